@@ -1,0 +1,18 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    webhooks: 'src/webhooks/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
+  target: 'es2022',
+  platform: 'neutral',
+  sourcemap: true,
+  clean: true,
+  splitting: true,
+  treeshake: true,
+  // ky is ESM-only: the CJS build must carry it, or `require()` fails at the first call.
+  noExternal: ['ky'],
+});
