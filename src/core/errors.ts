@@ -82,7 +82,7 @@ export class WfaError extends Error {
     return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     // A user's subclass has no own `kind`: it gets ordinary prototype-chain semantics.
     if (!Object.hasOwn(this, 'kind')) return Function.prototype[Symbol.hasInstance].call(this, value);
     return (this as unknown as typeof WfaError).is(value);

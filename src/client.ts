@@ -1,0 +1,124 @@
+/**
+ * The `Client`: one HTTP core shared by the resource namespaces.
+ */
+import { HttpCore, type QueryValue } from './core/http.js';
+import type { ClientOptions, RequestOptions } from './core/options.js';
+import { Auth, type Credentials } from './resources/auth.js';
+import { Builds } from './resources/builds.js';
+import { Integrations } from './resources/integrations.js';
+import { Orders } from './resources/orders.js';
+import { Workflows } from './resources/workflows.js';
+
+/**
+ * A call to an endpoint the SDK does not model yet, through the same core (key, prefix, retries, errors).
+ *
+ * @example
+ * ```ts
+ * const stats = await client.request<{ count: number }>({ method: 'GET', path: '/workflows/stats' });
+ * ```
+ */
+export interface RawRequest extends RequestOptions {
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | (string & {});
+  /** `/workflows`, `/api/v1/workflows` or `/v1/workflows`: all go under the confirmed prefix. */
+  path: string;
+  /** Query parameters; `undefined` and `null` are left out, arrays repeat the name. */
+  query?: Record<string, QueryValue> | undefined;
+  /** A JSON body. */
+  body?: unknown;
+}
+
+/**
+ * What `Client.login` takes: the client's options plus the credentials.
+ *
+ * @example
+ * ```ts
+ * const client = await Client.login({ baseUrl: 'http://127.0.0.1:4010', email: 'demo@example.com', password: 'demo' });
+ * ```
+ */
+export type LoginOptions = Omit<ClientOptions, 'apiKey'> & Credentials;
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The Workflow Automation Service client.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'workflow-automation-sdk';
+ *
+ * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
+ * const workflow = await client.workflows.create({
+ *   name: 'Notify on order',
+ *   platform: 'zapier',
+ *   trigger: { type: 'webhook', url: 'https://example.com/hook' },
+ *   actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
+ * });
+ * ```
+ */
+export class Client {
+  /** Create, read, change and delete workflows. */
+  readonly workflows: Workflows;
+  /** Read orders. */
+  readonly orders: Orders;
+  /** Read builds. */
+  readonly builds: Builds;
+  /** Save, list and remove third-party platform keys. */
+  readonly integrations: Integrations;
+  /** Issue API keys from an email and password. */
+  readonly auth: Auth;
+  readonly #core: HttpCore;
+
+  /**
+   * @throws WfaError when there is no `baseUrl` (option or `WFA_BASE_URL`) or an option is out of range. A
+   * missing API key is reported by the first call that needs one, so key issuing works without one.
+   */
+  constructor(options: ClientOptions = {}) {
+    this.#core = new HttpCore(options);
+    this.workflows = new Workflows(this.#core);
+    this.orders = new Orders(this.#core);
+    this.builds = new Builds(this.#core);
+    this.integrations = new Integrations(this.#core);
+    this.auth = new Auth(this.#core);
+  }
+
+  /**
+   * Logs in with an email and password at `/v1/auth` and returns a client holding the issued key.
+   *
+   * @example
+   * ```ts
+   * const client = await Client.login({ baseUrl: 'http://127.0.0.1:4010', email: 'demo@example.com', password: 'demo' });
+   * ```
+   */
+  static async login(options: LoginOptions, requestOptions?: RequestOptions): Promise<Client> {
+    const { email, password, ...clientOptions } = options;
+    const anonymous = new Client({ ...clientOptions, apiKey: undefined });
+    const { apiKey } = await anonymous.auth.issueKey({ email, password }, requestOptions);
+    return new Client({ ...clientOptions, apiKey });
+  }
+
+  /**
+   * Calls any endpoint through the client's core and returns the body as received (parsed JSON, or
+   * `undefined` when empty). Use it for endpoints the SDK does not model yet.
+   *
+   * @example
+   * ```ts
+   * const body = await client.request<{ data: unknown[] }>({ method: 'GET', path: '/v1/workflows', query: { limit: 5 } });
+   * ```
+   */
+  request<T = unknown>(request: RawRequest): Promise<T> {
+    const { method, path, query, body, signal, timeoutMs, maxRetries, headers } = request;
+    return this.#core.request<T>({ method, path, query, body, signal, timeoutMs, maxRetries, headers });
+  }
+
+  /** The service root and prefix state; never the key. */
+  toJSON(): { baseUrl: string; apiPrefix: string; prefixConfirmed: boolean; apiKey: string } {
+    const { prefix, confirmed } = this.#core.prefix;
+    return { baseUrl: this.#core.root, apiPrefix: prefix, prefixConfirmed: confirmed, apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)' };
+  }
+
+  /** @internal What `util.inspect` and `console.log` show. */
+  [inspectSymbol](): string {
+    return `Client ${JSON.stringify(this.toJSON())}`;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Levelled logging that costs nothing when off: callers check `enabled(level)` before building a line.
+ */
+import type { LogLevel, Logger } from './options.js';
+
+const rank: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** A logger bound to a level. */
+export class LevelLogger {
+  readonly #logger: Logger | undefined;
+  readonly #rank: number;
+
+  constructor(logger: Logger | undefined, level: LogLevel | undefined) {
+    this.#logger = logger;
+    this.#rank = logger ? rank[level ?? 'info'] : 0;
+  }
+
+  /** True when a line at `level` would be written. */
+  enabled(level: Exclude<LogLevel, 'off'>): boolean {
+    return this.#rank >= rank[level];
+  }
+
+  /** Writes `message` when `level` is enabled. */
+  log(level: Exclude<LogLevel, 'off'>, message: string): void {
+    if (this.#logger && this.enabled(level)) this.#logger[level](`[wfa] ${message}`);
+  }
+}

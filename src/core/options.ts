@@ -1,0 +1,150 @@
+/**
+ * The options a `Client` and each call accept, documented where they are defined, and how they are resolved
+ * (defaults, environment variables, base URL normalisation).
+ */
+import { WfaError } from './errors.js';
+
+/** The two path prefixes the service is known to use. */
+export type ApiPrefix = '/api/v1' | '/v1';
+
+/** Severity levels, most severe first. `'off'` logs nothing. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/**
+ * Anything console-like. Lines never contain the API key or a saved integration key.
+ *
+ * @example
+ * ```ts
+ * new Client({ logger: console, logLevel: 'debug' });
+ * ```
+ */
+export interface Logger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
+}
+
+/**
+ * A Fetch-compatible function: the global `fetch`, undici's, a test double, a proxy.
+ *
+ * @example
+ * ```ts
+ * new Client({ fetch: (input, init) => fetch(input, { ...init, keepalive: true }) });
+ * ```
+ */
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Where the API key comes from: the key itself, or a function that returns it (called before every request,
+ * so a rotated key is picked up without a new client).
+ *
+ * @example
+ * ```ts
+ * new Client({ apiKey: async () => (await secrets.get('wfa')).value });
+ * ```
+ */
+export type ApiKeySource = string | (() => string | Promise<string>);
+
+/**
+ * Options of each call; every method takes them as its last, optional argument.
+ *
+ * @example
+ * ```ts
+ * await client.workflows.get('wf_1', { timeoutMs: 5_000, maxRetries: 0, signal: AbortSignal.timeout(10_000) });
+ * ```
+ */
+export interface RequestOptions {
+  /** Aborts the call, including any wait between retries; the call rejects with `AbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Time allowed for each attempt, in milliseconds. Overrides the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** How many times a failed attempt may be retried (see the README's Retries section). `0` disables retries. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this call only; they override the client's `headers`. */
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * Options of `new Client()`. Every one is optional where the environment can supply it.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
+ * ```
+ */
+export interface ClientOptions {
+  /** Sent as `X-API-Key`. Default: the `WFA_API_KEY` environment variable (where `process.env` exists). */
+  apiKey?: ApiKeySource | undefined;
+  /**
+   * The service's address, with or without a path. A trailing `/`, `/v1` or `/api/v1` is accepted; with
+   * `apiPrefix: 'auto'` that suffix is the first prefix tried. Default: the `WFA_BASE_URL` environment variable.
+   */
+  baseUrl?: string | undefined;
+  /**
+   * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` first (or the prefix `baseUrl`
+   * ends with); while no prefix is confirmed, a 404 is retried once under the other prefix, and the first prefix
+   * that answers anything but 404 is kept for the client's life.
+   */
+  apiPrefix?: ApiPrefix | 'auto' | undefined;
+  /** Time allowed for each attempt, in milliseconds. Default 60 000. */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt. Default 2; `0` disables retries. */
+  maxRetries?: number | undefined;
+  /** The Fetch implementation. Default: the global `fetch`, looked up at call time. */
+  fetch?: FetchLike | undefined;
+  /** Headers added to every request. */
+  headers?: Record<string, string> | undefined;
+  /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */
+  validateResponses?: boolean | undefined;
+  /** Where log lines go. Default: nowhere. */
+  logger?: Logger | undefined;
+  /** How much to log. Default `'off'`, or `'info'` when a `logger` is given. */
+  logLevel?: LogLevel | undefined;
+}
+
+/** Reads an environment variable where one exists (Node, Bun, Deno with permission); never in a browser. */
+export function readEnv(name: string): string | undefined {
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    const value = env?.[name]?.trim();
+    return value ? value : undefined;
+  } catch {
+    // Deno without --allow-env throws on access.
+    return undefined;
+  }
+}
+
+/** A base URL split into the service root and the prefix it named, if any. */
+export interface NormalisedBaseUrl {
+  /** Origin plus any path before the version prefix, without a trailing slash. */
+  root: string;
+  /** The prefix the URL ended with, when it ended with one. */
+  prefix: ApiPrefix | undefined;
+}
+
+/**
+ * Accepts `https://host`, `https://host/`, `https://host/v1`, `https://host/base/api/v1/` and the like.
+ *
+ * @example
+ * ```ts
+ * normaliseBaseUrl('https://host/svc/api/v1/'); // { root: 'https://host/svc', prefix: '/api/v1' }
+ * ```
+ */
+export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new WfaError(`baseUrl must be an absolute http(s) URL such as "https://automation.example.com"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new WfaError(`baseUrl must use http or https, not "${url.protocol}"`);
+  }
+  let path = url.pathname.replace(/\/+$/, '');
+  let prefix: ApiPrefix | undefined;
+  if (path.endsWith('/api/v1')) prefix = '/api/v1';
+  else if (path.endsWith('/v1')) prefix = '/v1';
+  if (prefix) path = path.slice(0, -prefix.length);
+  return { root: url.origin + path, prefix };
+}

@@ -1,0 +1,45 @@
+/**
+ * Removes secrets (the API key, a saved integration key, a password) from anything that may be shown: error
+ * bodies and messages, log lines. The service may echo what it was sent, so an error body is not safe as is.
+ */
+
+/** What a secret is replaced with. */
+export const REDACTED = '[redacted]';
+
+/** Secrets shorter than this are not searched for: replacing every "a" would mangle text and hide nothing. */
+const MIN_SECRET_LENGTH = 4;
+
+/** Keeps the secrets worth searching for. */
+export function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
+  return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+}
+
+/** Replaces every occurrence of every secret in a string. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/**
+ * Returns `value` with every secret replaced, copying only what changes. Keys are redacted too (a body may
+ * use a key as a property name). Depth is bounded so a hostile, deeply nested body cannot overflow the stack.
+ */
+export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return redactText(value, secrets) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 64) return REDACTED as T;
+  if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty, not assignment: a `__proto__` key stays data and never becomes a prototype.
+    Object.defineProperty(out, redactText(key, secrets), {
+      value: redact(item, secrets, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out as T;
+}

@@ -1,0 +1,60 @@
+/**
+ * workflow-automation-sdk: the typed client for the Workflow Automation Service.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'workflow-automation-sdk';
+ * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
+ * for await (const workflow of client.workflows.list()) console.log(workflow.id, workflow.status);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { Client, type LoginOptions, type RawRequest } from './client.js';
+export type {
+  ApiKeySource,
+  ApiPrefix,
+  ClientOptions,
+  FetchLike,
+  LogLevel,
+  Logger,
+  RequestOptions,
+} from './core/options.js';
+export type { QueryValue } from './core/http.js';
+export { Page, PagePromise, type PageInfo, type PageParams } from './core/pagination.js';
+export {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  BuildFailedError,
+  ConflictError,
+  ConnectionError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  TimeoutError,
+  UnprocessableEntityError,
+  ValidationError,
+  WaitTimeoutError,
+  WebhookParseError,
+  WfaError,
+  type ApiErrorInit,
+  type Issue,
+} from './core/errors.js';
+export { MAX_RETRY_AFTER_MS } from './core/retry.js';
+export type { JsonValue } from './resources/resource.js';
+export {
+  Workflows,
+  type Workflow,
+  type WorkflowCreateParams,
+  type WorkflowListParams,
+  type WorkflowStatus,
+  type WorkflowUpdateParams,
+} from './resources/workflows.js';
+export { Orders, type Order, type OrderListParams } from './resources/orders.js';
+export { Builds, type Build, type BuildStatus, type CompletedBuild } from './resources/builds.js';
+export { Integrations, type Integration, type IntegrationSaveParams } from './resources/integrations.js';
+export { Auth, type Credentials, type IssuedKey } from './resources/auth.js';

@@ -1,0 +1,92 @@
+/**
+ * Key issuing: `POST /v1/auth` with an email and password. The response is not specified, so the key is looked
+ * for under the names services commonly use; the body is never put in an error, since it may hold a key.
+ */
+import { ResponseValidationError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import { checkInput, nonEmptyString, z } from '../core/schema.js';
+import { Resource } from './resource.js';
+
+const CredentialsSchema = z.object({
+  email: z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')),
+  password: nonEmptyString(),
+});
+
+/**
+ * What `auth.issueKey` and `Client.login` take.
+ *
+ * @example
+ * ```ts
+ * const credentials: Credentials = { email: 'demo@example.com', password: 'demo' };
+ * ```
+ */
+export type Credentials = z.input<typeof CredentialsSchema>;
+
+/**
+ * An issued API key.
+ *
+ * @example
+ * ```ts
+ * const { apiKey }: IssuedKey = await client.auth.issueKey({ email, password });
+ * ```
+ */
+export interface IssuedKey {
+  /** The key, to pass as `apiKey`. */
+  apiKey: string;
+}
+
+const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'accessToken'];
+
+/** Finds the key in a key-issuing response, top level or under `data`. */
+export function findIssuedKey(body: unknown): string | undefined {
+  if (typeof body === 'string' && body.trim()) return body.trim();
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const name of KEY_FIELDS) {
+    const value = record[name];
+    if (typeof value === 'string' && value) return value;
+  }
+  return record['data'] !== body ? findIssuedKey(record['data'] ?? null) : undefined;
+}
+
+/**
+ * `client.auth`: exchange an email and password for an API key. The call needs no key of its own.
+ *
+ * @example
+ * ```ts
+ * const { apiKey } = await client.auth.issueKey({ email: 'demo@example.com', password: 'demo' });
+ * ```
+ */
+export class Auth extends Resource {
+  /**
+   * Issues a key at `/v1/auth` (the one path that has no `/api/v1` form).
+   *
+   * @example
+   * ```ts
+   * const { apiKey } = await client.auth.issueKey({ email: 'demo@example.com', password: 'demo' });
+   * ```
+   */
+  async issueKey(credentials: Credentials, options?: RequestOptions): Promise<IssuedKey> {
+    const body = checkInput(CredentialsSchema, credentials, 'credentials for auth.issueKey');
+    const response = await this.core.request({
+      ...options,
+      method: 'POST',
+      path: '/v1/auth',
+      body,
+      auth: false,
+      secrets: [body.password],
+      hideBody: true,
+    });
+    const apiKey = findIssuedKey(response);
+    if (!apiKey) {
+      throw new ResponseValidationError({
+        body: '[body hidden: it may contain a credential]',
+        issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
+        method: 'POST',
+        url: `${this.core.root}/v1/auth`,
+        what: 'issued key',
+      });
+    }
+    return { apiKey };
+  }
+}
