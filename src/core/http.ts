@@ -23,7 +23,7 @@ import {
   type RequestOptions,
 } from './options.js';
 import { redact, redactText, usableSecrets } from './redact.js';
-import { headerRecord, networkErrorCodes, retryOptions } from './retry.js';
+import { MAX_BACKOFF_MS, headerRecord, networkErrorCodes, retryOptions } from './retry.js';
 import { toIssues, type z } from './schema.js';
 
 /** Query values the core can put in a URL; `undefined` and `null` are left out. */
@@ -266,7 +266,7 @@ export class HttpCore {
           json: body,
           signal: req.signal,
           timeout: timeoutMs,
-          retry: retryOptions(method, maxRetries, Date.now() + timeoutMs * (maxRetries + 1)),
+          retry: retryOptions(method, maxRetries, Date.now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1)),
           redirect: 'manual',
           throwHttpErrors: (status) => status >= 400 || status === 0,
           hooks: this.#hooks,

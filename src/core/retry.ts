@@ -8,7 +8,8 @@
  *   a 429, or a connection that failed before the request was sent (refused, DNS, unreachable).
  * - A `Retry-After` longer than {@link MAX_RETRY_AFTER_MS} is not slept on: the call fails with
  *   `RateLimitError` (or the status's error) carrying `retryAfterMs`, and the caller decides.
- * - No retry starts when it would end past the call's deadline (`timeoutMs × (maxRetries + 1)`).
+ * - No retry starts when its wait would end past the call's deadline, `(timeoutMs + 8 s) × (maxRetries + 1)`
+ *   after the call began: one attempt's time plus the longest backoff, for each attempt allowed.
  */
 import { HTTPError, TimeoutError as KyTimeoutError, type RetryOptions } from 'ky';
 import { parseRetryAfter } from './errors.js';

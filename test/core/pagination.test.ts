@@ -1,0 +1,204 @@
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { Client, Page, ResponseValidationError, ValidationError, WfaError } from '../../src/index.js';
+import { readEnvelope } from '../../src/core/pagination.js';
+import { BASE, recordingServer } from '../helpers/recorder.js';
+
+const server = recordingServer();
+const client = () => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries: 0 });
+const order = (n: number) => ({ id: `ord_${n}`, status: 'paid', amount: n });
+const orders = (from: number, count: number) => Array.from({ length: count }, (_, i) => order(from + i));
+
+/** A server holding `total` orders, paged by `page` and `limit`, answering with `envelope(items, page, limit)`. */
+function paged(total: number, envelope: (items: unknown[], page: number, limit: number) => unknown, defaultLimit = 10) {
+  return http.get(`${BASE}/v1/orders`, ({ request }) => {
+    const url = new URL(request.url);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? defaultLimit);
+    const items = orders((page - 1) * limit, Math.max(0, Math.min(limit, total - (page - 1) * limit)));
+    return HttpResponse.json(envelope(items, page, limit) as object);
+  });
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('list envelopes', () => {
+  const items = orders(0, 2);
+  it.each([
+    ['a bare array', items, undefined],
+    ['data', { data: items }, 'data'],
+    ['items', { items }, 'items'],
+    ['results', { results: items }, 'results'],
+    ['the plural name', { orders: items }, 'orders'],
+    ['data.<plural>', { data: { orders: items } }, 'data.orders'],
+  ])('reads items from %s', (_, body, key) => {
+    const envelope = readEnvelope(body, 'orders', {});
+    expect(envelope?.items).toEqual(items);
+    expect(envelope?.itemsKey).toBe(key);
+  });
+
+  it.each([
+    ['top level', { data: [], page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, next_page: 3 }],
+    ['per_page and total_count', { data: [], page: 2, per_page: 5, total_count: 11, total_pages: 3, has_more: true, next_page: 3 }],
+    ['meta', { data: [], meta: { page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, next_page: 3 } }],
+    ['pagination', { data: [], pagination: { page: 2, per_page: 5, total: 11, total_pages: 3, has_more: true, next_page: '3' } }],
+    ['meta.pagination', { data: [], meta: { pagination: { current_page: 2, per_page: 5, total: 11, total_pages: 3, has_more: true, next_page: 3 } } }],
+    ['a next link', { data: [], page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, links: { next: 'https://x/v1/orders?page=3&limit=5' } }],
+  ])('reads paging facts from %s', (_, body) => {
+    expect(readEnvelope(body, 'orders', {})?.info).toEqual({ page: 2, limit: 5, total: 11, totalPages: 3, hasMore: true, nextPage: 3 });
+  });
+
+  it('falls back to the requested page and limit', () => {
+    expect(readEnvelope([], 'orders', { page: 4, limit: 7 })?.info).toMatchObject({ page: 4, limit: 7 });
+  });
+
+  it('reads next_page: null as "no next page"', () => {
+    expect(readEnvelope({ data: [], next_page: null }, 'orders', {})?.info.nextPage).toBeNull();
+  });
+
+  it('recognises no list in an object without one', () => {
+    expect(readEnvelope({ count: 3 }, 'orders', {})).toBeUndefined();
+    expect(readEnvelope('text', 'orders', {})).toBeUndefined();
+  });
+
+  it('an unrecognised envelope is a ResponseValidationError with the body', async () => {
+    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ count: 3 })));
+    const error = await client().orders.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).body).toEqual({ count: 3 });
+  });
+
+  it('an invalid item is reported with its path inside the envelope', async () => {
+    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ data: [order(1), { status: 'x' }] })));
+    const error = (await client().orders.list().catch((e: unknown) => e)) as ResponseValidationError;
+    expect(error.issues[0]?.path).toEqual(['data', 1, 'id']);
+  });
+});
+
+describe('awaiting list()', () => {
+  it('gives one page: items, paging facts, hasNextPage() and getNextPage()', async () => {
+    server.use(paged(25, (items, page, limit) => ({ data: items, page, limit, total: 25 })));
+    const first = await client().orders.list({ limit: 10 });
+    expect(first).toBeInstanceOf(Page);
+    expect(first.items.map((o) => o.id)).toEqual(orders(0, 10).map((o) => o.id));
+    expect(first.info).toMatchObject({ page: 1, limit: 10, total: 25 });
+    expect(first.hasNextPage()).toBe(true);
+    const second = await first.getNextPage();
+    expect(second.info.page).toBe(2);
+    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=10', '?limit=10&page=2']);
+  });
+
+  it('keeps unknown item fields and the envelope body', async () => {
+    server.use(paged(1, (items) => ({ data: items, cursor: 'abc' })));
+    const page = await client().orders.list();
+    expect(page.items[0]).toEqual(order(0));
+    expect(page.body).toMatchObject({ cursor: 'abc' });
+  });
+
+  it('getNextPage() on the last page throws instead of fetching', async () => {
+    server.use(paged(3, (items) => ({ data: items, has_more: false })));
+    const page = await client().orders.list();
+    await expect(page.getNextPage()).rejects.toBeInstanceOf(WfaError);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('fetches nothing until awaited or iterated', async () => {
+    server.use(paged(3, (items) => items));
+    const pending = client().orders.list();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.seen).toHaveLength(0);
+    await pending;
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('rejects bad parameters with ValidationError and sends nothing', async () => {
+    await expect(client().orders.list({ page: 0 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client().orders.list({ limit: 2.5 })).rejects.toThrow(/limit: must be a whole number/);
+    // @ts-expect-error: not a parameter of orders.list
+    await expect(client().orders.list({ pageSize: 5 })).rejects.toThrow(/unknown keys pageSize/);
+    expect(server.seen).toHaveLength(0);
+  });
+});
+
+describe('for await over list()', () => {
+  it('yields every item of every page, lazily', async () => {
+    server.use(paged(25, (items, page, limit) => ({ data: items, page, limit, total: 25 })));
+    const ids = (await collect(client().orders.list({ limit: 10 }))).map((o) => o.id);
+    expect(ids).toEqual(orders(0, 25).map((o) => o.id));
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('stops fetching when the loop breaks', async () => {
+    server.use(paged(100, (items) => ({ data: items, has_more: true })));
+    for await (const item of client().orders.list({ limit: 10 })) if (item.id === 'ord_3') break;
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('iterating a page walks from that page on', async () => {
+    server.use(paged(15, (items, page, limit) => ({ data: items, page, limit, total: 15 })));
+    const second = await (await client().orders.list({ limit: 10 })).getNextPage();
+    expect((await collect(second)).map((o) => o.id)).toEqual(orders(10, 5).map((o) => o.id));
+  });
+});
+
+describe('loop guards: iteration ends on', () => {
+  it('an empty page', async () => {
+    server.use(paged(20, (items) => items));
+    await collect(client().orders.list({ limit: 10 }));
+    // pages 1 and 2 are full, page 3 is empty
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('a short page', async () => {
+    server.use(paged(15, (items) => items));
+    expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(15);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('has_more: false', async () => {
+    server.use(paged(100, (items, page) => ({ items, has_more: page < 2 })));
+    expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(20);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('the last page by total_pages', async () => {
+    server.use(paged(100, (items, page) => ({ results: items, page, total_pages: 3 })));
+    expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(30);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('the last page by total', async () => {
+    server.use(paged(100, (items, page, limit) => ({ data: items, meta: { page, per_page: limit, total_count: 20 } })));
+    expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(20);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('next_page: null', async () => {
+    server.use(paged(100, (items, page) => ({ data: items, next_page: page < 2 ? page + 1 : null })));
+    expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(20);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('a page that repeats the previous one (a server that ignores page), without yielding it twice', async () => {
+    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json(orders(0, 10))));
+    const items = await collect(client().orders.list());
+    expect(items).toHaveLength(10);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('a repeated page also stops a manual hasNextPage() loop', async () => {
+    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ data: orders(0, 3) })));
+    let page = await client().orders.list();
+    let rounds = 0;
+    while (page.hasNextPage() && rounds < 10) {
+      page = await page.getNextPage();
+      rounds++;
+    }
+    expect(rounds).toBe(1);
+    expect(page.repeated).toBe(true);
+  });
+});

@@ -1,0 +1,163 @@
+import { http, HttpResponse, delay } from 'msw';
+import { describe, expect, it } from 'vitest';
+import {
+  AbortError,
+  ApiError,
+  Client,
+  InternalServerError,
+  RateLimitError,
+  TimeoutError,
+} from '../../src/index.js';
+import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
+import { BASE, recordingServer } from '../helpers/recorder.js';
+
+const server = recordingServer();
+const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
+const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
+const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
+
+/** Answers with each status in turn, then 200. */
+function sequence(method: 'get' | 'put' | 'delete' | 'post', statuses: number[], headers: Record<string, string> = {}) {
+  let i = 0;
+  const path = method === 'post' ? `${BASE}/v1/workflows` : `${BASE}/v1/workflows/wf_1`;
+  return http[method](path, () => {
+    const status = statuses[i++];
+    return status === undefined ? HttpResponse.json(ok) : HttpResponse.json({ message: `fail ${status}` }, { status, headers });
+  });
+}
+
+const call = {
+  get: (c: Client) => c.workflows.get('wf_1'),
+  put: (c: Client) => c.workflows.update('wf_1', { name: 'x' }),
+  delete: (c: Client) => c.workflows.delete('wf_1'),
+  post: (c: Client) => c.workflows.create(input),
+};
+
+describe('GET, PUT and DELETE', () => {
+  it.each(['get', 'put', 'delete'] as const)('%s is retried after 5xx and succeeds', async (method) => {
+    server.use(sequence(method, [500, 503]));
+    await call[method](client());
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it.each([408, 429, 500, 502, 503, 504])('GET is retried after %i', async (status) => {
+    server.use(sequence('get', [status]));
+    await call.get(client());
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
+    server.use(sequence('get', [status]));
+    await expect(call.get(client())).rejects.toBeInstanceOf(ApiError);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('gives up after maxRetries retries with the last error', async () => {
+    server.use(sequence('get', [503, 503, 503, 503]));
+    await expect(call.get(client(2))).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('maxRetries: 0 means a single attempt', async () => {
+    server.use(sequence('get', [503]));
+    await expect(call.get(client(0))).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('a per-call maxRetries overrides the client', async () => {
+    server.use(sequence('get', [503, 503]));
+    await expect(client(2).workflows.get('wf_1', { maxRetries: 1 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('a timed-out GET is retried', async () => {
+    let n = 0;
+    server.use(
+      http.get(`${BASE}/v1/workflows/wf_1`, async () => {
+        if (n++ === 0) await delay(1_000);
+        return HttpResponse.json(ok);
+      }),
+    );
+    await expect(call.get(client(2, 100))).resolves.toMatchObject({ id: 'wf_1' });
+    expect(n).toBe(2);
+  });
+});
+
+describe('POST (not idempotent)', () => {
+  it.each([500, 502, 503, 504, 408])('is sent exactly once when it gets %i', async (status) => {
+    server.use(sequence('post', [status]));
+    await expect(call.post(client())).rejects.toBeInstanceOf(ApiError);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('is retried after 429, when the service certainly did not act', async () => {
+    server.use(sequence('post', [429], { 'retry-after': '0' }));
+    await expect(call.post(client())).resolves.toMatchObject({ id: 'wf_1' });
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('is not retried after a timeout', async () => {
+    let n = 0;
+    server.use(
+      http.post(`${BASE}/v1/workflows`, async () => {
+        n++;
+        await delay(1_000);
+        return HttpResponse.json(ok);
+      }),
+    );
+    await expect(call.post(client(2, 50))).rejects.toBeInstanceOf(TimeoutError);
+    expect(n).toBe(1);
+  });
+});
+
+describe('Retry-After', () => {
+  it('a GET that gets 429 with Retry-After: 1 waits a second and succeeds', async () => {
+    server.use(sequence('get', [429], { 'retry-after': '1' }));
+    const started = Date.now();
+    await expect(call.get(client())).resolves.toMatchObject({ id: 'wf_1' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('accepts an HTTP date', async () => {
+    const soon = new Date(Date.now() + 1_500).toUTCString();
+    server.use(sequence('get', [503], { 'retry-after': soon }));
+    const started = Date.now();
+    await call.get(client());
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('longer than a minute is not slept on: RateLimitError says how long to wait', async () => {
+    server.use(sequence('get', [429], { 'retry-after': '3600' }));
+    const error = await call.get(client()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('an abort during the wait ends the call at once', async () => {
+    server.use(sequence('get', [429, 429], { 'retry-after': '30' }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await expect(client().workflows.get('wf_1', { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('failedBeforeSending', () => {
+  const err = (cause: unknown) => new TypeError('fetch failed', { cause });
+  it('is true only when every code says the request never left', () => {
+    expect(failedBeforeSending(err({ code: 'ECONNREFUSED' }))).toBe(true);
+    expect(failedBeforeSending(err({ code: 'ENOTFOUND' }))).toBe(true);
+    expect(failedBeforeSending(err(new AggregateError([{ code: 'ECONNREFUSED' }, { code: 'ENETUNREACH' }])))).toBe(true);
+    expect(failedBeforeSending(err({ code: 'ECONNRESET' }))).toBe(false);
+    expect(failedBeforeSending(err({ code: 'UND_ERR_SOCKET' }))).toBe(false);
+    expect(failedBeforeSending(new TypeError('Failed to fetch'))).toBe(false);
+  });
+
+  it('networkErrorCodes walks causes and aggregate errors', () => {
+    expect(networkErrorCodes(err(new AggregateError([{ code: 'A' }, { code: 'B' }])))).toEqual(['A', 'B']);
+  });
+});

@@ -1,0 +1,113 @@
+import { http, HttpResponse } from 'msw';
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { Client, WfaError } from '../../src/index.js';
+import { redact, usableSecrets } from '../../src/core/redact.js';
+import { BASE, recordingServer } from '../helpers/recorder.js';
+
+const server = recordingServer();
+const API_KEY = 'wfa_sk_live_0123456789';
+const SAVED_KEY = 'shpat_third_party_9876543210';
+const PASSWORD = 'correct-horse-battery';
+const lines: string[] = [];
+const logger = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m), debug: (m: string) => lines.push(m) };
+const client = () => new Client({ baseUrl: BASE, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 1, logger, logLevel: 'debug' });
+
+/** Every way an error can be shown, cause chain included. */
+function renderings(error: unknown): string[] {
+  const out: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const err = e as Error;
+    out.push(String(err), err.message ?? '', err.stack ?? '', JSON.stringify(err) ?? '', inspect(err, { depth: Infinity, showHidden: true }));
+  }
+  return out;
+}
+
+function expectNoSecret(error: unknown) {
+  expect(error).toBeInstanceOf(WfaError);
+  for (const text of [...renderings(error), ...lines]) {
+    expect(text).not.toContain(API_KEY);
+    expect(text).not.toContain(SAVED_KEY);
+    expect(text).not.toContain(PASSWORD);
+  }
+}
+
+const echo = (status: number) => async ({ request }: { request: Request }) =>
+  HttpResponse.json(
+    { message: `rejected ${request.headers.get('x-api-key')} with ${await request.text()}`, echoed: { key: request.headers.get('x-api-key'), [request.headers.get('x-api-key') ?? 'none']: 1 } },
+    { status },
+  );
+
+describe('secrets never appear in errors, their causes, or log lines', () => {
+  it.each([400, 401, 403, 404, 422, 429, 500])('an error body echoing the API key (%i)', async (status) => {
+    lines.length = 0;
+    server.use(http.get(`${BASE}/v1/workflows/wf_1`, echo(status)));
+    const error = await client().workflows.get('wf_1', { maxRetries: 0 }).catch((e: unknown) => e);
+    expectNoSecret(error);
+    expect(String(error)).toContain('[redacted]');
+  });
+
+  it('an error body echoing a saved integration key', async () => {
+    lines.length = 0;
+    server.use(http.post(`${BASE}/v1/integrations`, echo(400)));
+    const error = await client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY }).catch((e: unknown) => e);
+    expectNoSecret(error);
+  });
+
+  it('a success body that echoes a saved key but fails validation', async () => {
+    lines.length = 0;
+    server.use(http.post(`${BASE}/v1/integrations`, () => HttpResponse.json({ id: { bad: SAVED_KEY }, api_key: SAVED_KEY })));
+    const error = await client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY }).catch((e: unknown) => e);
+    expectNoSecret(error);
+  });
+
+  it('invalid input holding a saved key', async () => {
+    // @ts-expect-error: platform is missing
+    const error = await client().integrations.save({ api_key: SAVED_KEY, label: 5 }).catch((e: unknown) => e);
+    expectNoSecret(error);
+  });
+
+  it('a failed login echoing the password', async () => {
+    lines.length = 0;
+    server.use(http.post(`${BASE}/v1/auth`, echo(401)));
+    const error = await Client.login({ baseUrl: BASE, email: 'a@b.test', password: PASSWORD, maxRetries: 0 }).catch((e: unknown) => e);
+    expectNoSecret(error);
+  });
+
+  it('a login answer with no recognisable key hides the body', async () => {
+    server.use(http.post(`${BASE}/v1/auth`, () => HttpResponse.json({ secret_thing: API_KEY })));
+    const error = await client().auth.issueKey({ email: 'a@b.test', password: PASSWORD }).catch((e: unknown) => e);
+    expectNoSecret(error);
+  });
+
+  it('a connection failure and a retry log line', async () => {
+    lines.length = 0;
+    let n = 0;
+    const fetch = async () => {
+      if (n++ === 0) return new Response('busy', { status: 503 });
+      throw new TypeError(`fetch failed for ${API_KEY}`);
+    };
+    const error = await new Client({ baseUrl: BASE, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' })
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
+    expect(lines.some((l) => l.includes('retry 1'))).toBe(true);
+    expect((error as Error).message).not.toContain(API_KEY);
+  });
+});
+
+describe('redact', () => {
+  it('replaces secrets in strings, keys and nested values, copying only objects', () => {
+    const out = redact({ a: 'x SECRET y', list: ['SECRET'], SECRET: 1, n: 2 }, ['SECRET']);
+    expect(out).toEqual({ a: 'x [redacted] y', list: ['[redacted]'], '[redacted]': 1, n: 2 });
+  });
+
+  it('keeps a __proto__ key as data', () => {
+    const out = redact(JSON.parse('{"__proto__":{"x":"SECRET"}}'), ['SECRET']) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__']);
+  });
+
+  it('only secrets long enough to search for are used', () => {
+    expect(usableSecrets(['a', undefined, 'long_enough'])).toEqual(['long_enough']);
+  });
+});
