@@ -24,7 +24,8 @@ import {
 } from './options.js';
 import { redact, redactText, usableSecrets } from './redact.js';
 import { MAX_BACKOFF_MS, headerRecord, networkErrorCodes, retryOptions } from './retry.js';
-import { toIssues, type z } from './schema.js';
+import type * as z from 'zod/mini';
+import { toIssues } from './schema.js';
 
 /** Query values the core can put in a URL; `undefined` and `null` are left out. */
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
@@ -288,7 +289,7 @@ export class HttpCore {
           : hops >= MAX_REDIRECTS
             ? `more than ${MAX_REDIRECTS} redirects`
             : `a redirect to another origin (${next.origin}), not followed so the API key stays with the service`;
-        throw ApiError.from({ status: response.status, body: undefined, headers: headerRecord(response.headers), method, url: redactText(url, secrets), message: `The service answered with ${why}` });
+        throw ApiError.from({ status: response.status, body: undefined, headers: redact(headerRecord(response.headers), secrets), method, url: redactText(url, secrets), message: `The service answered with ${why}` });
       }
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
         method = 'GET';
@@ -314,7 +315,7 @@ export class HttpCore {
         return new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
       }
       const body = redact(await readErrorBody(response), secrets);
-      return ApiError.from({ status: response.status, body, headers: headerRecord(response.headers), method, url: shownUrl });
+      return ApiError.from({ status: response.status, body, headers: redact(headerRecord(response.headers), secrets), method, url: shownUrl });
     }
     if (req.signal?.aborted) return abortError(req.signal);
     if (error instanceof KyTimeoutError) {

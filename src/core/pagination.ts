@@ -11,7 +11,8 @@
 import { ResponseValidationError, WfaError } from './errors.js';
 import type { HttpCore } from './http.js';
 import type { RequestOptions } from './options.js';
-import { toIssues, z } from './schema.js';
+import * as z from 'zod/mini';
+import { toIssues } from './schema.js';
 
 /**
  * Paging parameters every list accepts.

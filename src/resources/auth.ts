@@ -4,7 +4,8 @@
  */
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import { checkInput, nonEmptyString, z } from '../core/schema.js';
+import * as z from 'zod/mini';
+import { checkInput, nonEmptyString } from '../core/schema.js';
 import { Resource } from './resource.js';
 
 const CredentialsSchema = z.object({

@@ -4,7 +4,8 @@
  */
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
-import { checkInput, idSegment, looseObject, nonEmptyString, positiveInt, z } from '../core/schema.js';
+import * as z from 'zod/mini';
+import { checkInput, idSegment, looseObject, nonEmptyString, positiveInt } from '../core/schema.js';
 import { Resource, type JsonValue } from './resource.js';
 
 /**

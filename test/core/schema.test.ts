@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { checkInput, httpUrl, idSegment, looseObject, openString, snakeCaseId, toIssues, z } from '../../src/core/schema.js';
+import * as z from 'zod/mini';
+import { checkInput, httpUrl, idSegment, looseObject, openString, snakeCaseId, toIssues } from '../../src/core/schema.js';
 
 describe('looseObject', () => {
   const schema = looseObject({ id: z.string(), n: z.optional(z.number()) });
