@@ -3,7 +3,8 @@
  * `download_url`.
  */
 import type { RequestOptions } from '../core/options.js';
-import { idSegment, looseObject, openString, z } from '../core/schema.js';
+import * as z from 'zod/mini';
+import { idSegment, looseObject, openString } from '../core/schema.js';
 import { Resource } from './resource.js';
 
 /** Build statuses the SDK knows; any other string is accepted and treated as still running. */
