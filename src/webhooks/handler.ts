@@ -1,0 +1,252 @@
+/**
+ * A Fetch-style endpoint (`(request) => Promise<Response>`) that receives the service's webhook deliveries.
+ *
+ * @module
+ */
+
+import { WebhookParseError } from '../core/errors.js';
+import {
+  isKnownWebhookEvent,
+  parseWebhookEvent,
+  type KnownWebhookEvent,
+  type KnownWebhookEventKind,
+  type UnknownWebhookEvent,
+  type WebhookEvent,
+} from './parse.js';
+
+/**
+ * One function per known event kind; each receives the event narrowed to its kind, and the request (for
+ * headers such as a delivery id). A kind without a function is acknowledged and otherwise ignored.
+ *
+ * @example
+ * ```ts
+ * const on: WebhookEventHandlers = {
+ *   'build.completed': async (event) => { await saveDownload(event.workflow_id, event.data.download_url); },
+ * };
+ * ```
+ */
+export type WebhookEventHandlers = {
+  [Kind in KnownWebhookEventKind]?: (
+    event: Extract<KnownWebhookEvent, { event: Kind }>,
+    request: Request,
+  ) => void | Promise<void>;
+};
+
+/**
+ * Options of {@link createWebhookHandler}.
+ *
+ * ## Verifying deliveries
+ *
+ * The service's documentation shows no signing scheme, so the SDK checks no signature on its own. A
+ * deployment whose deliveries are signed (by the service, or by a gateway in front of your server) puts its
+ * check in `verify`, which gets the exact bytes received, before any parsing, and the request headers.
+ * Return `false` to answer 401 quietly; a `verify` that throws also answers 401, and its error is reported
+ * to `onError`, because a throw usually means a missing secret rather than a forged delivery.
+ *
+ * @example
+ * ```ts
+ * // An HMAC-SHA256 hex signature in a header: the header name and format are your deployment's, not the spec's.
+ * import { createHmac, timingSafeEqual } from 'node:crypto';
+ *
+ * const handler = createWebhookHandler({
+ *   on: { 'build.completed': (event) => console.log(event.data.download_url) },
+ *   verify(rawBody, headers) {
+ *     const received = Buffer.from(headers.get('x-signature') ?? '', 'hex');
+ *     const expected = createHmac('sha256', process.env.WEBHOOK_SECRET!).update(rawBody).digest();
+ *     return received.length === expected.length && timingSafeEqual(received, expected);
+ *   },
+ * });
+ * ```
+ * On edge runtimes without `node:crypto`, `crypto.subtle.verify('HMAC', key, signatureBytes, rawBody)` does
+ * the same constant-time check.
+ */
+export interface WebhookHandlerOptions {
+  /** The functions to call, by event kind. */
+  on: WebhookEventHandlers;
+  /**
+   * Called with events of kinds this SDK version does not know. Without it they are acknowledged (2xx) and
+   * dropped, so that the service adding a kind never turns your endpoint into a source of errors.
+   */
+  onUnknown?: (event: UnknownWebhookEvent, request: Request) => void | Promise<void>;
+  /**
+   * Checks a delivery before it is parsed; see "Verifying deliveries" above. May be async.
+   * `rawBody` is exactly the bytes received; `headers` are the request's.
+   */
+  verify?: (rawBody: Uint8Array, headers: Headers) => boolean | Promise<boolean>;
+  /**
+   * The largest body accepted, in bytes; a bigger one is answered 413 without being read to the end.
+   * Default 1 MiB (1 048 576).
+   */
+  maxBodyBytes?: number;
+  /**
+   * Receives what `on`/`onUnknown` throw (with the event, and the response is 500) and what `verify` throws
+   * (with `undefined`, and the response is 401). Without it, the error is logged with `console.error`.
+   */
+  onError?: (error: unknown, event: WebhookEvent | undefined) => void | Promise<void>;
+}
+
+/**
+ * A Fetch-style request handler, as Next.js route handlers, Hono, Bun, Deno and Workers expect.
+ *
+ * @example
+ * ```ts
+ * const handler: WebhookHandler = createWebhookHandler({ on: {} });
+ * const response = await handler(new Request('https://example.com/hooks', { method: 'POST', body: '{}' }));
+ * ```
+ */
+export type WebhookHandler = (request: Request) => Promise<Response>;
+
+/** 1 MiB: far above any envelope the service documents, small enough that a flood cannot exhaust memory. */
+const defaultMaxBodyBytes = 1024 * 1024;
+
+/**
+ * Creates the endpoint that receives webhook deliveries. It answers:
+ *
+ * - **200** `{"received":true}` when the event was handled, or is of a kind without a function (known or
+ *   unknown) and so acknowledged. 200 with a body rather than 204, so that a proxy or a log shows what happened.
+ * - **400** `{"error":"<what is wrong>"}` when the body is not a valid event (the message of
+ *   {@link WebhookParseError}).
+ * - **401** `{"error":"Webhook verification failed"}` when `verify` returns `false` or throws.
+ * - **405** with `Allow: POST` for any other method.
+ * - **413** when the body is larger than `maxBodyBytes`: by `Content-Length` before reading, or while
+ *   reading, at which point the stream is cancelled; the body is never buffered whole first.
+ * - **500** `{"error":"Webhook handler failed"}` when a function of `on` or `onUnknown` throws; the error
+ *   goes to `onError` (or `console.error`), never into the response.
+ *
+ * @example
+ * ```ts
+ * // app/api/webhooks/route.ts (Next.js)
+ * import { createWebhookHandler } from 'workflow-automation-sdk/webhooks';
+ *
+ * export const POST = createWebhookHandler({
+ *   on: {
+ *     'build.completed': async (event) => {
+ *       await db.workflows.update(event.workflow_id, { downloadUrl: event.data.download_url });
+ *     },
+ *   },
+ *   onUnknown: (event) => console.info('ignored webhook', event.event),
+ *   onError: (error, event) => reportError(error, { kind: event?.event }),
+ * });
+ * ```
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const { on, onUnknown, verify, onError = logError } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
+  if (!(maxBodyBytes >= 0)) throw new RangeError(`maxBodyBytes must be a non-negative number, got ${maxBodyBytes}`);
+
+  return async (request) => {
+    if (request.method !== 'POST') {
+      await request.body?.cancel().catch(() => {});
+      return reply(405, { error: `Method ${request.method} not allowed; webhooks are delivered by POST` }, { allow: 'POST' });
+    }
+
+    const body = await readBody(request, maxBodyBytes);
+    if (body === tooLarge) return reply(413, { error: `Webhook body is larger than ${maxBodyBytes} bytes` });
+    if (body === unreadable) return reply(400, { error: 'Webhook body could not be read' });
+
+    if (verify) {
+      let verified = false;
+      try {
+        verified = (await verify(body, request.headers)) === true;
+      } catch (error) {
+        await report(onError, error, undefined);
+      }
+      if (!verified) return reply(401, { error: 'Webhook verification failed' });
+    }
+
+    let event: WebhookEvent;
+    try {
+      event = parseWebhookEvent(body);
+    } catch (error) {
+      if (error instanceof WebhookParseError) return reply(400, { error: error.message });
+      throw error;
+    }
+
+    try {
+      if (isKnownWebhookEvent(event)) {
+        // `Object.hasOwn`: an event kind must never reach an inherited property of `on`. The cast is sound
+        // because `on[kind]` takes events of that kind, but TypeScript cannot correlate the two unions.
+        const handle = (Object.hasOwn(on, event.event) ? on[event.event] : undefined) as
+          | ((event: KnownWebhookEvent, request: Request) => void | Promise<void>)
+          | undefined;
+        await handle?.(event, request);
+      } else {
+        await onUnknown?.(event, request);
+      }
+    } catch (error) {
+      await report(onError, error, event);
+      return reply(500, { error: 'Webhook handler failed' });
+    }
+    return reply(200, { received: true });
+  };
+}
+
+const tooLarge = Symbol('too large');
+const unreadable = Symbol('unreadable');
+
+/** Reads the body, counting bytes as they arrive, and gives up as soon as the limit is passed. */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | typeof tooLarge | typeof unreadable> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await request.body?.cancel().catch(() => {});
+    return tooLarge;
+  }
+  if (!request.body) return new Uint8Array(0);
+
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    // Inside the `try`: a body that middleware already consumed is locked, and that is a 400, not a crash.
+    reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return tooLarge;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return unreadable;
+  } finally {
+    reader?.releaseLock();
+  }
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+async function report(
+  onError: NonNullable<WebhookHandlerOptions['onError']>,
+  error: unknown,
+  event: WebhookEvent | undefined,
+): Promise<void> {
+  try {
+    await onError(error, event);
+  } catch (hookError) {
+    // The hook itself failed: log both rather than lose the original error.
+    console.error('workflow-automation-sdk: webhook onError hook threw', hookError, 'while reporting', error);
+  }
+}
+
+function logError(error: unknown, event: WebhookEvent | undefined): void {
+  console.error(
+    `workflow-automation-sdk: webhook ${event ? `handler for "${String(event.event)}"` : 'verify'} threw`,
+    error,
+  );
+}
+
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}

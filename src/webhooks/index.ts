@@ -1,0 +1,47 @@
+/**
+ * `workflow-automation-sdk/webhooks`: receive the service's webhook deliveries as typed events.
+ *
+ * Usable without a client, and light: it does not import the HTTP client, and touches no Node API at
+ * runtime, so it runs in Node, browsers, Bun, Deno and edge workers.
+ *
+ * @example
+ * ```ts
+ * import { createWebhookHandler } from 'workflow-automation-sdk/webhooks';
+ *
+ * export const POST = createWebhookHandler({
+ *   on: { 'build.completed': (event) => console.log(event.data.download_url) },
+ * });
+ * ```
+ *
+ * @module
+ */
+
+export { WebhookParseError, WfaError } from '../core/errors.js';
+export {
+  isKnownWebhookEvent,
+  parseWebhookEvent,
+  safeParseWebhookEvent,
+  type BuildCompletedData,
+  type BuildCompletedEvent,
+  type KnownWebhookEvent,
+  type KnownWebhookEventKind,
+  type ParseWebhookEventOptions,
+  type SafeParseWebhookEventResult,
+  type UnknownEventKind,
+  type UnknownWebhookEvent,
+  type WebhookEvent,
+} from './parse.js';
+export {
+  createWebhookHandler,
+  type WebhookEventHandlers,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+} from './handler.js';
+export { toNodeHandler, type NodeWebhookHandler } from './node.js';
+export {
+  createWebhookBody,
+  createWebhookPayload,
+  createWebhookRequest,
+  type BuildCompletedPayloadInput,
+  type OtherWebhookPayloadInput,
+} from './testing.js';

@@ -1,0 +1,172 @@
+/**
+ * The webhook handler for `node:http` and Express.
+ *
+ * Node's types are imported with `import type` only: this module touches nothing of Node at runtime beyond
+ * the `req`/`res` objects it is handed, so importing the webhooks entry point in a browser or an edge
+ * runtime stays safe.
+ *
+ * @module
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebhookHandler } from './handler.js';
+
+/**
+ * A `node:http` request listener, which is also an Express route handler.
+ *
+ * @example
+ * ```ts
+ * const listener: NodeWebhookHandler = toNodeHandler(createWebhookHandler({ on: {} }));
+ * ```
+ */
+export type NodeWebhookHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Adapts a handler from `createWebhookHandler` to `node:http` and Express, with the same responses.
+ *
+ * The body is streamed from `req` into the handler, which stops reading past `maxBodyBytes`. When a
+ * framework has already read the body, what it kept is used instead, best first: `req.rawBody` (bytes, as
+ * Firebase and many `express.json({ verify })` setups keep), then `req.body` as bytes or a string (what
+ * `express.raw()` and `express.text()` give), then `req.body` as an object, serialized back to JSON. That
+ * last form is not the bytes that were sent, so a `verify` that checks a signature needs the route mounted
+ * before `express.json()`, or behind `express.raw({ type: '*\/*' })`.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { createWebhookHandler, toNodeHandler } from 'workflow-automation-sdk/webhooks';
+ *
+ * const app = express();
+ * app.post('/webhooks', toNodeHandler(createWebhookHandler({
+ *   on: { 'build.completed': (event) => console.log('built', event.workflow_id, event.data.download_url) },
+ * })));
+ * app.use(express.json()); // other routes; mounted after, so the webhook route reads the raw body itself
+ * app.listen(3000);
+ * ```
+ */
+export function toNodeHandler(handler: WebhookHandler): NodeWebhookHandler {
+  return (req, res) => {
+    handle(handler, req, res).catch((error: unknown) => {
+      console.error('workflow-automation-sdk: webhook request failed', error);
+      if (res.writableEnded) return;
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'Webhook handler failed' }));
+    });
+  };
+}
+
+async function handle(handler: WebhookHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const preRead = bodyReadByFramework(req);
+    if (preRead !== undefined) init.body = preRead;
+    else {
+      init.body = streamOf(req);
+      // Required by the Fetch standard for a streamed request body.
+      init.duplex = 'half';
+    }
+  }
+
+  const response = await handler(new Request(urlOf(req), init));
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['content-length'] = String(body.byteLength);
+  // The body was not received to the end (413, 405): close rather than read the rest to keep the connection.
+  if (!req.complete) headers['connection'] = 'close';
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
+
+function bodyReadByFramework(req: FrameworkRequest): Uint8Array<ArrayBuffer> | string | undefined {
+  // A body parser that skipped this request (wrong content type) may still set `req.body = {}`; only a
+  // stream that was read to the end means the body is elsewhere.
+  if (!req.readableEnded) return undefined;
+  if (req.rawBody instanceof Uint8Array) return ownBytes(req.rawBody);
+  const body = req.body;
+  if (body instanceof Uint8Array) return ownBytes(body);
+  if (typeof body === 'string') return body;
+  if (body === undefined || body === null) return new Uint8Array(0);
+  return JSON.stringify(body);
+}
+
+/** A `Request` body may not be a view of shared memory: copy only in that rare case. */
+function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}
+
+function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let listening = false;
+  const encoder = new TextEncoder();
+  let stop = (): void => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!listening) {
+          listening = true;
+          const onData = (chunk: Uint8Array | string): void => {
+            controller.enqueue(
+              typeof chunk === 'string' ? encoder.encode(chunk) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+            );
+            // Backpressure: Node delivers no more than the handler has asked for, so a limit is never overrun by much.
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          };
+          const onEnd = (): void => {
+            stop();
+            controller.close();
+          };
+          const onError = (error: unknown): void => {
+            stop();
+            controller.error(error);
+          };
+          const onClose = (): void => {
+            if (!req.readableEnded) onError(new Error('The request was closed before its body was received'));
+          };
+          stop = () => {
+            req.off('data', onData);
+            req.off('end', onEnd);
+            req.off('error', onError);
+            req.off('close', onClose);
+          };
+          req.on('data', onData);
+          req.on('end', onEnd);
+          req.on('error', onError);
+          req.on('close', onClose);
+        }
+        req.resume();
+      },
+      cancel() {
+        stop();
+        req.pause();
+      },
+    },
+    // Zero: nothing is read from the socket until the handler asks, so a 405 or a 413 by Content-Length reads nothing.
+    { highWaterMark: 0 },
+  );
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    // HTTP/2 pseudo-headers (`:path`) are not valid Fetch header names.
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+function urlOf(req: IncomingMessage & { originalUrl?: string }): string {
+  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+  const path = req.originalUrl ?? req.url ?? '/';
+  try {
+    return new URL(path, `${encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`).href;
+  } catch {
+    // A Host header that is not a host name must not turn a delivery into a crash.
+    return new URL(path.startsWith('/') ? path : '/', 'http://localhost').href;
+  }
+}
