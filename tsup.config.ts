@@ -4,6 +4,8 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     webhooks: 'src/webhooks/index.ts',
+    testing: 'src/testing/index.ts',
+    'testing-msw': 'src/testing/msw.ts',
   },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
@@ -15,4 +17,7 @@ export default defineConfig({
   treeshake: true,
   // ky is ESM-only: the CJS build must carry it, or `require()` fails at the first call.
   noExternal: ['ky'],
+  // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
+  external: ['msw', /^node:/],
+  removeNodeProtocol: false,
 });

@@ -1,0 +1,370 @@
+/**
+ * The endpoints of the spec, one function each. Every resource is scoped to its owner: another user's record
+ * answers 404 exactly like a missing one, so ids of other users cannot be probed.
+ */
+
+import { buildStatus, buildView, workflowStatus } from './builds.js';
+import { listResponse } from './lists.js';
+import type { Random } from './random.js';
+import { HttpError, json, noContent } from './responses.js';
+import type { Store, StoredBuild, StoredIntegration, StoredWorkflow } from './store.js';
+import type { MockIntegration, MockListEnvelope, MockWorkflow } from './types.js';
+import {
+  parseCredentials,
+  parseIntegrationInput,
+  parsePaging,
+  parseWorkflowChanges,
+  parseWorkflowInput,
+  readJson,
+} from './validate.js';
+
+/**
+ * What the endpoints read from and change in their mock.
+ *
+ * @example
+ * ```ts
+ * const state: ServiceState = { store, now, ids, listEnvelope: 'data', buildDurationMs: 3000, downloadBaseUrl: undefined, shouldFailBuild: () => false, buildStarted: () => notifier.schedule(), issueKey };
+ * ```
+ */
+export interface ServiceState {
+  store: Store;
+  now: () => number;
+  ids: Random;
+  listEnvelope: MockListEnvelope;
+  buildDurationMs: number;
+  downloadBaseUrl: string | undefined;
+  shouldFailBuild: (workflow: MockWorkflow) => boolean;
+  buildStarted: () => void;
+  issueKey: (email: string) => string;
+}
+
+/**
+ * One authenticated request, as an endpoint receives it.
+ *
+ * @example
+ * ```ts
+ * const endpoint: Endpoint = ({ owner, state }) => json(200, { owner, now: state.now() });
+ * ```
+ */
+export interface EndpointContext {
+  request: Request;
+  url: URL;
+  /** The `{id}` path segment, decoded; empty for collection paths. */
+  id: string;
+  /** Email of the user the API key belongs to. */
+  owner: string;
+  state: ServiceState;
+}
+
+/**
+ * An endpoint: one method on one path.
+ *
+ * @example
+ * ```ts
+ * const routes: Record<string, Endpoint> = { GET: listOrders };
+ * ```
+ */
+export type Endpoint = (context: EndpointContext) => Response | Promise<Response>;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function workflowView(workflow: StoredWorkflow, state: ServiceState): MockWorkflow {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    platform: workflow.platform,
+    trigger: structuredClone(workflow.trigger),
+    actions: structuredClone(workflow.actions),
+    status: workflowStatus(state.store.builds.get(workflow.buildId), state.now()),
+    build_id: workflow.buildId,
+    created_at: iso(workflow.createdAt),
+    updated_at: iso(workflow.updatedAt),
+  };
+}
+
+/**
+ * Masks a secret so a response never carries it whole: at most four characters each side, and never more
+ * than half of it (`sk_live_abcdef1234` → `sk_l…1234`, `abcd` → `a…d`).
+ *
+ * @example
+ * ```ts
+ * maskKey('sk_live_abcdef1234'); // 'sk_l…1234'
+ * ```
+ */
+export function maskKey(key: string): string {
+  const shown = Math.min(4, Math.floor(key.length / 4));
+  return shown === 0 ? '…' : `${key.slice(0, shown)}…${key.slice(-shown)}`;
+}
+
+function integrationView(integration: StoredIntegration): MockIntegration {
+  return {
+    id: integration.id,
+    platform: integration.platform,
+    label: integration.label,
+    api_key: maskKey(integration.apiKey),
+    created_at: iso(integration.createdAt),
+    updated_at: iso(integration.updatedAt),
+  };
+}
+
+function notFound(kind: string, id: string): HttpError {
+  return new HttpError(404, `No ${kind} with id ${id}`, 'not_found');
+}
+
+function ownWorkflow({ state, id, owner }: EndpointContext): StoredWorkflow {
+  const workflow = state.store.workflows.get(id);
+  if (!workflow || workflow.owner !== owner) throw notFound('workflow', id);
+  return workflow;
+}
+
+/**
+ * `GET /workflows`: the user's workflows, newest first, filtered by `status`.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/workflows?status=building&limit=10`, { headers });
+ * ```
+ */
+export const listWorkflows: Endpoint = ({ url, owner, state }) => {
+  const paging = parsePaging(url);
+  const items = [...state.store.workflows.values()]
+    .reverse()
+    .filter((workflow) => workflow.owner === owner)
+    .map((workflow) => workflowView(workflow, state))
+    .filter((workflow) => paging.status === undefined || workflow.status === paging.status);
+  return listResponse(items, paging, state.listEnvelope);
+};
+
+/**
+ * `POST /workflows`: checks the body (422 on a bad one), stores the workflow and starts its build. 201.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body: JSON.stringify({ name: 'Orders', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }) });
+ * ```
+ */
+export const createWorkflow: Endpoint = async ({ request, url, owner, state }) => {
+  const input = parseWorkflowInput(await readJson(request));
+  const at = state.now();
+  const workflow: StoredWorkflow = {
+    id: state.ids.id('wf_'),
+    owner,
+    ...input,
+    buildId: state.ids.id('bld_'),
+    createdAt: at,
+    updatedAt: at,
+  };
+  const build: StoredBuild = {
+    id: workflow.buildId,
+    owner,
+    workflowId: workflow.id,
+    platform: input.platform,
+    triggerType: input.trigger.type,
+    steps: input.actions.map((action) => `${action.app}.${action.action}`),
+    startedAt: at,
+    durationMs: state.buildDurationMs,
+    fails: false,
+    origin: (state.downloadBaseUrl ?? url.origin).replace(/\/+$/, ''),
+    settled: false,
+  };
+  state.store.workflows.set(workflow.id, workflow);
+  state.store.builds.set(build.id, build);
+  // Decided once the workflow exists, so that a failBuilds function sees it as clients will.
+  build.fails = state.shouldFailBuild(workflowView(workflow, state));
+  state.buildStarted();
+  return json(201, workflowView(workflow, state));
+};
+
+/**
+ * `GET /workflows/{id}`.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/workflows/${id}`, { headers });
+ * ```
+ */
+export const getWorkflow: Endpoint = (context) => json(200, workflowView(ownWorkflow(context), context.state));
+
+/**
+ * `PUT /workflows/{id}`: replaces the fields sent (name, platform, trigger, actions); does not start a new
+ * build. 200 with the updated workflow.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/workflows/${id}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Renamed' }) });
+ * ```
+ */
+export const updateWorkflow: Endpoint = async (context) => {
+  const workflow = ownWorkflow(context);
+  const changes = parseWorkflowChanges(await readJson(context.request));
+  Object.assign(workflow, changes, { updatedAt: context.state.now() });
+  return json(200, workflowView(workflow, context.state));
+};
+
+/**
+ * `DELETE /workflows/{id}`: 204. A build still running is cancelled and sends no webhook.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/workflows/${id}`, { method: 'DELETE', headers }); // 204
+ * ```
+ */
+export const deleteWorkflow: Endpoint = (context) => {
+  const workflow = ownWorkflow(context);
+  const { store, now } = context.state;
+  store.workflows.delete(workflow.id);
+  const build = store.builds.get(workflow.buildId);
+  const at = now();
+  if (build && buildStatus(build, at) === 'building') build.cancelledAt = at;
+  return noContent();
+};
+
+/**
+ * `GET /orders`: the user's seeded orders, newest first, filtered by `status`.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/orders?status=paid`, { headers });
+ * ```
+ */
+export const listOrders: Endpoint = ({ url, owner, state }) => {
+  const paging = parsePaging(url);
+  const items = state.store.orders
+    .filter((entry) => entry.owner === owner)
+    .map((entry) => ({ ...entry.order }))
+    .filter((order) => paging.status === undefined || order.status === paging.status);
+  return listResponse(items, paging, state.listEnvelope);
+};
+
+/**
+ * `GET /orders/{id}`.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/orders/${id}`, { headers });
+ * ```
+ */
+export const getOrder: Endpoint = ({ id, owner, state }) => {
+  const entry = state.store.orders.find((candidate) => candidate.order.id === id && candidate.owner === owner);
+  if (!entry) throw notFound('order', id);
+  return json(200, { ...entry.order });
+};
+
+/**
+ * `GET /builds/{id}`: status and logs computed from the clock.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/builds/${workflow.build_id}`, { headers });
+ * ```
+ */
+export const getBuild: Endpoint = ({ id, owner, state }) => {
+  const build = state.store.builds.get(id);
+  if (!build || build.owner !== owner) throw notFound('build', id);
+  return json(200, buildView(build, state.now()));
+};
+
+/**
+ * `POST /integrations`: saves a key for a platform; a second save for the same platform updates the first
+ * (200) instead of creating another (201). `label` is kept when an update omits it.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/integrations`, { method: 'POST', headers, body: JSON.stringify({ platform: 'zapier', api_key: 'sk_live_abcdef1234', label: 'Prod' }) });
+ * ```
+ */
+export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
+  const input = parseIntegrationInput(await readJson(request));
+  const at = state.now();
+  const existing = [...state.store.integrations.values()].find(
+    (integration) => integration.owner === owner && integration.platform === input.platform,
+  );
+  if (existing) {
+    existing.apiKey = input.api_key;
+    if (input.label !== undefined) existing.label = input.label;
+    existing.updatedAt = at;
+    return json(200, integrationView(existing));
+  }
+  const created: StoredIntegration = {
+    id: state.ids.id('int_'),
+    owner,
+    platform: input.platform,
+    apiKey: input.api_key,
+    label: input.label ?? null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  state.store.integrations.set(created.id, created);
+  return json(201, integrationView(created));
+};
+
+/**
+ * `GET /integrations`: the user's saved keys, masked, newest first.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/integrations?page=1&limit=50`, { headers });
+ * ```
+ */
+export const listIntegrations: Endpoint = ({ url, owner, state }) => {
+  const paging = parsePaging(url);
+  const items = [...state.store.integrations.values()]
+    .reverse()
+    .filter((integration) => integration.owner === owner)
+    .map(integrationView);
+  return listResponse(items, paging, state.listEnvelope);
+};
+
+/**
+ * `DELETE /integrations/{id}`: 204.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/integrations/${id}`, { method: 'DELETE', headers });
+ * ```
+ */
+export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
+  const integration = state.store.integrations.get(id);
+  if (!integration || integration.owner !== owner) throw notFound('integration', id);
+  state.store.integrations.delete(id);
+  return noContent();
+};
+
+/**
+ * `POST /v1/auth`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
+ * key on every call. Wrong credentials: 401.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/auth`, { method: 'POST', body: JSON.stringify({ email: 'demo@example.com', password: 'demo' }) });
+ * ```
+ */
+export async function login(request: Request, state: ServiceState): Promise<Response> {
+  const { email, password } = parseCredentials(await readJson(request));
+  if (state.store.passwords.get(email) !== password) {
+    throw new HttpError(401, 'Invalid email or password', 'invalid_credentials');
+  }
+  return json(200, { api_key: state.issueKey(email), user: { email } });
+}
+
+// The smallest valid ZIP archive: an empty "end of central directory" record.
+const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
+
+/**
+ * `GET /downloads/{build_id}.zip`: the artifact of a completed build, an empty ZIP archive. No API key is
+ * needed, as with a signed download link; 404 until the build has completed.
+ *
+ * @example
+ * ```ts
+ * const zip = await fetch(build.download_url);
+ * ```
+ */
+export function download(fileName: string, state: ServiceState): Response {
+  const buildId = fileName.endsWith('.zip') ? fileName.slice(0, -'.zip'.length) : '';
+  const build = state.store.builds.get(buildId);
+  if (!build || buildStatus(build, state.now()) !== 'completed') throw notFound('download', fileName);
+  return new Response(EMPTY_ZIP.slice(), {
+    status: 200,
+    headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${build.id}.zip"` },
+  });
+}

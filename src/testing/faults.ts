@@ -1,0 +1,101 @@
+/**
+ * Failures on demand, for testing retries and error handling: queued failures (`failNext`), a 429 on every
+ * Nth request, and a share of 500s drawn from a seeded random stream so a test sees the same failures on
+ * every run.
+ */
+
+import type { Random } from './random.js';
+import type { FailNextOptions, MockRateLimit } from './types.js';
+
+/**
+ * Thrown by `handle()` for a request that `failNext(n, 'network')` marked: the faces turn it into a dropped
+ * connection (msw's `HttpResponse.error()`, a destroyed socket on the HTTP server), which a client sees as a
+ * network error rather than an HTTP status.
+ *
+ * @example
+ * ```ts
+ * service.failNext(1, 'network');
+ * await expect(service.handle(request)).rejects.toBeInstanceOf(MockNetworkError);
+ * ```
+ */
+export class MockNetworkError extends Error {
+  constructor() {
+    super('The mock service dropped the connection (failNext with "network")');
+    this.name = 'MockNetworkError';
+  }
+}
+
+/**
+ * What to do instead of answering normally.
+ *
+ * @example
+ * ```ts
+ * const fault: Fault = { kind: 'status', status: 429, message: 'Too many requests', retryAfterSeconds: 1 };
+ * ```
+ */
+export type Fault =
+  | { kind: 'network' }
+  | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
+
+/**
+ * The fault state of one mock.
+ *
+ * @example
+ * ```ts
+ * const fault = faults.next(); // undefined: answer normally
+ * ```
+ */
+export interface Faults {
+  failNext(count: number, status: number | 'network', options: FailNextOptions): void;
+  /** The fault for the request being handled, if any; counts the request. */
+  next(): Fault | undefined;
+}
+
+/**
+ * Creates the fault state from the service options.
+ *
+ * @example
+ * ```ts
+ * const faults = createFaults({ errorRate: 0.2, rateLimit: { every: 5 }, random: createRandom(7) });
+ * ```
+ */
+export function createFaults(config: { errorRate?: number; rateLimit?: MockRateLimit; random: Random }): Faults {
+  const queue: Fault[] = [];
+  let requests = 0;
+  return {
+    failNext(count, status, options) {
+      if (!Number.isInteger(count) || count < 0) throw new RangeError('failNext: count must be an integer >= 0');
+      if (status !== 'network' && (!Number.isInteger(status) || status < 400 || status > 599)) {
+        throw new RangeError('failNext: status must be an HTTP error status (400-599) or "network"');
+      }
+      const fault: Fault =
+        status === 'network'
+          ? { kind: 'network' }
+          : {
+              kind: 'status',
+              status,
+              message: options.message ?? `Failure injected by the mock service (status ${status})`,
+              retryAfterSeconds: options.retryAfterSeconds ?? (status === 429 ? 1 : undefined),
+            };
+      for (let i = 0; i < count; i++) queue.push(fault);
+    },
+    next() {
+      requests += 1;
+      // Drawn for every request, so whether request N fails depends only on N and the seed.
+      const draw = config.random.next();
+      const queued = queue.shift();
+      if (queued) return queued;
+      const { rateLimit, errorRate = 0 } = config;
+      if (rateLimit && rateLimit.every > 0 && requests % rateLimit.every === 0) {
+        return {
+          kind: 'status',
+          status: 429,
+          message: 'Too many requests',
+          retryAfterSeconds: rateLimit.retryAfterSeconds ?? 1,
+        };
+      }
+      if (draw < errorRate) return { kind: 'status', status: 500, message: 'Internal server error (injected by errorRate)' };
+      return undefined;
+    },
+  };
+}

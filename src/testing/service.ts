@@ -1,0 +1,212 @@
+/**
+ * The mock service: every endpoint of the spec behind one Fetch-style `handle(request)`. It uses only what
+ * browsers also have (no `Buffer`, no `process`), so the same code runs inside msw in a browser and behind
+ * the Node HTTP server.
+ */
+
+import { preflight, withCors } from './cors.js';
+import type { ServiceState } from './endpoints.js';
+import { createFaults, MockNetworkError, type Faults } from './faults.js';
+import { createRandom, randomSeed, type Random } from './random.js';
+import { codeForStatus, errorResponse, HttpError } from './responses.js';
+import { route } from './routes.js';
+import { createStore, type Store } from './store.js';
+import type { MockService, MockServiceOptions, MockUser, MockWorkflow } from './types.js';
+import { createBuildNotifier } from './webhooks.js';
+
+/**
+ * The user every mock knows, whatever its options: log in with it through `POST /v1/auth`.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}/v1/auth`, { method: 'POST', body: JSON.stringify(DEFAULT_MOCK_USER) });
+ * ```
+ */
+export const DEFAULT_MOCK_USER: Readonly<{ email: string; password: string }> = Object.freeze({
+  email: 'demo@example.com',
+  password: 'demo',
+});
+
+const DEFAULT_PREFIXES = ['/api/v1', '/v1'] as const;
+
+// Everything `reset()` starts afresh. Random streams are separate so that, for one seed, the error rate's
+// draws do not depend on how many ids were made, and vice versa.
+interface Run {
+  ids: Random;
+  requestIds: Random;
+  faults: Faults;
+  store: Store;
+  failBuildsLeft: number;
+  webhookUrl: string | undefined;
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new RangeError(`createMockService: ${message}`);
+}
+
+function checkOptions(options: MockServiceOptions): void {
+  const { buildDurationMs = 0, latencyMs = 0, errorRate = 0, ordersPerUser = 0, rateLimit } = options;
+  check(Number.isFinite(buildDurationMs) && buildDurationMs >= 0, 'buildDurationMs must be a number >= 0');
+  check(Number.isFinite(latencyMs) && latencyMs >= 0, 'latencyMs must be a number >= 0');
+  check(errorRate >= 0 && errorRate <= 1, 'errorRate must be between 0 and 1');
+  check(Number.isInteger(ordersPerUser) && ordersPerUser >= 0, 'ordersPerUser must be an integer >= 0');
+  if (rateLimit) check(Number.isInteger(rateLimit.every) && rateLimit.every >= 1, 'rateLimit.every must be an integer >= 1');
+}
+
+function normalisePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+// The default user comes first, so its key is `service.apiKey`; a configured user with its email replaces it.
+function allUsers(configured: readonly MockUser[]): MockUser[] {
+  const replacement = configured.find((user) => user.email === DEFAULT_MOCK_USER.email);
+  return [replacement ?? { ...DEFAULT_MOCK_USER }, ...configured.filter((user) => user !== replacement)];
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Creates an in-memory mock of the whole service. Instances share nothing: each has its own users' keys,
+ * records, clock, faults and timer.
+ *
+ * Statuses: 200 reads and updates, 201 creations, 204 deletions, 400 malformed JSON or query, 401 missing or
+ * wrong key (or credentials), 404 unknown path or record, 405 wrong method, 422 invalid body, and the faults
+ * the knobs inject. Every error body is `{ error: { message, code } }` (422 adds `issues`), every JSON
+ * response has `content-type: application/json`, and every response has `x-request-id`.
+ *
+ * @example
+ * ```ts
+ * import { createMockService } from 'workflow-automation-sdk/testing';
+ *
+ * const service = createMockService({ buildDurationMs: 1000, prefixes: ['/v1'] });
+ * const res = await service.handle(
+ *   new Request('http://mock.test/v1/workflows', { headers: { 'X-API-Key': service.apiKey } }),
+ * );
+ * await res.json(); // { data: [], page: 1, limit: 20, total: 0, has_more: false }
+ * service.close();
+ * ```
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  checkOptions(options);
+  const seed = options.seed ?? randomSeed();
+  const now = options.now ?? (() => Date.now());
+  const prefixes = (options.prefixes ?? DEFAULT_PREFIXES).map(normalisePrefix);
+  const users = allUsers(options.users ?? []);
+
+  // Keys valid from the start are made once, so they survive `reset()`.
+  const setup = createRandom(seed ^ 0x9e3779b9);
+  const initialKeys = new Map<string, string>();
+  for (const user of users) initialKeys.set(user.apiKey ?? setup.id('wfa_test_', 32), user.email);
+  const [apiKey = ''] = initialKeys.keys();
+  const seededAt = now();
+
+  const freshRun = (): Run => {
+    const ids = createRandom(seed);
+    return {
+      ids,
+      requestIds: createRandom(seed + 1),
+      faults: createFaults({ errorRate: options.errorRate, rateLimit: options.rateLimit, random: createRandom(seed + 2) }),
+      store: createStore({ users, keys: initialKeys, ordersPerUser: options.ordersPerUser ?? 5, random: ids, seededAt }),
+      failBuildsLeft: 0,
+      webhookUrl: options.webhookUrl,
+    };
+  };
+  let run = freshRun();
+
+  const notifier = createBuildNotifier({
+    now,
+    store: () => run.store,
+    webhookUrl: () => run.webhookUrl,
+    fetch: () => options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  });
+
+  function issueKey(email: string = DEFAULT_MOCK_USER.email): string {
+    if (!run.store.passwords.has(email)) throw new Error(`issueKey: the mock has no user ${email}`);
+    const key = run.ids.id('wfa_test_', 32);
+    run.store.keys.set(key, email);
+    return key;
+  }
+
+  function shouldFailBuild(workflow: MockWorkflow): boolean {
+    if (run.failBuildsLeft > 0) {
+      run.failBuildsLeft -= 1;
+      return true;
+    }
+    const { failBuilds = false } = options;
+    return typeof failBuilds === 'function' ? failBuilds(workflow) : failBuilds;
+  }
+
+  const state = (): ServiceState => ({
+    store: run.store,
+    now,
+    ids: run.ids,
+    listEnvelope: options.listEnvelope ?? 'data',
+    buildDurationMs: options.buildDurationMs ?? 3000,
+    downloadBaseUrl: options.downloadBaseUrl,
+    shouldFailBuild,
+    buildStarted: () => notifier.schedule(),
+    issueKey,
+  });
+
+  async function answer(request: Request): Promise<Response> {
+    if (request.method === 'OPTIONS') return preflight(request);
+    // A due build is settled before any answer, so its webhook goes out even when the clock is injected.
+    notifier.sweep();
+    if (options.latencyMs) await sleep(options.latencyMs, request.signal);
+    const fault = run.faults.next();
+    if (fault?.kind === 'network') throw new MockNetworkError();
+    if (fault) {
+      const headers: Record<string, string> =
+        fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      return errorResponse(new HttpError(fault.status, fault.message, codeForStatus(fault.status), headers));
+    }
+    return route(request, state(), prefixes);
+  }
+
+  return {
+    apiKey,
+    async handle(request) {
+      const requestId = run.requestIds.id('req_', 20);
+      const response = withCors(await answer(request));
+      response.headers.set('x-request-id', requestId);
+      return response;
+    },
+    issueKey,
+    setWebhookUrl(url) {
+      run.webhookUrl = url;
+    },
+    failNext(count, status = 500, failOptions = {}) {
+      run.faults.failNext(count, status, failOptions);
+    },
+    failNextBuild(count = 1) {
+      if (!Number.isInteger(count) || count < 0) throw new RangeError('failNextBuild: count must be an integer >= 0');
+      run.failBuildsLeft += count;
+    },
+    webhookDeliveries: () => notifier.deliveries(),
+    flush: () => notifier.flush(),
+    reset() {
+      notifier.clear();
+      run = freshRun();
+    },
+    close() {
+      notifier.clear({ stop: true });
+    },
+  };
+}

@@ -1,0 +1,329 @@
+/**
+ * The public shapes of the mock service: its options, its handle, and the records its endpoints return.
+ *
+ * The spec leaves many shapes open ("not shown"); the choices made here are the mock's, documented on each
+ * field, so that tests against the mock say what they rely on.
+ */
+
+/**
+ * A JSON value as the mock stores and returns it.
+ *
+ * @example
+ * ```ts
+ * const config: JsonValue = { channel: '#ops', mentions: ['@oncall'] };
+ * ```
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * A JSON object.
+ *
+ * @example
+ * ```ts
+ * const config: JsonObject = { channel: '#ops' };
+ * ```
+ */
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * A workflow's trigger as stored and returned. Fields other than `type` and `url` are kept as sent, since the
+ * spec does not show the fields of other trigger types.
+ *
+ * @example
+ * ```ts
+ * const trigger: MockTrigger = { type: 'webhook', url: 'https://example.com/hook' };
+ * ```
+ */
+export interface MockTrigger {
+  type: string;
+  url?: string;
+  [field: string]: JsonValue | undefined;
+}
+
+/**
+ * One action of a workflow as stored and returned. Extra fields are kept as sent.
+ *
+ * @example
+ * ```ts
+ * const action: MockAction = { app: 'slack', action: 'send_message', config: { channel: '#ops' } };
+ * ```
+ */
+export interface MockAction {
+  app: string;
+  action: string;
+  config?: JsonObject;
+  [field: string]: JsonValue | undefined;
+}
+
+/**
+ * A workflow as the mock returns it from every workflow endpoint.
+ *
+ * `status` follows the workflow's build: `building` while it runs, then `active` when it completed or
+ * `failed` when it failed (the spec only shows `building`).
+ *
+ * @example
+ * ```ts
+ * const res = await fetch(`${url}/v1/workflows/wf_1`, { headers: { 'X-API-Key': apiKey } });
+ * const workflow = (await res.json()) as MockWorkflow;
+ * ```
+ */
+export interface MockWorkflow {
+  id: string;
+  name: string;
+  platform: string;
+  trigger: MockTrigger;
+  actions: MockAction[];
+  status: 'building' | 'active' | 'failed';
+  build_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A build as `GET /builds/{id}` returns it.
+ *
+ * - `building`: `progress` is an integer from 0 to 99, rising with elapsed time.
+ * - `completed`: `progress` is 100 and `download_url` is set.
+ * - `failed` (the `failBuilds` knob) and `cancelled` (its workflow was deleted while it ran): `error` is set.
+ *
+ * `logs` grows as the build advances; `finished_at` is set once it has ended.
+ *
+ * @example
+ * ```ts
+ * const build = (await (await fetch(`${url}/v1/builds/${id}`, { headers })).json()) as MockBuild;
+ * if (build.status === 'completed') console.log(build.download_url);
+ * ```
+ */
+export interface MockBuild {
+  id: string;
+  workflow_id: string;
+  status: 'building' | 'completed' | 'failed' | 'cancelled';
+  progress?: number;
+  download_url?: string;
+  error?: string;
+  logs: string[];
+  created_at: string;
+  finished_at?: string;
+}
+
+/**
+ * A seeded order. `amount` is in major units of `currency`. Seeded orders are not tied to a workflow
+ * (`workflow_id` is `null`) because the spec does not show how the two relate.
+ *
+ * @example
+ * ```ts
+ * const order: MockOrder = { id: 'ord_1', status: 'paid', amount: 42.5, currency: 'USD', workflow_id: null, created_at: '2024-01-01T00:00:00.000Z' };
+ * ```
+ */
+export interface MockOrder {
+  id: string;
+  status: 'pending' | 'paid' | 'fulfilled' | 'cancelled' | 'refunded';
+  amount: number;
+  currency: string;
+  workflow_id: string | null;
+  created_at: string;
+}
+
+/**
+ * A saved integration as the mock returns it. `api_key` is always masked (`sk_l…1234`): the full key is
+ * stored but never sent back.
+ *
+ * @example
+ * ```ts
+ * const saved: MockIntegration = { id: 'int_1', platform: 'zapier', label: 'Prod', api_key: 'sk_l…1234', created_at: '…', updated_at: '…' };
+ * ```
+ */
+export interface MockIntegration {
+  id: string;
+  platform: string;
+  label: string | null;
+  api_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * One page of a list, before it is wrapped in the configured envelope.
+ *
+ * @example
+ * ```ts
+ * const envelope: MockListEnvelope = (page: MockListPage) => ({ results: page.items, meta: { page: page.page } });
+ * ```
+ */
+export interface MockListPage<T = unknown> {
+  items: T[];
+  page: number;
+  limit: number;
+  total: number;
+  has_more: boolean;
+}
+
+/**
+ * How list endpoints shape their body (the spec does not show it):
+ *
+ * - `'data'` (default): `{ data: [...], page, limit, total, has_more }`
+ * - `'items'`: `{ items: [...], page, limit, total, has_more }`
+ * - `'array'`: the bare array (paging facts only in the `X-Total-Count` header)
+ * - a function: whatever it returns, for testing other envelopes
+ *
+ * @example
+ * ```ts
+ * createMockService({ listEnvelope: 'array' });
+ * createMockService({ listEnvelope: (p) => ({ results: p.items, pagination: { page: p.page, total: p.total } }) });
+ * ```
+ */
+export type MockListEnvelope = 'data' | 'items' | 'array' | ((page: MockListPage) => unknown);
+
+/**
+ * A user who can log in through `POST /v1/auth`.
+ *
+ * @example
+ * ```ts
+ * createMockService({ users: [{ email: 'ana@example.com', password: 'pw', apiKey: 'key_ana' }] });
+ * ```
+ */
+export interface MockUser {
+  email: string;
+  password: string;
+  /** A key valid for this user from the start (and after `reset()`). Default: one generated key. */
+  apiKey?: string;
+}
+
+/**
+ * The `build.completed` event the mock POSTs to the webhook URL.
+ *
+ * @example
+ * ```ts
+ * const event: MockWebhookEvent = { event: 'build.completed', workflow_id: 'wf_1', data: { download_url: 'http://127.0.0.1:4010/downloads/bld_1.zip' } };
+ * ```
+ */
+export interface MockWebhookEvent {
+  event: 'build.completed';
+  workflow_id: string;
+  data: { download_url: string };
+}
+
+/**
+ * One webhook POST the mock made: its outcome is `status` (the receiver's answer) or `error` (no answer).
+ *
+ * @example
+ * ```ts
+ * await service.flush();
+ * expect(service.webhookDeliveries()[0]?.status).toBe(200);
+ * ```
+ */
+export interface MockWebhookDelivery {
+  url: string;
+  payload: MockWebhookEvent;
+  status?: number;
+  error?: string;
+  /** When the POST was made, ISO 8601 on the service's clock. */
+  at: string;
+}
+
+/**
+ * Every 429 with `Retry-After`: `every` is N in "every Nth request is refused".
+ *
+ * @example
+ * ```ts
+ * createMockService({ rateLimit: { every: 3, retryAfterSeconds: 2 } }); // requests 3, 6, 9… get 429
+ * ```
+ */
+export interface MockRateLimit {
+  every: number;
+  /** The `Retry-After` header value. Default 1. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Options of {@link createMockService}. Every option has a default: `createMockService()` is a working mock
+ * with the user `demo@example.com` / `demo`.
+ *
+ * @example
+ * ```ts
+ * const service = createMockService({ buildDurationMs: 500, webhookUrl: 'http://127.0.0.1:9000/hooks', seed: 1 });
+ * ```
+ */
+export interface MockServiceOptions {
+  /** Path prefixes the resources answer under. Default `['/api/v1', '/v1']`. `/v1/auth` answers regardless. */
+  prefixes?: readonly string[];
+  /** Users besides the default `demo@example.com` / `demo` (a user with that email replaces it). */
+  users?: readonly MockUser[];
+  /** Orders seeded for each user. Default 5, one of each status. */
+  ordersPerUser?: number;
+  /** Body shape of list endpoints. Default `'data'`. */
+  listEnvelope?: MockListEnvelope;
+  /** Time from workflow creation to the end of its build. Default 3000. */
+  buildDurationMs?: number;
+  /** Make builds end `failed`: all of them (`true`) or those the function picks. Default `false`. */
+  failBuilds?: boolean | ((workflow: MockWorkflow) => boolean);
+  /** Where `build.completed` events are POSTed. Default: none (no deliveries). */
+  webhookUrl?: string;
+  /** The clock, in epoch milliseconds. Default `Date.now()` (so vitest fake timers drive it too). */
+  now?: () => number;
+  /** Seed of the mock's random numbers (ids, keys, error rate). Default: a random seed. */
+  seed?: number;
+  /** Delay added before each response. Default 0. */
+  latencyMs?: number;
+  /** Share of requests, from 0 to 1, answered with a 500. Default 0. */
+  errorRate?: number;
+  /** Refuse every Nth request with 429. Default: no limit. */
+  rateLimit?: MockRateLimit;
+  /** The fetch used to deliver webhooks. Default the global `fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Origin of `download_url`s. Default: the origin the workflow was created through. */
+  downloadBaseUrl?: string;
+}
+
+/**
+ * Options of {@link MockService.failNext}.
+ *
+ * @example
+ * ```ts
+ * service.failNext(1, 503, { retryAfterSeconds: 2, message: 'Maintenance' });
+ * ```
+ */
+export interface FailNextOptions {
+  /** Sets `Retry-After`. For 429 the default is 1; otherwise no header. */
+  retryAfterSeconds?: number;
+  /** The error message in the body. */
+  message?: string;
+}
+
+/**
+ * One running mock: the whole service behind a single Fetch-style `handle(request)`, plus controls for tests.
+ *
+ * @example
+ * ```ts
+ * const service = createMockService();
+ * const res = await service.handle(new Request('http://mock/v1/orders', { headers: { 'X-API-Key': service.apiKey } }));
+ * ```
+ */
+export interface MockService {
+  /**
+   * Answers one request. Rejects only with `MockNetworkError` (from `failNext(n, 'network')`) or with the
+   * signal's reason when the request is aborted during the added latency.
+   */
+  handle(request: Request): Promise<Response>;
+  /** A key valid for the default user, issued when the service was created; still valid after `reset()`. */
+  readonly apiKey: string;
+  /** Issues a new key for a configured user (default: the default user), as `POST /v1/auth` would. */
+  issueKey(email?: string): string;
+  /** Sets or clears the webhook URL, for tests that start their receiver after the mock. */
+  setWebhookUrl(url: string | undefined): void;
+  /** The next `count` requests fail with `status` (default 500), or with a dropped connection for `'network'`. */
+  failNext(count: number, status?: number | 'network', options?: FailNextOptions): void;
+  /** The next `count` workflows created (default 1) get a build that fails. */
+  failNextBuild(count?: number): void;
+  /** The webhook POSTs made so far, oldest first. */
+  webhookDeliveries(): readonly MockWebhookDelivery[];
+  /** Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery in flight. */
+  flush(): Promise<void>;
+  /** Back to the state right after creation: seeded orders, initial keys, no workflows, no queued faults. */
+  reset(): void;
+  /**
+   * Stops background work (the build timer, deliveries in flight) so a process can exit. The service still
+   * answers requests afterwards, but sends no more webhooks.
+   */
+  close(): void;
+}

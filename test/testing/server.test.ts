@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createMockService, DEFAULT_MOCK_USER, startMockServer } from '../../src/testing/index.js';
+import type { MockServer, MockServerOptions } from '../../src/testing/index.js';
+import { reply, startReceiver, WORKFLOW, type Receiver } from './helpers.js';
+
+const started: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const running of started.splice(0).reverse()) await running.close();
+});
+
+async function server(options: MockServerOptions = {}): Promise<MockServer> {
+  const running = await startMockServer(options);
+  started.push(running);
+  return running;
+}
+
+async function receiver(): Promise<Receiver> {
+  const running = await startReceiver();
+  started.push(running);
+  return running;
+}
+
+function json(method: string, body: unknown, key?: string): RequestInit {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key) headers['x-api-key'] = key;
+  return { method, headers, body: JSON.stringify(body) };
+}
+
+describe('startMockServer', () => {
+  test('listens on 127.0.0.1 at a free port and resolves to its url and a key valid on it', async () => {
+    const mock = await server();
+    expect(mock.url).toBe(`http://127.0.0.1:${mock.port}`);
+    const res = await reply(await fetch(`${mock.url}/v1/orders`, { headers: { 'X-API-Key': mock.apiKey } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  test('the key is the service\'s key for the default user', async () => {
+    const mock = await server();
+    expect(mock.apiKey).toBe(mock.service.apiKey);
+  });
+
+  test.each(['/api/v1', '/v1'])('serves the whole lifecycle over HTTP under %s', async (prefix) => {
+    const hooks = await receiver();
+    const mock = await server({ buildDurationMs: 150, webhookUrl: hooks.url });
+
+    const login = await reply(await fetch(`${mock.url}/v1/auth`, json('POST', DEFAULT_MOCK_USER)));
+    const key: string = login.body.api_key;
+    const saved = await reply(await fetch(`${mock.url}${prefix}/integrations`, json('POST', { platform: 'zapier', api_key: 'sk_live_abcdef1234' }, key)));
+    expect(saved.body.api_key).toBe('sk_l…1234');
+
+    const workflow = (await reply(await fetch(`${mock.url}${prefix}/workflows`, json('POST', WORKFLOW, key)))).body;
+    expect(workflow.status).toBe('building');
+
+    let buildState = (await reply(await fetch(`${mock.url}${prefix}/builds/${workflow.build_id}`, { headers: { 'x-api-key': key } }))).body;
+    const progress: number[] = [];
+    while (buildState.status === 'building') {
+      progress.push(buildState.progress);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      buildState = (await reply(await fetch(`${mock.url}${prefix}/builds/${workflow.build_id}`, { headers: { 'x-api-key': key } }))).body;
+    }
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(buildState.status).toBe('completed');
+    expect(buildState.download_url).toBe(`${mock.url}/downloads/${workflow.build_id}.zip`);
+
+    const zip = await fetch(buildState.download_url);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    await zip.arrayBuffer();
+
+    const [delivery] = await hooks.waitFor(1);
+    expect(delivery?.body).toEqual({ event: 'build.completed', workflow_id: workflow.id, data: { download_url: buildState.download_url } });
+
+    const list = await reply(await fetch(`${mock.url}${prefix}/workflows?limit=5`, { headers: { 'x-api-key': key } }));
+    expect(list.body).toMatchObject({ page: 1, limit: 5, total: 1, has_more: false });
+    expect(list.body.data[0]).toMatchObject({ id: workflow.id, status: 'active' });
+  });
+
+  test('passes service options through: prefixes: [\'/v1\'] makes /api/v1 a 404', async () => {
+    const mock = await server({ prefixes: ['/v1'] });
+    const headers = { 'x-api-key': mock.apiKey };
+    expect((await fetch(`${mock.url}/api/v1/orders`, { headers })).status).toBe(404);
+    expect((await fetch(`${mock.url}/v1/orders`, { headers })).status).toBe(200);
+  });
+
+  test('answers 401 without a key and with a wrong one', async () => {
+    const mock = await server();
+    expect((await fetch(`${mock.url}/v1/workflows`)).status).toBe(401);
+    expect((await fetch(`${mock.url}/v1/workflows`, { headers: { 'x-api-key': 'nope' } })).status).toBe(401);
+  });
+
+  test('a 429 carries Retry-After over HTTP', async () => {
+    const mock = await server({ rateLimit: { every: 1, retryAfterSeconds: 3 } });
+    const res = await fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    await res.arrayBuffer();
+  });
+
+  test('a request body over 1 MiB is refused with 413', async () => {
+    const mock = await server();
+    const res = await fetch(`${mock.url}/v1/workflows`, json('POST', { name: 'x'.repeat(1024 * 1024) }, mock.apiKey));
+    expect(res.status).toBe(413);
+    await res.arrayBuffer();
+  });
+
+  test('failNext(1, \'network\') drops the connection, so fetch rejects', async () => {
+    const mock = await server();
+    mock.service.failNext(1, 'network');
+    await expect(fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } })).rejects.toThrow(TypeError);
+    expect((await fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } })).status).toBe(200);
+  });
+
+  test('a client that gives up during the latency leaves the server serving', async () => {
+    const mock = await server({ latencyMs: 200 });
+    const headers = { 'x-api-key': mock.apiKey };
+    await expect(fetch(`${mock.url}/v1/orders`, { headers, signal: AbortSignal.timeout(20) })).rejects.toThrow();
+    expect((await fetch(`${mock.url}/v1/orders`, { headers })).status).toBe(200);
+  });
+
+  test('serves a given service, and close() leaves that service to its owner', async () => {
+    const service = createMockService({ seed: 5 });
+    const mock = await startMockServer({ service });
+    await fetch(`${mock.url}/v1/workflows`, json('POST', WORKFLOW, service.apiKey));
+    await mock.close();
+    const res = await service.handle(new Request('http://x.test/v1/workflows', { headers: { 'x-api-key': service.apiKey } }));
+    expect((await reply(res)).body.total).toBe(1);
+    service.close();
+  });
+
+  test('rejects when the port is taken', async () => {
+    const first = await server();
+    await expect(startMockServer({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
+
+describe('close()', () => {
+  test('closes open keep-alive connections, after which requests fail', async () => {
+    const mock = await startMockServer();
+    await (await fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } })).arrayBuffer();
+    await mock.close();
+    await expect(fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } })).rejects.toThrow(TypeError);
+  });
+
+  test('can be called twice', async () => {
+    const mock = await startMockServer();
+    await mock.close();
+    await expect(mock.close()).resolves.toBeUndefined();
+  });
+
+  test('lets a Node process exit on its own, with a build running, a webhook due and a connection open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfa-mock-exit-'));
+    try {
+      const script = join(dir, 'script.mjs');
+      const serverModule = fileURLToPath(new URL('../../src/testing/server.ts', import.meta.url));
+      await build({
+        stdin: {
+          contents: `
+            import { startMockServer } from ${JSON.stringify(serverModule)};
+            const mock = await startMockServer({ buildDurationMs: 60_000, webhookUrl: 'http://127.0.0.1:9/hooks' });
+            const headers = { 'x-api-key': mock.apiKey, 'content-type': 'application/json' };
+            await fetch(mock.url + '/v1/workflows', { method: 'POST', headers, body: JSON.stringify(${JSON.stringify(WORKFLOW)}) });
+            await (await fetch(mock.url + '/v1/orders', { headers })).arrayBuffer();
+            await mock.close();
+            console.log('closed');
+          `,
+          resolveDir: dir,
+          loader: 'ts',
+        },
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile: script,
+        logLevel: 'silent',
+      });
+      const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => {
+        const killer = setTimeout(() => child.kill(), 5000);
+        child.on('exit', (exitCode) => {
+          clearTimeout(killer);
+          resolve(exitCode);
+        });
+      });
+      expect(output.trim()).toBe('closed');
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
