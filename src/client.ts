@@ -4,7 +4,8 @@
 import { HttpCore, type QueryValue } from './core/http.js';
 import type { ClientOptions, RequestOptions } from './core/options.js';
 import { Auth, type Credentials } from './resources/auth.js';
-import { Builds } from './resources/builds.js';
+import type { BuildTarget, WaitForBuildOptions } from './resources/build-wait.js';
+import { Builds, type CompletedBuild } from './resources/builds.js';
 import { Integrations } from './resources/integrations.js';
 import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
@@ -61,7 +62,7 @@ export class Client {
   readonly workflows: Workflows;
   /** Read orders. */
   readonly orders: Orders;
-  /** Read builds. */
+  /** Read builds, wait for them (`builds.wait`) or watch them change (`builds.watch`). */
   readonly builds: Builds;
   /** Save, list and remove third-party platform keys. */
   readonly integrations: Integrations;
@@ -95,6 +96,29 @@ export class Client {
     const anonymous = new Client({ ...clientOptions, apiKey: undefined });
     const { apiKey } = await anonymous.auth.issueKey({ email, password }, requestOptions);
     return new Client({ ...clientOptions, apiKey });
+  }
+
+  /**
+   * Waits for a build to complete and resolves with it, `download_url` typed as a string. Takes a workflow (as
+   * `workflows.create` returns it; its `build_id` is used) or a build id. Same as `client.builds.wait`, which
+   * documents every rejection and the polling schedule.
+   *
+   * Defaults: `intervalMs` 2000 (growing 1.5x per unchanged poll, to 10 s at most by default), `timeoutMs`
+   * 600 000. Rejects with `BuildFailedError`, `WaitTimeoutError` or `AbortError`; transient failures (connection
+   * errors, timeouts, 408, 429, 5xx) only delay the next poll, and `Retry-After` is respected.
+   *
+   * @example
+   * ```ts
+   * const workflow = await client.workflows.create(input);
+   * const build = await client.waitForBuild(workflow, {
+   *   onProgress: (b) => console.log(`${b.status} ${b.progress ?? 0}%`),
+   *   signal: AbortSignal.timeout(15 * 60_000),
+   * });
+   * console.log(build.download_url);
+   * ```
+   */
+  waitForBuild(target: BuildTarget, options?: WaitForBuildOptions): Promise<CompletedBuild> {
+    return this.builds.wait(target, options);
   }
 
   /**

@@ -53,8 +53,11 @@ export {
   type WorkflowListParams,
   type WorkflowStatus,
   type WorkflowUpdateParams,
+  type CreateAndWaitOptions,
+  type WorkflowWithBuild,
 } from './resources/workflows.js';
 export { Orders, type Order, type OrderListParams } from './resources/orders.js';
 export { Builds, type Build, type BuildStatus, type CompletedBuild } from './resources/builds.js';
+export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
 export { Integrations, type Integration, type IntegrationSaveParams } from './resources/integrations.js';
 export { Auth, type Credentials, type IssuedKey } from './resources/auth.js';

@@ -17,11 +17,19 @@
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** What bounds a phase: the caller's signal and an absolute deadline (epoch ms, `Infinity` for none). */
+/**
+ * The clock deadlines are measured on: monotonic, so a wall-clock change (NTP, DST, a user setting the time)
+ * neither ends a wait early nor stretches it.
+ */
+export function now(): number {
+  return performance.now();
+}
+
+/** What bounds a phase: the caller's signal and an absolute deadline (on {@link now}'s clock, `Infinity` for none). */
 export interface PhaseLimits {
   /** The caller's signal; aborting it ends the phase at once. */
   readonly signal?: AbortSignal | undefined;
-  /** `Date.now()` value at which the phase ends with `'deadline'`. */
+  /** The {@link now} value at which the phase ends with `'deadline'`. */
   readonly deadline: number;
 }
 
@@ -49,7 +57,7 @@ export class DeadlineReached extends Error {
 export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: PhaseLimits): Promise<PhaseResult<T>> {
   const { signal, deadline } = limits;
   if (signal?.aborted) return Promise.resolve({ type: 'aborted', reason: signal.reason });
-  if (deadline - Date.now() <= 0) return Promise.resolve({ type: 'deadline' });
+  if (deadline - now() <= 0) return Promise.resolve({ type: 'deadline' });
 
   return new Promise<PhaseResult<T>>((resolve) => {
     const inner = new AbortController();
@@ -69,7 +77,7 @@ export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: P
     const onAbort = (): void => settle({ type: 'aborted', reason: signal?.reason });
     const arm = (): void => {
       timer = undefined;
-      const left = deadline - Date.now();
+      const left = deadline - now();
       if (left <= 0) settle({ type: 'deadline' });
       else if (left !== Infinity) timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
     };

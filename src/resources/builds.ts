@@ -3,8 +3,19 @@
  * `download_url`.
  */
 import type { RequestOptions } from '../core/options.js';
+import { headerRecord } from '../core/retry.js';
+import { parseRetryAfter } from '../core/errors.js';
 import * as z from 'zod/mini';
 import { idSegment, looseObject, openString } from '../core/schema.js';
+import {
+  buildIdOf,
+  waitForBuild,
+  watchBuild,
+  type BuildPoller,
+  type BuildTarget,
+  type WaitForBuildOptions,
+  type WatchBuildOptions,
+} from './build-wait.js';
 import { Resource } from './resource.js';
 
 /** Build statuses the SDK knows; any other string is accepted and treated as still running. */
@@ -42,11 +53,12 @@ export type Build = z.infer<typeof BuildSchema>;
 export type CompletedBuild = Build & { status: 'completed'; download_url: string };
 
 /**
- * `client.builds`: read a build's state.
+ * `client.builds`: read a build's state, wait for it to finish, or watch it change.
  *
  * @example
  * ```ts
  * const build = await client.builds.get(workflow.build_id!);
+ * const done = await client.builds.wait(workflow, { onProgress: (b) => console.log(b.progress) });
  * ```
  */
 export class Builds extends Resource {
@@ -61,5 +73,77 @@ export class Builds extends Resource {
   async get(id: string, options?: RequestOptions): Promise<Build> {
     const path = `/builds/${idSegment(id, 'build id')}`;
     return this.core.request({ ...options, method: 'GET', path, schema: BuildSchema, what: 'build' });
+  }
+
+  /**
+   * Polls a build until it completes and resolves with it (`download_url` typed as a string). Same as
+   * `client.waitForBuild`.
+   *
+   * Rejects with `BuildFailedError` (status `failed`, `error`, `cancelled` or `canceled`; carries the build
+   * and its logs), `WaitTimeoutError` (after `timeoutMs`, default 10 minutes; carries the last build seen),
+   * `AbortError` (the `signal`), `ValidationError` (no build id; nothing sent), `ResponseValidationError` (a
+   * `completed` build without a `download_url`), or the API error of a poll that cannot succeed by trying
+   * again (401, 403, 404, other 4xx). Connection errors, timeouts, 408, 429 and 5xx only delay the next poll.
+   *
+   * Polls at once, then every `intervalMs` (default 2000); while status and progress stay the same the
+   * interval grows by 1.5x per poll up to `maxIntervalMs` (default 5x the interval, at most 10 s unless the
+   * interval is longer), and a `Retry-After` from the service is always respected. Every timer and signal
+   * listener is released when the wait ends, whichever way it ends.
+   *
+   * @param target - a build id, or a workflow (its `build_id` is used)
+   * @example
+   * ```ts
+   * const build = await client.builds.wait(workflow, {
+   *   timeoutMs: 5 * 60_000,
+   *   onProgress: (b) => console.log(`${b.status} ${b.progress ?? 0}%`),
+   * });
+   * console.log(build.download_url);
+   * ```
+   */
+  async wait(target: BuildTarget, options: WaitForBuildOptions = {}): Promise<CompletedBuild> {
+    const id = buildIdOf(target, 'waitForBuild');
+    idSegment(id, 'build id');
+    return waitForBuild(this.#poller(), id, options, 'waitForBuild');
+  }
+
+  /**
+   * Polls a build on the same schedule as {@link Builds.wait} and yields each new state (first seen, then each
+   * change of `status` or `progress`), ending after the terminal one. A failed build is yielded as its last
+   * state, not thrown: check `status` after the loop. Throws `WaitTimeoutError`, `AbortError` or a poll's
+   * unrecoverable error like `wait`. Nothing is sent until iteration starts, nothing runs while the loop body
+   * runs, and leaving the loop early (`break`, `return`, a throw) stops polling.
+   *
+   * @param target - a build id, or a workflow (its `build_id` is used)
+   * @example
+   * ```ts
+   * let last: Build | undefined;
+   * for await (const build of client.builds.watch('bld_1', { intervalMs: 1000 })) {
+   *   console.log(build.status, build.progress);
+   *   last = build;
+   * }
+   * if (last?.status === 'completed') console.log(last.download_url);
+   * ```
+   */
+  watch(target: BuildTarget, options: WatchBuildOptions = {}): AsyncGenerator<Build, void, undefined> {
+    const id = buildIdOf(target, 'builds.watch');
+    idSegment(id, 'build id');
+    return watchBuild(this.#poller(), id, options, 'builds.watch');
+  }
+
+  #poller(): BuildPoller {
+    const core = this.core;
+    return {
+      requestTimeoutMs: core.timeoutMs,
+      log: (message) => core.log.log('warn', message),
+      async fetch(id, { signal, timeoutMs, headers }) {
+        const path = `/builds/${idSegment(id, 'build id')}`;
+        const response = await core.exchange({ method: 'GET', path, schema: BuildSchema, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
+        return {
+          build: response.data,
+          retryAfterMs: parseRetryAfter(headerRecord(response.headers)),
+          url: core.root + core.prefix.prefix + path,
+        };
+      },
+    };
   }
 }

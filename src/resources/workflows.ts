@@ -12,8 +12,11 @@ import {
   nonEmptyString,
   openString,
   positiveInt,
-  snakeCaseId,
+  snakeCaseId
 } from '../core/schema.js';
+import { ResponseValidationError } from '../core/errors.js';
+import type { WaitForBuildOptions } from './build-wait.js';
+import { Builds, type CompletedBuild } from './builds.js';
 import { Resource, type JsonValue } from './resource.js';
 
 /** Workflow statuses seen so far; any other string is accepted too. */
@@ -103,6 +106,46 @@ export interface WorkflowListParams extends PageParams {
 }
 
 /**
+ * What `workflows.createAndWait` takes: the wait's options, plus what the create call and the caller need.
+ * `timeoutMs` is the wait's deadline, counted once the workflow exists; the create call itself runs with the
+ * client's `timeoutMs` and `maxRetries` (a POST is retried only when the service cannot have acted on it).
+ *
+ * @example
+ * ```ts
+ * const options: CreateAndWaitOptions = {
+ *   timeoutMs: 300_000,
+ *   onCreated: (wf) => db.save(wf.id),
+ *   onProgress: (b) => console.log(b.progress),
+ * };
+ * ```
+ */
+export interface CreateAndWaitOptions extends WaitForBuildOptions {
+  /** Retries of the create call only (polls are never retried by the core: the wait reschedules them). */
+  maxRetries?: number | undefined;
+  /**
+   * Called with the workflow as soon as the service has created it, before the wait starts, so its id is
+   * known even if the wait then fails, times out or is aborted.
+   */
+  onCreated?: ((workflow: Workflow) => void) | undefined;
+}
+
+/**
+ * What `workflows.createAndWait` resolves with.
+ *
+ * @example
+ * ```ts
+ * const { workflow, build }: WorkflowWithBuild = await client.workflows.createAndWait(input);
+ * console.log(workflow.id, build.download_url);
+ * ```
+ */
+export interface WorkflowWithBuild {
+  /** The workflow as `create` returned it (its `status` is as of creation). */
+  workflow: Workflow;
+  /** Its completed build. */
+  build: CompletedBuild;
+}
+
+/**
  * `client.workflows`: list, create, get, update and delete workflows.
  *
  * @example
@@ -142,6 +185,38 @@ export class Workflows extends Resource {
   async create(params: WorkflowCreateParams, options?: RequestOptions): Promise<Workflow> {
     const body = checkInput(WorkflowCreateSchema, params, 'input to workflows.create');
     return this.core.request({ ...options, method: 'POST', path: '/workflows', body, schema: WorkflowSchema, what: 'workflow' });
+  }
+
+  /**
+   * Creates a workflow, then waits for its build to complete (see `client.builds.wait` for the schedule and
+   * every rejection). The `signal` covers both steps. Rejects with `ResponseValidationError` if the created
+   * workflow has no `build_id` to follow; use `onCreated` to keep hold of the workflow whatever happens next.
+   *
+   * @example
+   * ```ts
+   * const { workflow, build } = await client.workflows.createAndWait(
+   *   { name: 'Notify on order', platform: 'zapier', trigger: { type: 'webhook' }, actions: [{ app: 'slack', action: 'send_message' }] },
+   *   { onCreated: (wf) => console.log('created', wf.id), onProgress: (b) => console.log(b.progress) },
+   * );
+   * console.log(build.download_url);
+   * ```
+   */
+  async createAndWait(params: WorkflowCreateParams, options: CreateAndWaitOptions = {}): Promise<WorkflowWithBuild> {
+    const { maxRetries, onCreated, ...waitOptions } = options;
+    const { signal, headers, requestTimeoutMs } = waitOptions;
+    const workflow = await this.create(params, { signal, headers, maxRetries, timeoutMs: requestTimeoutMs });
+    onCreated?.(workflow);
+    if (typeof workflow.build_id !== 'string' || workflow.build_id === '') {
+      throw new ResponseValidationError({
+        body: workflow,
+        issues: [{ path: ['build_id'], message: 'is missing, so its build cannot be waited for', code: 'invalid_type' }],
+        method: 'POST',
+        url: `${this.core.root}${this.core.prefix.prefix}/workflows`,
+        what: `workflow ${workflow.id} was created`,
+      });
+    }
+    const build = await new Builds(this.core).wait(workflow.build_id, waitOptions);
+    return { workflow, build };
   }
 
   /**

@@ -1,0 +1,328 @@
+/**
+ * Waiting for a build: the polling schedule, what ends a wait, and what only delays it.
+ *
+ * The rules (API.md section 5), and why:
+ * - The first poll is sent at once; then every `intervalMs` (default 2000). While neither status nor progress
+ *   moves, the interval grows by {@link BUILD_POLL_BACKOFF} per poll up to `maxIntervalMs` (default: 5x the
+ *   interval, but at most 10 s unless the interval itself is longer), so a stalled build costs fewer requests;
+ *   it drops back to `intervalMs` as soon as anything moves. A status the SDK has never seen counts like
+ *   `building`: it keeps the wait going on this schedule, never faster.
+ * - A `Retry-After` from the service (on a success or an error) is a floor for the next delay: the service
+ *   asked not to be called sooner, and it may be longer than the cap.
+ * - Each poll is one attempt (`maxRetries: 0`): the poller owns the schedule, so the core's own retries would
+ *   only stack up delays. A poll's timeout is `requestTimeoutMs` (default: the client's `timeoutMs`), never
+ *   longer than the time left before the deadline.
+ * - Connection errors, timeouts, 408, 429 and 5xx are transient: the wait carries on until its deadline. Any
+ *   other error (401, 403, 404, other 4xx, an unreadable body) ends it at once, because polling again would
+ *   get the same answer.
+ * - The deadline (`timeoutMs`, default 10 minutes) is exact: a poll in flight when it passes is aborted.
+ */
+import {
+  AbortError,
+  ApiError,
+  BuildFailedError,
+  ConnectionError,
+  InternalServerError,
+  RateLimitError,
+  ResponseValidationError,
+  ValidationError,
+  WaitTimeoutError,
+  parseRetryAfter,
+} from '../core/errors.js';
+import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/poll.js';
+import type { Build, CompletedBuild } from './builds.js';
+
+/** Default time between polls, in milliseconds. */
+export const DEFAULT_BUILD_POLL_INTERVAL_MS = 2_000;
+/** Default deadline of a wait, in milliseconds: 10 minutes. */
+export const DEFAULT_BUILD_WAIT_TIMEOUT_MS = 600_000;
+/** How much the interval grows after each poll that saw no change. Gentle, so a slow build is not missed by much. */
+export const BUILD_POLL_BACKOFF = 1.5;
+/** The default cap of the grown interval: 10 s (or the interval itself when that is longer, or 5x it when shorter). */
+const DEFAULT_CAP_MS = 10_000;
+
+/** Statuses that end a build unsuccessfully. */
+export const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'cancelled', 'canceled'];
+
+/**
+ * What `builds.watch` takes.
+ *
+ * @example
+ * ```ts
+ * const options: WatchBuildOptions = { intervalMs: 1000, timeoutMs: 120_000, signal: AbortSignal.timeout(130_000) };
+ * for await (const build of client.builds.watch('bld_1', options)) console.log(build.status, build.progress);
+ * ```
+ */
+export interface WatchBuildOptions {
+  /** Time between polls while the build moves, in milliseconds. Default 2000. */
+  intervalMs?: number | undefined;
+  /**
+   * The longest the interval grows to while the build does not move. Default: 5x `intervalMs`, but no more
+   * than 10 000 unless `intervalMs` is itself longer. A `Retry-After` from the service may exceed it.
+   */
+  maxIntervalMs?: number | undefined;
+  /**
+   * The whole wait's deadline, in milliseconds from its start (for `watch`, from the first step of the
+   * iteration). Default 600 000 (10 minutes); `Infinity` waits for as long as it takes.
+   */
+  timeoutMs?: number | undefined;
+  /** Time allowed for each poll request. Default: the client's `timeoutMs`. Always cut to the time left. */
+  requestTimeoutMs?: number | undefined;
+  /** Ends the wait with `AbortError` (the signal's reason as `cause`), at once, whatever it is doing. */
+  signal?: AbortSignal | undefined;
+  /** Extra headers sent with each poll. */
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * What `client.waitForBuild` and `builds.wait` take.
+ *
+ * @example
+ * ```ts
+ * const build = await client.waitForBuild(workflow, {
+ *   intervalMs: 2000,
+ *   timeoutMs: 600_000,
+ *   onProgress: (b) => console.log(`${b.status} ${b.progress ?? ''}`),
+ * });
+ * ```
+ */
+export interface WaitForBuildOptions extends WatchBuildOptions {
+  /**
+   * Called once for each new state: the first one seen, then each change of `status` or `progress` (the
+   * final state included), never twice in a row for the same state. Progress that goes backwards is a change.
+   * If it throws, the wait stops and rejects with what it threw.
+   */
+  onProgress?: ((build: Build) => void) | undefined;
+}
+
+/**
+ * What a wait accepts: a build id, or a workflow (anything with a `build_id`, as `workflows.create` returns).
+ *
+ * @example
+ * ```ts
+ * const target: BuildTarget = await client.workflows.create(input); // or 'bld_123'
+ * await client.waitForBuild(target);
+ * ```
+ */
+export type BuildTarget = string | { readonly id?: string | undefined; readonly build_id?: string | null | undefined };
+
+/** @internal One poll as the resource performs it. */
+export interface PollRequest {
+  signal: AbortSignal;
+  timeoutMs: number;
+  headers: Record<string, string> | undefined;
+}
+
+/** @internal What one poll returns: the build as received, any `Retry-After`, and the URL for error messages. */
+export interface PollResponse {
+  build: Build;
+  retryAfterMs: number | undefined;
+  url: string;
+}
+
+/** @internal The resource side of a wait: one GET of the build, and where log lines go. */
+export interface BuildPoller {
+  fetch(id: string, request: PollRequest): Promise<PollResponse>;
+  /** The client's per-attempt timeout, the default of `requestTimeoutMs`. */
+  readonly requestTimeoutMs: number;
+  log(message: string): void;
+}
+
+interface Schedule {
+  intervalMs: number;
+  maxIntervalMs: number;
+  timeoutMs: number;
+  requestTimeoutMs: number | undefined;
+  signal: AbortSignal | undefined;
+  headers: Record<string, string> | undefined;
+}
+
+/**
+ * The build id a target names; throws `ValidationError` (before any request) when there is none.
+ *
+ * @internal
+ */
+export function buildIdOf(target: BuildTarget, caller: string): string {
+  if (typeof target === 'string') {
+    if (target.trim() === '') {
+      throw new ValidationError(`build id passed to ${caller}`, [{ path: ['id'], message: 'must be a non-empty string', code: 'invalid_type' }]);
+    }
+    return target;
+  }
+  if (typeof target !== 'object' || target === null) {
+    throw new ValidationError(`argument of ${caller}`, [
+      { path: [], message: 'must be a build id string or a workflow with a build_id', code: 'invalid_type' },
+    ]);
+  }
+  const buildId = target.build_id;
+  if (typeof buildId !== 'string' || buildId.trim() === '') {
+    const which = typeof target.id === 'string' ? ` ${target.id}` : '';
+    throw new ValidationError(`workflow${which} passed to ${caller}`, [
+      {
+        path: ['build_id'],
+        message: `is ${buildId === undefined || buildId === null ? 'missing' : 'not a non-empty string'}, so there is no build to wait for (pass the build id instead if you have it)`,
+        code: 'invalid_type',
+      },
+    ]);
+  }
+  return buildId;
+}
+
+function checkSchedule(options: WatchBuildOptions, caller: string): Schedule {
+  const problems: { path: string[]; message: string; code: string }[] = [];
+  const positive = (name: keyof WatchBuildOptions, value: number | undefined, allowInfinity: boolean): void => {
+    if (value === undefined) return;
+    const ok = typeof value === 'number' && value > 0 && (Number.isFinite(value) || (allowInfinity && value === Infinity));
+    if (!ok) problems.push({ path: [name], message: `must be a number greater than 0${allowInfinity ? ' (or Infinity)' : ''}`, code: 'too_small' });
+  };
+  positive('intervalMs', options.intervalMs, false);
+  positive('maxIntervalMs', options.maxIntervalMs, false);
+  positive('timeoutMs', options.timeoutMs, true);
+  positive('requestTimeoutMs', options.requestTimeoutMs, false);
+  if (problems.length === 0 && options.maxIntervalMs !== undefined && options.maxIntervalMs < (options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS)) {
+    problems.push({ path: ['maxIntervalMs'], message: 'must not be less than intervalMs', code: 'too_small' });
+  }
+  if (problems.length > 0) throw new ValidationError(`options of ${caller}`, problems);
+  const intervalMs = options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS;
+  return {
+    intervalMs,
+    maxIntervalMs: options.maxIntervalMs ?? Math.min(intervalMs * 5, Math.max(intervalMs, DEFAULT_CAP_MS)),
+    timeoutMs: options.timeoutMs ?? DEFAULT_BUILD_WAIT_TIMEOUT_MS,
+    requestTimeoutMs: options.requestTimeoutMs,
+    signal: options.signal,
+    headers: options.headers,
+  };
+}
+
+/** True for the errors that say "try again later" rather than "this will never work". */
+function isTransient(error: unknown): boolean {
+  if (ConnectionError.is(error)) return true; // includes TimeoutError
+  if (RateLimitError.is(error) || InternalServerError.is(error)) return true;
+  return ApiError.is(error) && (error.status === 408 || error.status >= 500);
+}
+
+function retryAfterOf(error: unknown): number | undefined {
+  if (RateLimitError.is(error)) return error.retryAfterMs;
+  if (ApiError.is(error)) return parseRetryAfter(error.headers);
+  return undefined;
+}
+
+/** Two states are the same when status and progress are; other fields (logs, timestamps) do not count. */
+function stateKey(build: Build): string {
+  return JSON.stringify([build.status, build.progress ?? null]);
+}
+
+function isFailure(build: Build): boolean {
+  return BUILD_FAILURE_STATUSES.includes(build.status);
+}
+
+function aborted(buildId: string, reason: unknown): AbortError {
+  return new AbortError(`Waiting for build ${buildId} was aborted`, { cause: reason });
+}
+
+/**
+ * Polls a build and yields each new state, ending after the first terminal one (`completed` or a failure
+ * status). Throws `WaitTimeoutError`, `AbortError`, or the error of a poll that cannot succeed by trying again.
+ * Nothing runs while the consumer holds a yielded state: timers and listeners exist only inside a phase.
+ *
+ * @internal
+ */
+export function watchBuild(poller: BuildPoller, buildId: string, options: WatchBuildOptions, caller: string): AsyncGenerator<Build, void, undefined> {
+  // Checked here, not in the generator, so bad options throw where the call is made.
+  return poll(poller, buildId, checkSchedule(options, caller));
+}
+
+async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
+  const { signal } = schedule;
+  const deadline = now() + schedule.timeoutMs;
+  const limits: PhaseLimits = { signal, deadline };
+  let last: Build | undefined;
+  let lastKey: string | undefined;
+  let interval = schedule.intervalMs;
+  // Each poll is cut to the time left below, so the deadline holds even when this is longer.
+  const requestTimeoutMs = schedule.requestTimeoutMs ?? poller.requestTimeoutMs;
+
+  const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last);
+
+  for (;;) {
+    const left = deadline - now();
+    const result = await runPhase(
+      (inner) => poller.fetch(buildId, { signal: inner, timeoutMs: Math.max(1, Math.floor(Math.min(requestTimeoutMs, left, MAX_TIMER_MS))), headers: schedule.headers }),
+      limits,
+    );
+    let retryAfterMs: number | undefined;
+    let changed = false;
+    switch (result.type) {
+      case 'aborted':
+        throw aborted(buildId, result.reason);
+      case 'deadline':
+        throw timedOut();
+      case 'failed': {
+        const { error } = result;
+        if (signal?.aborted) throw aborted(buildId, signal.reason);
+        if (!isTransient(error)) throw error;
+        if (now() >= deadline) throw timedOut();
+        retryAfterMs = retryAfterOf(error);
+        poller.log(`poll of build ${buildId} failed (${error instanceof Error ? error.message : String(error)}); polling on until the deadline`);
+        break;
+      }
+      case 'done': {
+        const { build, url } = result.value;
+        retryAfterMs = result.value.retryAfterMs;
+        if (typeof build !== 'object' || build === null || typeof build.status !== 'string') {
+          throw new ResponseValidationError({
+            body: build,
+            issues: [{ path: ['status'], message: 'must be a string', code: 'invalid_type' }],
+            method: 'GET',
+            url,
+            what: 'build',
+          });
+        }
+        if (build.status === 'completed' && typeof build.download_url !== 'string') {
+          throw new ResponseValidationError({
+            body: build,
+            issues: [{ path: ['download_url'], message: 'must be a string on a completed build', code: 'invalid_type' }],
+            method: 'GET',
+            url,
+            what: 'completed build',
+          });
+        }
+        last = build;
+        const key = stateKey(build);
+        changed = key !== lastKey;
+        lastKey = key;
+        if (changed) yield build;
+        if (build.status === 'completed' || isFailure(build)) return;
+        break;
+      }
+    }
+
+    interval = changed ? schedule.intervalMs : Math.min(Math.round(interval * BUILD_POLL_BACKOFF), schedule.maxIntervalMs);
+    const wait = Math.max(interval, retryAfterMs ?? 0);
+    const slept = await sleepWithin(wait, limits);
+    if (slept === 'deadline') throw timedOut();
+    if (slept !== 'slept') throw aborted(buildId, slept.aborted);
+  }
+}
+
+/**
+ * Polls until the build completes and returns it; see {@link watchBuild} for the schedule.
+ *
+ * @internal
+ */
+export async function waitForBuild(poller: BuildPoller, buildId: string, options: WaitForBuildOptions, caller: string): Promise<CompletedBuild> {
+  const { onProgress } = options;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new ValidationError(`options of ${caller}`, [{ path: ['onProgress'], message: 'must be a function', code: 'invalid_type' }]);
+  }
+  const builds = watchBuild(poller, buildId, options, caller);
+  let last: Build | undefined;
+  for await (const build of builds) {
+    last = build;
+    onProgress?.(build);
+  }
+  // The watch ends only after a terminal state, and that state was yielded: it is `last`.
+  if (last === undefined) throw new Error('unreachable: a build watch ended without a state');
+  if (last.status === 'completed') return last as CompletedBuild;
+  throw new BuildFailedError(buildId, last);
+}

@@ -1,0 +1,173 @@
+/**
+ * A wait leaves nothing that keeps a Node process alive: a child process that runs one wait against its own
+ * local HTTP server, then closes the server and does nothing else, must exit on its own within a second of
+ * the wait ending, however the wait ended. A leaked timer (a 60 s sleep, the 10-minute deadline) or a leaked
+ * handle would hold it open far longer.
+ *
+ * The child runs the SDK as shipped code: `src/index.ts` bundled by esbuild into a temporary directory.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** How long after the wait ends the child may take to exit. */
+const EXIT_WITHIN_MS = 1000;
+
+let dir = '';
+
+/**
+ * The child: serves `GET /v1/builds/:id` per scenario, runs one `waitForBuild`, closes its server, prints a
+ * JSON line with the outcome and the signal's leftover listeners, and then simply stops having work to do.
+ */
+const CHILD = String.raw`
+import http from 'node:http';
+import { getEventListeners } from 'node:events';
+import { Client } from './sdk.mjs';
+
+const scenario = process.argv[2];
+let polls = 0;
+const building = { status: 'building', progress: 10 };
+
+const server = http.createServer((req, res) => {
+  polls++;
+  const send = (status, body) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  switch (scenario) {
+    case 'completed':
+    case 'leaky-control':
+      return polls < 3 ? send(200, { status: 'building', progress: polls * 30 }) : send(200, { status: 'completed', download_url: 'http://127.0.0.1/x.zip' });
+    case 'failed':
+      return polls < 2 ? send(200, building) : send(200, { status: 'failed', logs: ['boom'] });
+    case 'not-found':
+      return send(404, { message: 'no such build' });
+    case 'abort-mid-sleep':
+      return send(200, building);
+    case 'abort-mid-request':
+    case 'timeout-mid-request':
+      if (polls === 1) return send(200, building);
+      return; // never answered
+    default:
+      return send(200, building);
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const client = new Client({ baseUrl: 'http://127.0.0.1:' + server.address().port, apiKey: 'wfa_child_key', apiPrefix: '/v1' });
+
+const controller = new AbortController();
+const options = { signal: controller.signal, intervalMs: 20 };
+if (scenario === 'abort-before-first-poll') controller.abort();
+if (scenario === 'abort-mid-sleep') {
+  options.intervalMs = 60_000;
+  setTimeout(() => controller.abort(), 150);
+}
+if (scenario === 'abort-mid-request') setTimeout(() => controller.abort(), 150);
+if (scenario === 'timeout-mid-request') options.timeoutMs = 150;
+
+let outcome;
+try {
+  const build = await client.waitForBuild('bld_1', options);
+  outcome = build.status;
+} catch (error) {
+  outcome = error.name;
+}
+server.close();
+server.closeAllConnections();
+process.stdout.write(JSON.stringify({ outcome, polls, listeners: getEventListeners(controller.signal, 'abort').length }) + '\n');
+// A deliberately leaked timer, to show this harness notices one.
+if (scenario === 'leaky-control') setTimeout(() => {}, 5000);
+`;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wfa-build-wait-leaks-'));
+  await build({
+    entryPoints: [join(ROOT, 'src/index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile: join(dir, 'sdk.mjs'),
+    logLevel: 'silent',
+  });
+  await writeFile(join(dir, 'child.mjs'), CHILD);
+}, 30_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface ChildRun {
+  report: { outcome: string; polls: number; listeners: number } | undefined;
+  /** ms from the report line (the wait has ended) to the process exiting; `undefined` if it had not exited in time. */
+  exitAfterMs: number | undefined;
+  code: number | null;
+  stderr: string;
+}
+
+/** Runs the child for one scenario; kills it if it is still alive well after its report. */
+function runChild(scenario: string): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(dir, 'child.mjs'), scenario], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let reportedAt: number | undefined;
+    let killer: ReturnType<typeof setTimeout> | undefined;
+    const overall = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (reportedAt === undefined && stdout.includes('\n')) {
+        reportedAt = performance.now();
+        killer = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS + 500);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const exitedAt = performance.now();
+      clearTimeout(overall);
+      clearTimeout(killer);
+      const line = stdout.split('\n')[0];
+      const killed = code === null;
+      resolve({
+        report: line ? (JSON.parse(line) as ChildRun['report']) : undefined,
+        exitAfterMs: reportedAt === undefined || killed ? undefined : exitedAt - reportedAt,
+        code,
+        stderr,
+      });
+    });
+  });
+}
+
+describe('a Node process that ran a wait exits on its own', () => {
+  it.each([
+    ['completed', 'completed', 3],
+    ['failed', 'BuildFailedError', 2],
+    ['not-found', 'NotFoundError', 1],
+    ['abort-before-first-poll', 'AbortError', 0],
+    ['abort-mid-sleep', 'AbortError', 1],
+    ['abort-mid-request', 'AbortError', 2],
+    ['timeout-mid-request', 'WaitTimeoutError', 2],
+  ])('within a second after the wait ends: %s', async (scenario, outcome, polls) => {
+    const run = await runChild(scenario);
+
+    expect(run.stderr).toBe('');
+    expect(run.report).toEqual({ outcome, polls, listeners: 0 });
+    expect(run.code).toBe(0);
+    expect(run.exitAfterMs, 'ms from the end of the wait to the exit').toBeDefined();
+    expect(run.exitAfterMs!).toBeLessThan(EXIT_WITHIN_MS);
+  });
+
+  it('and this harness does notice a process kept alive by a leftover timer', async () => {
+    const run = await runChild('leaky-control');
+    expect(run.report?.outcome).toBe('completed');
+    expect(run.exitAfterMs, 'still alive a second after the wait: killed').toBeUndefined();
+  });
+});
