@@ -9,7 +9,7 @@ import { checkInput, nonEmptyString } from '../core/schema.js';
 import { Resource } from './resource.js';
 
 const CredentialsSchema = z.object({
-  email: z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')),
+  email: z.string().check(z.refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
   password: nonEmptyString(),
 });
 

@@ -5,7 +5,7 @@
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
 import * as z from 'zod/mini';
-import { checkInput, idSegment, looseObject, nonEmptyString, positiveInt } from '../core/schema.js';
+import { checkInput, idSegment, looseObject, nonEmptyString, positiveInt, stringOrNumber } from '../core/schema.js';
 import { Resource, type JsonValue } from './resource.js';
 
 /**
@@ -13,7 +13,7 @@ import { Resource, type JsonValue } from './resource.js';
  * (whether `api_key` comes back masked is up to the service).
  */
 export const IntegrationSchema = looseObject({
-  id: z.optional(z.union([z.string(), z.number()])),
+  id: z.optional(stringOrNumber()),
   platform: z.optional(z.string()),
   label: z.optional(z.nullable(z.string())),
   api_key: z.optional(z.nullable(z.string())),

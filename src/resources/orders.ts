@@ -5,12 +5,12 @@
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
 import * as z from 'zod/mini';
-import { checkInput, idSegment, looseObject, nonEmptyString, openString, positiveInt } from '../core/schema.js';
+import { checkInput, idSegment, looseObject, nonEmptyString, openString, positiveInt, stringOrNumber } from '../core/schema.js';
 import { Resource } from './resource.js';
 
 /** The schema of an order; only `id` is required, every field is kept. */
 export const OrderSchema = looseObject({
-  id: z.union([z.string(), z.number()]),
+  id: stringOrNumber(),
   status: z.optional(openString<never>()),
 });
 

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
 import * as z from 'zod/mini';
 import {
+  anyObject,
   checkInput,
   httpUrl,
   idSegment,
@@ -12,7 +13,7 @@ import {
   nonEmptyString,
   openString,
   positiveInt,
-  snakeCaseId
+  snakeCaseId,
 } from '../core/schema.js';
 import { ResponseValidationError } from '../core/errors.js';
 import type { WaitForBuildOptions } from './build-wait.js';
@@ -22,7 +23,7 @@ import { Resource, type JsonValue } from './resource.js';
 /** Workflow statuses seen so far; any other string is accepted too. */
 export type WorkflowStatus = 'building' | 'active' | 'completed' | 'failed';
 
-const config = z.optional(z.record(z.string(), z.unknown()));
+const config = z.optional(anyObject());
 
 /** The schema of a workflow as the service returns it; unknown fields are kept. */
 export const WorkflowSchema = looseObject({
@@ -48,13 +49,16 @@ export const WorkflowSchema = looseObject({
  */
 export type Workflow = z.infer<typeof WorkflowSchema>;
 
-/** The schema of the body of `workflows.create`: checked before sending. */
-export const WorkflowCreateSchema = looseObject({
+// The create fields, shared by the create and update schemas so each check is written once.
+const createFields = {
   name: nonEmptyString(),
   platform: nonEmptyString(),
   trigger: looseObject({ type: nonEmptyString(), url: z.optional(httpUrl()) }),
   actions: z.array(looseObject({ app: snakeCaseId(), action: snakeCaseId(), config })),
-});
+};
+
+/** The schema of the body of `workflows.create`: checked before sending. */
+export const WorkflowCreateSchema = looseObject(createFields);
 
 /**
  * What `workflows.create` takes. Extra fields are sent as given.
@@ -72,7 +76,12 @@ export const WorkflowCreateSchema = looseObject({
 export type WorkflowCreateParams = z.input<typeof WorkflowCreateSchema>;
 
 /** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
-export const WorkflowUpdateSchema = z.partial(WorkflowCreateSchema).check(
+export const WorkflowUpdateSchema = looseObject({
+  name: z.optional(createFields.name),
+  platform: z.optional(createFields.platform),
+  trigger: z.optional(createFields.trigger),
+  actions: z.optional(createFields.actions),
+}).check(
   z.refine((changes) => Object.keys(changes).length > 0, 'must name at least one field to change'),
 );
 
