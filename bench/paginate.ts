@@ -1,0 +1,22 @@
+// One pagination run in its own process, so its peak RSS is its own: walks 100 000 items either with a
+// hand-written fetch loop or with the SDK's `for await`, and prints `{ items, maxRssKb }` as JSON.
+import { Client } from '../dist/index.js';
+
+const [variant, base] = process.argv.slice(2) as ['raw' | 'sdk', string];
+const LIMIT = 500; // the server pages 100 000 items when asked for 500 at a time
+let items = 0;
+
+if (variant === 'raw') {
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${base}/v1/workflows?limit=${LIMIT}&page=${page}`, { headers: { 'x-api-key': 'bench_key' } });
+    const body = (await res.json()) as { data: { id: string }[]; has_more: boolean };
+    for (const item of body.data) if (item.id) items++;
+    if (!body.has_more) break;
+  }
+} else {
+  const client = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1' });
+  for await (const item of client.workflows.list({ limit: LIMIT })) {
+    if (item.id) items++;
+  }
+}
+process.stdout.write(JSON.stringify({ items, maxRssKb: process.resourceUsage().maxRSS }));
