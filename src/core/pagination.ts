@@ -287,6 +287,14 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 }
 
+// One array schema per item schema, made once: building a zod schema costs more than validating 20 items.
+const arrays = new WeakMap<object, z.ZodMiniArray>();
+function arrayOf<T>(item: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
+  let schema = arrays.get(item);
+  if (!schema) arrays.set(item, (schema = z.array(item)));
+  return schema as unknown as z.ZodMiniType<T[]>;
+}
+
 /**
  * Fetches and reads one page; the resources' `list()` methods are built on it.
  *
@@ -298,7 +306,7 @@ export function listPages<T>(
   options: RequestOptions | undefined,
   check: () => void,
 ): PagePromise<T> {
-  const arraySchema = z.array(spec.item);
+  const arraySchema = arrayOf(spec.item);
   const fetchPage = async (page: number | undefined, previous: string | undefined): Promise<Page<T>> => {
     const query = page === undefined ? spec.query : { ...spec.query, page };
     const requested = { page: query['page'] as number | undefined, limit: query['limit'] as number | undefined };
