@@ -117,7 +117,7 @@ export class Client {
    * console.log(build.download_url);
    * ```
    */
-  waitForBuild(target: BuildTarget, options?: WaitForBuildOptions): Promise<CompletedBuild> {
+  waitForBuild(target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
     return this.builds.wait(target, options);
   }
 

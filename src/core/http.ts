@@ -3,17 +3,20 @@
  * {@link HttpCore.request}: API key, path prefix, query, JSON body, timeout, retries (see `retry.ts`),
  * redirects, error mapping, secret redaction and response validation.
  */
-import ky, { HTTPError, TimeoutError as KyTimeoutError, type Options as KyOptions } from 'ky';
+import ky from 'ky';
 import {
   AbortError,
   ApiError,
   ConnectionError,
   ResponseValidationError,
   TimeoutError,
+  ValidationError,
   WfaError,
+  type Issue,
 } from './errors.js';
 import { LevelLogger } from './logger.js';
 import {
+  checkRequestOptions,
   normaliseBaseUrl,
   readEnv,
   type ApiKeySource,
@@ -22,8 +25,17 @@ import {
   type FetchLike,
   type RequestOptions,
 } from './options.js';
-import { redact, redactText, usableSecrets } from './redact.js';
-import { MAX_BACKOFF_MS, headerRecord, networkErrorCodes, retryOptions } from './retry.js';
+import { redact, redactText, safeCause, usableSecrets } from './redact.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, ResponseTooLarge, jsonBody, readText } from './body.js';
+import {
+  AttemptTimeout,
+  BodyReadError,
+  CallerAbort,
+  headerRecord,
+  networkErrorCodes,
+  withRetries,
+  type Answer,
+} from './retry.js';
 import type * as z from 'zod/mini';
 import { toIssues } from './schema.js';
 
@@ -60,6 +72,11 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
   fixedPrefix?: ApiPrefix | undefined;
   /** @internal Values sent in this call that must never appear in an error or a log line. */
   secrets?: readonly (string | undefined)[] | undefined;
+  /**
+   * @internal Reads the parsed body instead of `schema` (lists). A `ResponseValidationError` it throws is
+   * re-thrown with the call's secrets removed from its body.
+   */
+  read?: ((data: unknown) => T) | undefined;
   /** @internal Keep a success body out of errors entirely (it may hold a credential we cannot name). */
   hideBody?: boolean | undefined;
 }
@@ -67,6 +84,12 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
 const MAX_REDIRECTS = 5;
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/** An answer with its body read, as the retry loop and the redirect loop pass it on. */
+interface Received extends Answer {
+  text: string;
+  url: string;
+}
 
 /** What the core hands back to resources: the body and the facts a caller may want. */
 export interface CoreResponse<T> {
@@ -96,8 +119,10 @@ export class HttpCore {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly validateResponses: boolean;
+  readonly maxResponseBytes: number;
   readonly log: LevelLogger;
-  readonly #hooks: KyOptions['hooks'];
+  /** The key the last call sent, so errors built outside the core (build waits) can be cleaned of it. */
+  #lastKey: string | undefined;
 
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('WFA_BASE_URL');
@@ -119,17 +144,8 @@ export class HttpCore {
     this.timeoutMs = checkCount('timeoutMs', options.timeoutMs ?? 60_000, 1);
     this.maxRetries = checkCount('maxRetries', options.maxRetries ?? 2, 0);
     this.validateResponses = options.validateResponses ?? true;
+    this.maxResponseBytes = checkCount('maxResponseBytes', options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = new LevelLogger(options.logger, options.logLevel);
-    this.#hooks = {
-      beforeRetry: [
-        ({ request, error, retryCount }) => {
-          if (this.log.enabled('warn')) {
-            const reason = error instanceof HTTPError ? String(error.response.status) : error.name;
-            this.log.log('warn', `retry ${retryCount} of ${request.method} ${request.url} after ${reason}`);
-          }
-        },
-      ],
-    };
   }
 
   /** The prefix resource calls use now, and whether it is confirmed (answered something other than 404). */
@@ -151,13 +167,16 @@ export class HttpCore {
 
   /** Like {@link HttpCore.request}, with the status and headers too. */
   async exchange<T = unknown>(req: CoreRequest<T>): Promise<CoreResponse<T>> {
-    if (req.signal?.aborted) throw abortError(req.signal);
+    checkRequestOptions(req);
+    if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
     const target = this.#target(req.path);
     const foreign = target.foreign;
+    const body = jsonBody(req.body);
     const key = req.auth === false || foreign ? undefined : await this.#resolveKey();
     const secrets = usableSecrets([key, ...(req.secrets ?? [])]);
     const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
     if (key !== undefined) headers['x-api-key'] = key;
     for (const [name, value] of Object.entries(headers)) {
       if (name.toLowerCase() === 'x-api-key') {
@@ -170,18 +189,17 @@ export class HttpCore {
 
     const send = (prefix: ApiPrefix | undefined) => {
       const url = (foreign ? target.path : this.root + (prefix ?? '') + target.path) + search;
-      return this.#send(method, url, headers, req, secrets);
+      return this.#send(method, url, headers, body, req, secrets);
     };
 
     const fixed = foreign ? undefined : (req.fixedPrefix ?? target.fixedPrefix);
-    let response: Response;
-    let url: string;
+    let answer: Received;
     if (fixed || foreign) {
-      ({ response, url } = await send(fixed));
+      answer = await send(fixed);
     } else {
       const prefix = this.#prefix;
       try {
-        ({ response, url } = await send(prefix));
+        answer = await send(prefix);
         this.#confirm(prefix);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -192,7 +210,7 @@ export class HttpCore {
         const other = OTHER_PREFIX[prefix];
         this.log.log('info', `404 under ${prefix}; trying ${other}`);
         try {
-          ({ response, url } = await send(other));
+          answer = await send(other);
           this.#confirm(other);
         } catch (second) {
           if (second instanceof ApiError && second.status !== 404) this.#confirm(other);
@@ -200,8 +218,7 @@ export class HttpCore {
         }
       }
     }
-    const data = await this.#readBody(response, method, url, req, secrets);
-    return { data, status: response.status, headers: response.headers };
+    return { data: this.#parse(answer, method, req, secrets), status: answer.status, headers: answer.headers };
   }
 
   #confirm(prefix: ApiPrefix): void {
@@ -242,56 +259,64 @@ export class HttpCore {
     if (!HEADER_SAFE.test(key)) {
       throw new WfaError('The API key contains characters that cannot be sent in an HTTP header (spaces or control characters)');
     }
+    this.#lastKey = key;
     return key;
   }
 
-  /** Runs ky (with retries) and follows same-origin redirects by hand, so the key never leaves the origin. */
+  /**
+   * Sends through the retry loop and follows same-origin redirects by hand, so the key never leaves the
+   * origin. Resolves with a 2xx answer (body read); throws the SDK's error for everything else.
+   */
   async #send(
     method: string,
     url: string,
     headers: Record<string, string>,
+    body: string | undefined,
     req: CoreRequest<unknown>,
     secrets: string[],
-  ): Promise<{ response: Response; url: string }> {
+  ): Promise<Received> {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const maxRetries = req.maxRetries ?? this.maxRetries;
-    let body = req.body;
     for (let hops = 0; ; hops++) {
       const started = this.log.enabled('debug') ? Date.now() : 0;
       if (started) this.log.log('debug', `→ ${method} ${redactText(url, secrets)}`);
-      let response: Response;
+      let answer: Received;
       try {
-        response = await ky(url, {
+        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal), {
           method,
-          headers,
-          json: body,
+          maxRetries,
+          timeoutMs,
           signal: req.signal,
-          timeout: timeoutMs,
-          retry: retryOptions(method, maxRetries, Date.now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1)),
-          redirect: 'manual',
-          throwHttpErrors: (status) => status >= 400 || status === 0,
-          hooks: this.#hooks,
-          ...(this.#fetch ? { fetch: this.#fetch } : {}),
+          onRetry: (retry, reason, waitMs) =>
+            this.log.log('warn', `retry ${retry} of ${method} ${redactText(url, secrets)} after ${reason}, in ${Math.round(waitMs)} ms`),
         });
       } catch (error) {
-        throw await this.#mapError(error, method, url, req, secrets, timeoutMs);
+        throw this.#mapError(error, method, url, secrets);
       }
-      if (started) this.log.log('debug', `← ${response.status} ${method} ${redactText(url, secrets)} (${Date.now() - started} ms)`);
-      if (response.status < 300 || response.status >= 400) return { response, url };
+      if (started) this.log.log('debug', `← ${answer.status} ${method} ${redactText(url, secrets)} (${Date.now() - started} ms)`);
+      const { status } = answer;
+      const shownUrl = redactText(url, secrets);
+      const errorInit = { status, headers: redact(headerRecord(answer.headers), secrets), method, url: shownUrl };
+      if (status >= 400 || status === 0) {
+        if (status === 0) {
+          throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
+        }
+        throw ApiError.from({ ...errorInit, body: redact(parseErrorBody(answer.text), secrets) });
+      }
+      if (status < 300) return { ...answer, url };
 
       // A redirect. Followed only within the service's origin; elsewhere the key would go with it.
-      const location = response.headers.get('location');
-      const next = location ? new URL(location, url) : undefined;
-      void response.body?.cancel().catch(() => undefined);
+      const location = answer.headers.get('location');
+      const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
       if (!next || hops >= MAX_REDIRECTS || next.origin !== new URL(url).origin) {
         const why = !next
-          ? 'a redirect without a Location header'
+          ? 'a redirect without a usable Location header'
           : hops >= MAX_REDIRECTS
             ? `more than ${MAX_REDIRECTS} redirects`
             : `a redirect to another origin (${next.origin}), not followed so the API key stays with the service`;
-        throw ApiError.from({ status: response.status, body: undefined, headers: redact(headerRecord(response.headers), secrets), method, url: redactText(url, secrets), message: `The service answered with ${why}` });
+        throw ApiError.from({ ...errorInit, body: undefined, message: `The service answered with ${why}` });
       }
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
       }
@@ -299,72 +324,78 @@ export class HttpCore {
     }
   }
 
-  async #mapError(
-    error: unknown,
+  /** One attempt: the request, and its body read within the attempt's time. */
+  async #attempt(
     method: string,
     url: string,
-    req: CoreRequest<unknown>,
-    secrets: string[],
-    timeoutMs: number,
-  ): Promise<WfaError> {
-    const shownUrl = redactText(url, secrets);
-    if (error instanceof WfaError) return error;
-    if (error instanceof HTTPError) {
-      const { response } = error;
-      if (response.status === 0) {
-        return new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
-      }
-      const body = redact(await readErrorBody(response), secrets);
-      return ApiError.from({ status: response.status, body, headers: redact(headerRecord(response.headers), secrets), method, url: shownUrl });
-    }
-    if (req.signal?.aborted) return abortError(req.signal);
-    if (error instanceof KyTimeoutError) {
-      return new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
-    }
-    const name = (error as { name?: unknown } | null)?.name;
-    if (name === 'AbortError' || name === 'TimeoutError') {
-      return new AbortError(`${method} ${shownUrl} was aborted`, { cause: error });
-    }
-    const codes = networkErrorCodes(error);
-    const detail = codes.length ? codes.join(', ') : error instanceof Error ? error.message : String(error);
-    return new ConnectionError(redactText(`Could not reach the service: ${detail} (${method} ${shownUrl})`, secrets), {
-      cause: error,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Received> {
+    const response = await ky(url, {
+      method,
+      headers,
+      body,
+      signal,
+      timeout: false,
+      retry: 0,
+      redirect: 'manual',
+      throwHttpErrors: false,
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
     });
+    const failed = response.status >= 400;
+    const text = await readText(response, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, failed);
+    return { status: response.status, headers: response.headers, text, url };
   }
 
-  async #readBody<T>(
-    response: Response,
-    method: string,
-    url: string,
-    req: CoreRequest<T>,
-    secrets: string[],
-  ): Promise<T> {
+  #mapError(error: unknown, method: string, url: string, secrets: string[]): WfaError {
     const shownUrl = redactText(url, secrets);
-    const text = response.status === 204 ? '' : await response.text();
+    if (error instanceof WfaError) return error;
+    if (error instanceof CallerAbort) return new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: error.reason });
+    if (error instanceof AttemptTimeout) return new TimeoutError(`${method} ${shownUrl} timed out after ${error.timeoutMs} ms`, error.timeoutMs);
+    if (error instanceof ResponseTooLarge) {
+      return new ResponseValidationError({ body: undefined, issues: [{ path: [], message: error.message, code: 'too_big' }], method, url: shownUrl });
+    }
+    const cause = error instanceof BodyReadError ? error.cause : error;
+    const codes = networkErrorCodes(cause);
+    const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
+    const what = error instanceof BodyReadError ? 'The connection failed while the response was read' : 'Could not reach the service';
+    return new ConnectionError(redactText(`${what}: ${detail} (${method} ${shownUrl})`, secrets), { cause: safeCause(cause, secrets) });
+  }
+
+  /** Parses a 2xx body and checks it. Errors carry the body with every secret of the call removed. */
+  #parse<T>(answer: Received, method: string, req: CoreRequest<T>, secrets: string[]): T {
+    const shownUrl = redactText(answer.url, secrets);
+    const shownBody = (body: unknown) => (req.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets));
     let data: unknown;
-    if (text !== '') {
+    if (answer.text !== '') {
       try {
-        data = JSON.parse(text);
+        data = JSON.parse(answer.text);
       } catch {
         throw new ResponseValidationError({
-          body: req.hideBody ? '[body hidden: it may contain a credential]' : redactText(text.slice(0, 10_000), secrets),
-          issues: [{ path: [], message: `is not JSON (content-type ${response.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' }],
+          body: shownBody(answer.text.slice(0, 10_000)),
+          issues: [{ path: [], message: `is not JSON (content-type ${answer.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' }],
           method,
           url: shownUrl,
           what: req.what,
         });
       }
     }
-    if (!req.schema || !this.validateResponses) return data as T;
-    const result = req.schema.safeParse(data, { reportInput: true });
-    if (result.success) return result.data;
-    throw new ResponseValidationError({
-      body: req.hideBody ? '[body hidden: it may contain a credential]' : redact(data, secrets),
-      issues: toIssues(result.error),
-      method,
-      url: shownUrl,
-      what: req.what,
-    });
+    try {
+      if (req.read) return req.read(data);
+      if (!req.schema || !this.validateResponses) return data as T;
+      const result = req.schema.safeParse(data, { reportInput: true });
+      if (result.success) return result.data;
+      throw new ResponseValidationError({ body: data, issues: toIssues(result.error), method, url: shownUrl, what: req.what });
+    } catch (error) {
+      if (!(error instanceof ResponseValidationError)) throw error;
+      throw new ResponseValidationError({ body: shownBody(error.body), issues: error.issues, method, url: shownUrl, what: req.what });
+    }
+  }
+
+  /** Removes the configured API key (as last sent) from a value the caller will see in an error. */
+  redactSecrets<T>(value: T): T {
+    return redact(value, usableSecrets([this.#lastKey]));
   }
 }
 
@@ -373,23 +404,16 @@ function checkCount(name: string, value: number, min: number): number {
   return value;
 }
 
-function abortError(signal: AbortSignal): AbortError {
-  return new AbortError('The request was aborted by its signal', { cause: signal.reason });
-}
 
-/** Reads an error body: JSON when it parses, the text otherwise, `undefined` when empty. */
-async function readErrorBody(response: Response): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    return undefined;
-  }
+
+
+/** An error body as the caller sees it: JSON when it parses, the text otherwise, `undefined` when empty. */
+function parseErrorBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    return text.length > 10_000 ? `${text.slice(0, 10_000)}…` : text;
+    return text;
   }
 }
 

@@ -2,7 +2,7 @@
  * The options a `Client` and each call accept, documented where they are defined, and how they are resolved
  * (defaults, environment variables, base URL normalisation).
  */
-import { WfaError } from './errors.js';
+import { ValidationError, WfaError, type Issue } from './errors.js';
 
 /** The two path prefixes the service is known to use. */
 export type ApiPrefix = '/api/v1' | '/v1';
@@ -95,6 +95,11 @@ export interface ClientOptions {
   fetch?: FetchLike | undefined;
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
+  /**
+   * The largest response body the SDK reads, in bytes. Default 4 MiB (over ten 1000-item lists): a larger
+   * answer fails with `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
+   */
+  maxResponseBytes?: number | undefined;
   /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */
   validateResponses?: boolean | undefined;
   /** Where log lines go. Default: nowhere. */
@@ -147,4 +152,39 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
   else if (path.endsWith('/v1')) prefix = '/v1';
   if (prefix) path = path.slice(0, -prefix.length);
   return { root: url.origin + path, prefix };
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Tab, visible ASCII, space and obs-text: what a Fetch `ByteString` header value may hold.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Checks what a caller passed as call options, before anything is sent: a wrong type there is the caller's
+ * mistake, to be named as such, not something to retry or report as a network failure. Header values are
+ * never quoted: they may be secrets.
+ */
+export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
+  const issues: Issue[] = [];
+  const { signal, timeoutMs, maxRetries, headers } = options;
+  if (signal !== undefined && !(signal !== null && typeof signal === 'object' && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+    issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
+  }
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds greater than 0', code: 'invalid_value' });
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    issues.push({ path: ['maxRetries'], message: 'must be a whole number >= 0', code: 'invalid_value' });
+  }
+  if (headers !== undefined) {
+    if (headers === null || typeof headers !== 'object') issues.push({ path: ['headers'], message: 'must be an object', code: 'invalid_type' });
+    else {
+      for (const [name, value] of Object.entries(headers)) {
+        if (!HEADER_NAME.test(name)) issues.push({ path: ['headers', name], message: 'is not a valid header name', code: 'invalid_value' });
+        else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+          issues.push({ path: ['headers', name], message: 'must be a string of header characters (no line breaks, nothing past U+00FF)', code: 'invalid_value' });
+        }
+      }
+    }
+  }
+  if (issues.length) throw new ValidationError(what, issues);
 }

@@ -8,7 +8,7 @@
  * Walking stops on an empty page, a short page, `has_more: false`, the last page by `total_pages` or `total`,
  * or a page that repeats the previous one, so a server that ignores `page` cannot make a loop run forever.
  */
-import { ResponseValidationError, WfaError } from './errors.js';
+import { ResponseValidationError, WfaError, type Issue } from './errors.js';
 import type { HttpCore } from './http.js';
 import type { RequestOptions } from './options.js';
 import * as z from 'zod/mini';
@@ -154,7 +154,14 @@ function fingerprint(items: readonly unknown[]): string {
   const ids: unknown[] = [];
   for (const item of items) {
     const id = isObj(item) ? item['id'] : undefined;
-    if (typeof id !== 'string' && typeof id !== 'number') return JSON.stringify(items);
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      try {
+        return JSON.stringify(items);
+      } catch {
+        // Too deep or cyclic to serialise: treat the page as new (the empty-page guard still ends a walk).
+        return `unique:${Math.random()}`;
+      }
+    }
     ids.push(id);
   }
   return `${items.length}:${ids.join('\u0000')}`;
@@ -307,44 +314,35 @@ export function listPages<T>(
   check: () => void,
 ): PagePromise<T> {
   const arraySchema = arrayOf(spec.item);
-  const fetchPage = async (page: number | undefined, previous: string | undefined): Promise<Page<T>> => {
+  const what = `list of ${spec.plural}`;
+  const fetchPage = (page: number | undefined, previous: string | undefined): Promise<Page<T>> => {
     const query = page === undefined ? spec.query : { ...spec.query, page };
     const requested = { page: query['page'] as number | undefined, limit: query['limit'] as number | undefined };
-    const method = 'GET';
-    const body = await core.request({ ...options, method, path: spec.path, query });
-    const envelope = readEnvelope(body, spec.plural, requested);
-    const url = core.root + core.prefix.prefix + spec.path;
-    if (!envelope) {
-      throw new ResponseValidationError({
-        body,
-        issues: [
+    // Read inside the core, so that an error about the body carries it with the call's secrets removed.
+    const read = (body: unknown): Page<T> => {
+      const envelope = readEnvelope(body, spec.plural, requested);
+      const invalid = (issues: Issue[]) => new ResponseValidationError({ body, issues, method: 'GET', url: spec.path, what });
+      if (!envelope) {
+        throw invalid([
           {
             path: [],
             message: `must be an array, or an object with the items under data, items, results or ${spec.plural}`,
             code: 'invalid_envelope',
           },
-        ],
-        method,
-        url,
-        what: `list of ${spec.plural}`,
-      });
-    }
-    let items = envelope.items as T[];
-    if (core.validateResponses) {
-      const result = arraySchema.safeParse(envelope.items, { reportInput: true });
-      if (!result.success) {
-        const prefix = envelope.itemsKey ? envelope.itemsKey.split('.') : [];
-        throw new ResponseValidationError({
-          body,
-          issues: toIssues(result.error).map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
-          method,
-          url,
-          what: `list of ${spec.plural}`,
-        });
+        ]);
       }
-      items = result.data;
-    }
-    return new Page(items, envelope.info, body, (next, fp) => fetchPage(next, fp), previous);
+      let items = envelope.items as T[];
+      if (core.validateResponses) {
+        const result = arraySchema.safeParse(envelope.items, { reportInput: true });
+        if (!result.success) {
+          const prefix = envelope.itemsKey ? envelope.itemsKey.split('.') : [];
+          throw invalid(toIssues(result.error).map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })));
+        }
+        items = result.data;
+      }
+      return new Page(items, envelope.info, body, fetchPage, previous);
+    };
+    return core.request({ ...options, method: 'GET', path: spec.path, query, what, read });
   };
   return new PagePromise(async () => {
     check();

@@ -43,3 +43,26 @@ export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   }
   return out as T;
 }
+
+const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
+
+/**
+ * A copy of an error fit to hang on one of ours as `cause`: name, redacted message, the network fields Node
+ * puts on it (`code`, `syscall`, …) and its own causes, and nothing else. A fetch implementation's error may
+ * quote the request it failed on, headers and all.
+ */
+export function safeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof error !== 'object' || error === null) return typeof error === 'string' ? redactText(error, secrets) : error;
+  if (depth > 3) return undefined;
+  const source = error as { name?: unknown; message?: unknown; cause?: unknown; errors?: unknown } & Record<string, unknown>;
+  const copy = new Error(redactText(String(source.message ?? ''), secrets)) as Error & Record<string, unknown>;
+  copy.name = typeof source.name === 'string' ? source.name : 'Error';
+  copy.stack = `${copy.name}: ${copy.message}`;
+  for (const field of CAUSE_FIELDS) {
+    const value = source[field];
+    if (typeof value === 'string' || typeof value === 'number') copy[field] = typeof value === 'string' ? redactText(value, secrets) : value;
+  }
+  if (source.cause !== undefined) copy.cause = safeCause(source.cause, secrets, depth + 1);
+  if (Array.isArray(source.errors)) copy['errors'] = source.errors.slice(0, 8).map((inner) => safeCause(inner, secrets, depth + 1));
+  return copy;
+}

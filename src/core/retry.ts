@@ -1,18 +1,24 @@
 /**
- * When a failed attempt is tried again, expressed as ky retry options: ky does the waiting, the backoff, the
- * jitter and the reading of `Retry-After`; this file decides *whether*.
+ * When a failed attempt is tried again, and the loop that does it.
  *
  * The rules (API.md section 4):
  * - GET, PUT, DELETE (idempotent): retried on connection errors, timeouts, 408, 429 and 5xx.
  * - POST (not idempotent; the spec has no idempotency key): retried only when the service cannot have acted:
- *   a 429, or a connection that failed before the request was sent (refused, DNS, unreachable).
- * - A `Retry-After` longer than {@link MAX_RETRY_AFTER_MS} is not slept on: the call fails with
- *   `RateLimitError` (or the status's error) carrying `retryAfterMs`, and the caller decides.
+ *   a 429, or a connection that failed before the request was sent (refused, DNS, unreachable). A POST that
+ *   timed out, or whose connection broke after sending or while the answer was read, is never sent again.
+ * - The wait before a retry is the service's `Retry-After` (seconds or HTTP date; or `retry-after-ms`) when it
+ *   gives one, else exponential backoff with jitter. A `Retry-After` longer than {@link MAX_RETRY_AFTER_MS}
+ *   is not slept on: the call fails with `RateLimitError` (or the status's error) carrying `retryAfterMs`.
  * - No retry starts when its wait would end past the call's deadline, `(timeoutMs + 8 s) × (maxRetries + 1)`
  *   after the call began: one attempt's time plus the longest backoff, for each attempt allowed.
+ *
+ * Why a loop of our own rather than ky's `retry`: an attempt here covers reading the body as well as the
+ * headers (ky's timeout and retries end when the headers arrive, so a body that stalls or breaks would escape
+ * both), and `Retry-After` is read only as documented (ky also honours `RateLimit-Reset` and sleeps its
+ * whole cap on a value it cannot parse).
  */
-import { HTTPError, TimeoutError as KyTimeoutError, type RetryOptions } from 'ky';
 import { parseRetryAfter } from './errors.js';
+import { now, runPhase, sleepWithin } from './poll.js';
 
 /** The longest `Retry-After` the SDK sleeps on by itself: one minute. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -24,8 +30,9 @@ export const MAX_BACKOFF_MS = 8_000;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** 408, 429 and every 5xx. */
-const RETRY_STATUSES: number[] = [408, 429];
-for (let status = 500; status <= 599; status++) RETRY_STATUSES.push(status);
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
 
 /**
  * Error codes meaning the connection never carried the request, so even a POST is safe to send again.
@@ -60,58 +67,34 @@ export function failedBeforeSending(error: unknown): boolean {
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
-/** A rejection of `fetch` itself: the Fetch standard says network failures are `TypeError`s. */
-export function isNetworkError(error: unknown): boolean {
-  return error instanceof TypeError;
+/** An attempt ran past its `timeoutMs` (headers and body together). */
+export class AttemptTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'AttemptTimeout';
+  }
+}
+
+/** The answer's headers arrived, then the connection failed while its body was read. */
+export class BodyReadError extends Error {
+  constructor(cause: unknown) {
+    super('the connection failed while the response was being read', { cause });
+    this.name = 'BodyReadError';
+  }
+}
+
+/** The caller's signal ended the call; `reason` is the signal's. */
+export class CallerAbort extends Error {
+  constructor(readonly reason: unknown) {
+    super('aborted by the caller');
+    this.name = 'CallerAbort';
+  }
 }
 
 /** Equal jitter: half the step fixed, half random, so clients that failed together spread out. */
-function jitter(delay: number): number {
-  return delay / 2 + (Math.random() * delay) / 2;
-}
-
-/**
- * The ky `retry` option for one call.
- *
- * @param method - upper-case HTTP method
- * @param maxRetries - retries allowed after the first attempt
- * @param deadline - epoch ms after which no retry starts
- */
-export function retryOptions(method: string, maxRetries: number, deadline: number): RetryOptions {
-  const idempotent = IDEMPOTENT.has(method);
-  return {
-    limit: maxRetries,
-    methods: [method.toLowerCase()],
-    statusCodes: RETRY_STATUSES,
-    afterStatusCodes: RETRY_STATUSES,
-    maxRetryAfter: MAX_RETRY_AFTER_MS,
-    backoffLimit: MAX_BACKOFF_MS,
-    retryOnTimeout: idempotent,
-    delay: (attempt) => BASE_BACKOFF_MS * 2 ** (attempt - 1),
-    jitter,
-    shouldRetry: ({ error, retryCount }) => {
-      let wait = Math.min(BASE_BACKOFF_MS * 2 ** (retryCount - 1), MAX_BACKOFF_MS) / 2;
-      if (error instanceof HTTPError) {
-        const status = error.response.status;
-        if (!idempotent && status !== 429) return false;
-        const retryAfter = parseRetryAfter(headerRecord(error.response.headers));
-        if (retryAfter !== undefined) {
-          if (retryAfter > MAX_RETRY_AFTER_MS) return false;
-          wait = retryAfter;
-        }
-      } else if (error instanceof KyTimeoutError) {
-        if (!idempotent) return false;
-      } else if (isNetworkError(error)) {
-        if (!idempotent && !failedBeforeSending(error)) return false;
-      } else {
-        // Aborts, our own errors, bugs: never retried.
-        return false;
-      }
-      if (Date.now() + wait > deadline) return false;
-      // `undefined` lets ky apply its status list and Retry-After handling.
-      return undefined;
-    },
-  };
+export function backoff(retry: number): number {
+  const step = Math.min(BASE_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
+  return step / 2 + (Math.random() * step) / 2;
 }
 
 /** Response headers as a plain object with lower-case names. */
@@ -121,4 +104,71 @@ export function headerRecord(headers: Headers): Record<string, string> {
     record[name] = value;
   });
   return record;
+}
+
+/** What one attempt produced, when it produced an HTTP answer. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+}
+
+/** How the loop was told to behave. */
+export interface RetryPolicy {
+  /** Upper-case HTTP method. */
+  method: string;
+  maxRetries: number;
+  /** Time allowed for each attempt, body included. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Told before each retry, for logging. */
+  onRetry?: ((retry: number, reason: string, waitMs: number) => void) | undefined;
+}
+
+/**
+ * How long to wait before trying again after `outcome`, or `undefined` when it is final.
+ *
+ * @param outcome - the answer of the attempt, or what it threw
+ * @param retry - the number the next retry would have (1 for the first)
+ */
+export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boolean, retry: number): number | undefined {
+  if ('status' in outcome) {
+    if (!isRetryableStatus(outcome.status)) return undefined;
+    if (!idempotent && outcome.status !== 429) return undefined;
+    const retryAfter = parseRetryAfter(headerRecord(outcome.headers));
+    if (retryAfter !== undefined) return retryAfter > MAX_RETRY_AFTER_MS ? undefined : retryAfter;
+    return backoff(retry);
+  }
+  const { error } = outcome;
+  if (error instanceof AttemptTimeout || error instanceof BodyReadError) return idempotent ? backoff(retry) : undefined;
+  // The Fetch standard: a network failure rejects `fetch` with a TypeError. Anything else is not a network
+  // failure (our own errors, bugs) and is never retried.
+  if (error instanceof TypeError) return idempotent || failedBeforeSending(error) ? backoff(retry) : undefined;
+  return undefined;
+}
+
+/**
+ * Runs `attempt` until it gives a final answer: resolves with the last HTTP answer (an error status
+ * included, for the caller to turn into an error), or rejects with what the last attempt threw
+ * ({@link AttemptTimeout}, {@link BodyReadError}, a fetch `TypeError`, or {@link CallerAbort}).
+ *
+ * Each attempt gets a signal that aborts at its timeout or when the caller's signal aborts; every timer and
+ * listener is released when the attempt settles.
+ */
+export async function withRetries<T extends Answer>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
+  const { method, maxRetries, timeoutMs, signal } = policy;
+  const idempotent = IDEMPOTENT.has(method);
+  const deadline = now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
+  for (let retry = 1; ; retry++) {
+    const result = await runPhase(attempt, { signal, deadline: now() + timeoutMs });
+    if (result.type === 'aborted') throw new CallerAbort(result.reason);
+    const outcome = result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptTimeout(timeoutMs) : result.error };
+    const wait = retry > maxRetries ? undefined : retryDelay(outcome, idempotent, retry);
+    if (wait === undefined || now() + wait > deadline) {
+      if ('error' in outcome) throw outcome.error;
+      return outcome;
+    }
+    policy.onRetry?.(retry, 'status' in outcome ? String(outcome.status) : (outcome.error as Error).name, wait);
+    const slept = await sleepWithin(wait, { signal, deadline: Infinity });
+    if (typeof slept === 'object') throw new CallerAbort(slept.aborted);
+  }
 }

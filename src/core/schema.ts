@@ -147,5 +147,10 @@ export function idSegment(id: unknown, what: string): string {
   if (id === '.' || id === '..') {
     throw new ValidationError(what, [{ path: ['id'], message: 'must not be "." or ".."', code: 'invalid_value' }]);
   }
-  return encodeURIComponent(id);
+  try {
+    return encodeURIComponent(id);
+  } catch {
+    // A lone UTF-16 surrogate cannot be encoded: no URL can carry it.
+    throw new ValidationError(what, [{ path: ['id'], message: 'is not well-formed Unicode', code: 'invalid_value' }]);
+  }
 }

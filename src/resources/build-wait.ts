@@ -29,6 +29,7 @@ import {
   WaitTimeoutError,
   parseRetryAfter,
 } from '../core/errors.js';
+import { checkRequestOptions } from '../core/options.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/poll.js';
 import type { Build, CompletedBuild } from './builds.js';
 
@@ -126,6 +127,8 @@ export interface BuildPoller {
   /** The client's per-attempt timeout, the default of `requestTimeoutMs`. */
   readonly requestTimeoutMs: number;
   log(message: string): void;
+  /** Removes the client's secrets from a build before it goes into an error (a service may echo them in logs). */
+  redact<T>(value: T): T;
 }
 
 interface Schedule {
@@ -169,6 +172,8 @@ export function buildIdOf(target: BuildTarget, caller: string): string {
 }
 
 function checkSchedule(options: WatchBuildOptions, caller: string): Schedule {
+  // The signal and headers go to every poll: checked once, here, like any call's options.
+  checkRequestOptions({ signal: options.signal, headers: options.headers }, `options of ${caller}`);
   const problems: { path: string[]; message: string; code: string }[] = [];
   const positive = (name: keyof WatchBuildOptions, value: number | undefined, allowInfinity: boolean): void => {
     if (value === undefined) return;
@@ -242,7 +247,7 @@ async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): 
   // Each poll is cut to the time left below, so the deadline holds even when this is longer.
   const requestTimeoutMs = schedule.requestTimeoutMs ?? poller.requestTimeoutMs;
 
-  const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last);
+  const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last && poller.redact(last));
 
   for (;;) {
     const left = deadline - now();
@@ -271,7 +276,7 @@ async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): 
         retryAfterMs = result.value.retryAfterMs;
         if (typeof build !== 'object' || build === null || typeof build.status !== 'string') {
           throw new ResponseValidationError({
-            body: build,
+            body: poller.redact(build),
             issues: [{ path: ['status'], message: 'must be a string', code: 'invalid_type' }],
             method: 'GET',
             url,
@@ -280,7 +285,7 @@ async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): 
         }
         if (build.status === 'completed' && typeof build.download_url !== 'string') {
           throw new ResponseValidationError({
-            body: build,
+            body: poller.redact(build),
             issues: [{ path: ['download_url'], message: 'must be a string on a completed build', code: 'invalid_type' }],
             method: 'GET',
             url,
@@ -306,15 +311,27 @@ async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): 
 }
 
 /**
+ * Throws `ValidationError` for options a wait cannot use, so a caller can check them before doing anything
+ * else (`createAndWait` checks before it creates).
+ *
+ * @internal
+ */
+export function checkWaitOptions(options: WaitForBuildOptions, caller: string): void {
+  checkSchedule(options, caller);
+  const { onProgress } = options;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new ValidationError(`options of ${caller}`, [{ path: ['onProgress'], message: 'must be a function', code: 'invalid_type' }]);
+  }
+}
+
+/**
  * Polls until the build completes and returns it; see {@link watchBuild} for the schedule.
  *
  * @internal
  */
 export async function waitForBuild(poller: BuildPoller, buildId: string, options: WaitForBuildOptions, caller: string): Promise<CompletedBuild> {
+  checkWaitOptions(options, caller);
   const { onProgress } = options;
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new ValidationError(`options of ${caller}`, [{ path: ['onProgress'], message: 'must be a function', code: 'invalid_type' }]);
-  }
   const builds = watchBuild(poller, buildId, options, caller);
   let last: Build | undefined;
   for await (const build of builds) {
@@ -324,5 +341,5 @@ export async function waitForBuild(poller: BuildPoller, buildId: string, options
   // The watch ends only after a terminal state, and that state was yielded: it is `last`.
   if (last === undefined) throw new Error('unreachable: a build watch ended without a state');
   if (last.status === 'completed') return last as CompletedBuild;
-  throw new BuildFailedError(buildId, last);
+  throw new BuildFailedError(buildId, poller.redact(last));
 }

@@ -100,10 +100,10 @@ export class Builds extends Resource {
    * console.log(build.download_url);
    * ```
    */
-  async wait(target: BuildTarget, options: WaitForBuildOptions = {}): Promise<CompletedBuild> {
+  async wait(target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
     const id = buildIdOf(target, 'waitForBuild');
     idSegment(id, 'build id');
-    return waitForBuild(this.#poller(), id, options, 'waitForBuild');
+    return waitForBuild(this.#poller(), id, options ?? {}, 'waitForBuild');
   }
 
   /**
@@ -124,10 +124,10 @@ export class Builds extends Resource {
    * if (last?.status === 'completed') console.log(last.download_url);
    * ```
    */
-  watch(target: BuildTarget, options: WatchBuildOptions = {}): AsyncGenerator<Build, void, undefined> {
+  watch(target: BuildTarget, options?: WatchBuildOptions | null): AsyncGenerator<Build, void, undefined> {
     const id = buildIdOf(target, 'builds.watch');
     idSegment(id, 'build id');
-    return watchBuild(this.#poller(), id, options, 'builds.watch');
+    return watchBuild(this.#poller(), id, options ?? {}, 'builds.watch');
   }
 
   #poller(): BuildPoller {
@@ -135,6 +135,7 @@ export class Builds extends Resource {
     return {
       requestTimeoutMs: core.timeoutMs,
       log: (message) => core.log.log('warn', message),
+      redact: (value) => core.redactSecrets(value),
       async fetch(id, { signal, timeoutMs, headers }) {
         const path = `/builds/${idSegment(id, 'build id')}`;
         const response = await core.exchange({ method: 'GET', path, schema: BuildSchema, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });

@@ -16,7 +16,7 @@ import {
   snakeCaseId,
 } from '../core/schema.js';
 import { ResponseValidationError } from '../core/errors.js';
-import type { WaitForBuildOptions } from './build-wait.js';
+import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import { Builds, type CompletedBuild } from './builds.js';
 import { Resource, type JsonValue } from './resource.js';
 
@@ -210,8 +210,10 @@ export class Workflows extends Resource {
    * console.log(build.download_url);
    * ```
    */
-  async createAndWait(params: WorkflowCreateParams, options: CreateAndWaitOptions = {}): Promise<WorkflowWithBuild> {
-    const { maxRetries, onCreated, ...waitOptions } = options;
+  async createAndWait(params: WorkflowCreateParams, options?: CreateAndWaitOptions | null): Promise<WorkflowWithBuild> {
+    const { maxRetries, onCreated, ...waitOptions } = options ?? {};
+    // Every option is checked before the workflow is created: a mistake must not leave a workflow behind.
+    checkWaitOptions(waitOptions, 'workflows.createAndWait');
     const { signal, headers, requestTimeoutMs } = waitOptions;
     const workflow = await this.create(params, { signal, headers, maxRetries, timeoutMs: requestTimeoutMs });
     onCreated?.(workflow);

@@ -161,3 +161,60 @@ describe('failedBeforeSending', () => {
     expect(networkErrorCodes(err(new AggregateError([{ code: 'A' }, { code: 'B' }])))).toEqual(['A', 'B']);
   });
 });
+
+describe('the attempt covers the body', () => {
+  it('a GET whose body breaks mid-way is retried', async () => {
+    let n = 0;
+    server.use(
+      http.get(`${BASE}/v1/workflows/wf_1`, () => {
+        if (n++ > 0) return HttpResponse.json(ok);
+        const body = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"id":'));
+            controller.error(new TypeError('terminated'));
+          },
+        });
+        return new HttpResponse(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    await expect(call.get(client())).resolves.toMatchObject({ id: 'wf_1' });
+    expect(n).toBe(2);
+  });
+
+  it('a body that stalls past timeoutMs is a TimeoutError', async () => {
+    server.use(
+      http.get(`${BASE}/v1/workflows/wf_1`, () => {
+        const body = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"id":'));
+          },
+        });
+        return new HttpResponse(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    await expect(call.get(client(0, 100))).rejects.toBeInstanceOf(TimeoutError);
+  });
+});
+
+describe('what counts as a Retry-After', () => {
+  it('retry-after-ms is honoured', async () => {
+    server.use(sequence('get', [503], { 'retry-after-ms': '1200' }));
+    const started = Date.now();
+    await call.get(client());
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_100);
+  });
+
+  it('RateLimit-Reset is not taken for a Retry-After: the backoff applies', async () => {
+    server.use(sequence('get', [503], { 'ratelimit-reset': '50' }));
+    const started = Date.now();
+    await call.get(client());
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('an unreadable Retry-After falls back to the backoff', async () => {
+    server.use(sequence('get', [429], { 'retry-after': 'soon' }));
+    const started = Date.now();
+    await call.get(client());
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

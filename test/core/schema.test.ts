@@ -79,3 +79,9 @@ describe('idSegment', () => {
     expect(() => idSegment(id, 'workflow id')).toThrow(ValidationError);
   });
 });
+
+describe('idSegment and lone surrogates', () => {
+  it('refuses an id no URL can carry', () => {
+    expect(() => idSegment('wf_\ud800', 'workflow id')).toThrow(/not well-formed Unicode/);
+  });
+});

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
-import { redact, usableSecrets } from '../../src/core/redact.js';
+import { redact, safeCause, usableSecrets } from '../../src/core/redact.js';
 import { BASE, recordingServer } from '../helpers/recorder.js';
 
 const server = recordingServer();
@@ -109,5 +109,17 @@ describe('redact', () => {
 
   it('only secrets long enough to search for are used', () => {
     expect(usableSecrets(['a', undefined, 'long_enough'])).toEqual(['long_enough']);
+  });
+});
+
+describe('safeCause', () => {
+  it('keeps name, network fields and causes, with secrets removed', () => {
+    const raw = new TypeError(`fetch failed for ${API_KEY}`, { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED', port: 1, request: { headers: { 'x-api-key': API_KEY } } }) });
+    const copy = safeCause(raw, [API_KEY]) as Error & { cause: Error & { code: string; port: number; request?: unknown } };
+    expect(copy.name).toBe('TypeError');
+    expect(copy.message).toBe('fetch failed for [redacted]');
+    expect(copy.cause).toMatchObject({ code: 'ECONNREFUSED', port: 1 });
+    expect(copy.cause.request).toBeUndefined();
+    expect(inspect(copy, { depth: Infinity })).not.toContain(API_KEY);
   });
 });

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/index.js';
+import { ResponseTooLarge, jsonBody, readText } from '../../src/core/body.js';
+import { BodyReadError } from '../../src/core/retry.js';
+
+/** A response whose body arrives in `chunks`, with no declared length (chunked transfer). */
+function streamed(chunks: string[], status = 200): Response {
+  const encoder = new TextEncoder();
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(encoder.encode(chunks[i++]));
+      else controller.close();
+    },
+  });
+  return new Response(body, { status });
+}
+
+describe('readText', () => {
+  it('reads a declared-length body', async () => {
+    expect(await readText(new Response('{"a":1}', { headers: { 'content-length': '7' } }), 100, false)).toBe('{"a":1}');
+  });
+
+  it('reads a streamed body, multi-byte characters split across chunks included', async () => {
+    const euro = '€';
+    const bytes = new TextEncoder().encode(`x${euro}y`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.subarray(0, 2));
+        controller.enqueue(bytes.subarray(2));
+        controller.close();
+      },
+    });
+    expect(await readText(new Response(body), 100, false)).toBe('x€y');
+  });
+
+  it('reads nothing for 204', async () => {
+    expect(await readText(new Response(null, { status: 204 }), 100, false)).toBe('');
+  });
+
+  it('refuses a declared length past the limit without reading it', async () => {
+    const response = new Response('x'.repeat(50), { headers: { 'content-length': '50' } });
+    await expect(readText(response, 10, false)).rejects.toBeInstanceOf(ResponseTooLarge);
+  });
+
+  it('stops reading a streamed body at the limit', async () => {
+    await expect(readText(streamed(['aaaa', 'bbbb', 'cccc']), 6, false)).rejects.toBeInstanceOf(ResponseTooLarge);
+  });
+
+  it('keeps the head of a body past the limit when asked to truncate (error bodies)', async () => {
+    expect(await readText(streamed(['aaaa', 'bbbb', 'cccc'], 500), 6, true)).toBe('aaaabb');
+  });
+
+  it('reports a connection that fails mid-body as BodyReadError', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"partial":'));
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    await expect(readText(new Response(body), 100, false)).rejects.toBeInstanceOf(BodyReadError);
+  });
+});
+
+describe('jsonBody', () => {
+  it('serialises a value, and leaves undefined as no body', () => {
+    expect(jsonBody({ a: [1] })).toBe('{"a":[1]}');
+    expect(jsonBody(undefined)).toBeUndefined();
+  });
+
+  it('refuses a BigInt or a cycle with a ValidationError, before anything is sent', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(() => jsonBody({ n: 1n })).toThrow(ValidationError);
+    expect(() => jsonBody(cyclic)).toThrow(/circular reference/);
+  });
+});
