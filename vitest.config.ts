@@ -1,8 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The reliability suite needs --expose-gc and a minute: `npm run test:reliability` (CI runs both).
+    // Browser tests run in Chromium: `npm run test:browser`.
+    exclude: [...configDefaults.exclude, 'test/reliability/**', 'test/browser/**'],
     environment: 'node',
     // Type tests (`*.test-d.ts`) run through `tsc` as part of `npm test`.
     typecheck: {

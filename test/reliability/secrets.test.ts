@@ -1,0 +1,475 @@
+/**
+ * Secrets: the API key, a key saved with `integrations.save` and a login password never appear in an error
+ * (its `message`, `stack`, `toString()`, `JSON.stringify()`, `util.inspect()` at depth Infinity, every `cause`),
+ * in a log line at the most verbose level, or in the client's own inspection, even when the service echoes them
+ * back in every field and header it can. And the API key is never sent to another origin.
+ *
+ * A hostile fault server echoes whatever it received: the `X-API-Key` header and the request body, in the
+ * error message, nested fields, a property name, an HTML title, `x-request-id`, `www-authenticate`.
+ */
+import { inspect } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
+import { Client, WfaError, type ClientOptions, type WorkflowCreateParams } from '../../src/index.js';
+import { closedPortUrl, faults, startFaultServer, workflowBody, type Fault, type FaultServer, type LoggedRequest } from './fault-server.js';
+import { activeHandles, capturingLogger, count, openHandlesSince, recordOpenHandles, renderings, secretHits } from './summary.js';
+
+let baseline: Map<string, number>;
+beforeAll(() => {
+  baseline = activeHandles();
+});
+afterAll(async () => {
+  recordOpenHandles('secrets.test.ts', await openHandlesSince(baseline));
+});
+
+const API_KEY = 'wfa_live_SECRETk3y_4f9a8b7c6d5e';
+const SAVED_KEY = 'shpat_SAVEDintegration_0a1b2c3d4e';
+const PASSWORD = 'correct-horse-battery-staple-42';
+/** A key given for one call only, in `RequestOptions.headers`. */
+const CALL_KEY = 'wfa_live_CALLk3y_9z8y7x6w5v';
+const SECRETS = [API_KEY, SAVED_KEY, PASSWORD, CALL_KEY];
+
+const INPUT: WorkflowCreateParams = { name: 'n', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] };
+
+/** Everything secret the request carried: its key header and its body. */
+function carried(r: LoggedRequest): { key: string; body: string; all: string } {
+  const key = String(r.headers['x-api-key'] ?? '');
+  return { key, body: r.body, all: `${key} ${r.body}` };
+}
+
+/** Headers that echo the key, as a careless service or proxy might. */
+function echoHeaders(r: LoggedRequest): Record<string, string> {
+  const { key, body } = carried(r);
+  return {
+    'x-request-id': `req_${key}`,
+    'x-echo-key': key,
+    'x-echo-body': body.replace(/[^\x20-\x7e]/g, ''),
+    'www-authenticate': `Key realm="${key}"`,
+  };
+}
+
+/** An error answer that echoes everything the request carried, as JSON, HTML or text. */
+const echo =
+  (status: number, shape: 'json' | 'html' | 'text' = 'json', extraHeaders: Record<string, string> = {}) =>
+  (r: LoggedRequest): Fault => {
+    const { key, body, all } = carried(r);
+    const headers = { ...echoHeaders(r), ...extraHeaders };
+    if (shape === 'html') {
+      return { kind: 'raw', status, body: `<html><head><title>Rejected ${all}</title></head><body>${all}</body></html>`, headers: { ...headers, 'content-type': 'text/html' } };
+    }
+    if (shape === 'text') return { kind: 'raw', status, body: `rejected ${all}`, headers: { ...headers, 'content-type': 'text/plain' } };
+    return {
+      kind: 'json',
+      status,
+      headers,
+      body: { message: `rejected key ${key} with body ${body}`, error: { message: all }, detail: [{ msg: all }], echoed: { key, body, [key || 'none']: true }, list: [all] },
+    };
+  };
+
+/** A 2xx answer built from what the request carried. */
+const echoOk = (make: (c: ReturnType<typeof carried>) => unknown, status = 200) => (r: LoggedRequest): Fault => ({ kind: 'json', status, body: make(carried(r)), headers: echoHeaders(r) });
+
+interface Ctx {
+  server: FaultServer;
+  other: FaultServer;
+  lines: string[];
+  /** A client on the fault server with the API key, a logger at `debug`, no retries, 300 ms per attempt. */
+  client(options?: ClientOptions): Client;
+}
+
+interface SecretCase {
+  name: string;
+  /** The SDK error class the path ends in (so we know the path was really taken). */
+  expected: string;
+  /** The call (a promise, or a list's `PagePromise`). */
+  run(ctx: Ctx): PromiseLike<unknown>;
+}
+
+const statusClass: Record<number, string> = {
+  400: 'BadRequestError',
+  401: 'AuthenticationError',
+  403: 'PermissionDeniedError',
+  404: 'NotFoundError',
+  409: 'ConflictError',
+  422: 'UnprocessableEntityError',
+  429: 'RateLimitError',
+  500: 'InternalServerError',
+  502: 'InternalServerError',
+  503: 'InternalServerError',
+};
+
+const CASES: SecretCase[] = [
+  ...Object.entries(statusClass).map(
+    ([status, expected]): SecretCase => ({
+      name: `a ${status} whose JSON body and headers echo the key`,
+      expected,
+      run: ({ server, client }) => {
+        server.otherwise(echo(Number(status)));
+        return client().workflows.get('wf_1');
+      },
+    }),
+  ),
+  {
+    name: 'an HTML 502 page whose title echoes the key',
+    expected: 'InternalServerError',
+    run: ({ server, client }) => (server.otherwise(echo(502, 'html')), client().workflows.get('wf_1')),
+  },
+  {
+    name: 'a text 500 echoing the key, retried once (a retry log line)',
+    expected: 'InternalServerError',
+    run: ({ server, client }) => (server.otherwise(echo(500, 'text')), client({ maxRetries: 1 }).workflows.update('wf_1', { name: 'x' })),
+  },
+  {
+    name: 'a 429 asking for a day, echoing the key',
+    expected: 'RateLimitError',
+    run: ({ server, client }) => (server.otherwise(echo(429, 'json', { 'retry-after': '86400' })), client({ maxRetries: 2 }).workflows.get('wf_1')),
+  },
+  {
+    name: 'a 200 of the wrong shape echoing the key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ id: 42, name: c.key, echoed: c.all }))), client().workflows.get('wf_1')),
+  },
+  {
+    name: 'a 200 that is not JSON, echoing the key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) => (server.otherwise((r) => ({ kind: 'raw', status: 200, body: `not json ${carried(r).all}` })), client().workflows.get('wf_1')),
+  },
+  {
+    name: 'a list answer that is no list, echoing the key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ echoed: c.key, nested: { again: c.all } }))), client().workflows.list()),
+  },
+  {
+    name: 'a list whose items are of the wrong shape, echoing the key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ data: [{ id: 1, name: c.key }] }))), client().workflows.list()),
+  },
+  {
+    name: 'integrations.save: a 400 echoing the saved key',
+    expected: 'BadRequestError',
+    run: ({ server, client }) => (server.otherwise(echo(400)), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+  },
+  {
+    name: 'integrations.save: a 500 page echoing the saved key',
+    expected: 'InternalServerError',
+    run: ({ server, client }) => (server.otherwise(echo(500, 'html')), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY, label: 'Main' })),
+  },
+  {
+    name: 'integrations.save: a 200 of the wrong shape echoing the saved key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) =>
+      (server.otherwise(echoOk((c) => ({ id: { bad: c.body }, api_key: SAVED_KEY, label: 7 }))), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+  },
+  {
+    name: 'integrations.save: a 200 that is not JSON, echoing the saved key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) =>
+      (server.otherwise((r) => ({ kind: 'raw', status: 200, body: `saved ${carried(r).body}` })), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+  },
+  {
+    name: 'integrations.save: invalid input holding the saved key (nothing sent)',
+    expected: 'ValidationError',
+    // @ts-expect-error: a label must be a string
+    run: ({ client }) => client().integrations.save({ platform: '', api_key: SAVED_KEY, label: 5 }),
+  },
+  {
+    name: 'auth.issueKey: a 401 echoing the password',
+    expected: 'AuthenticationError',
+    run: ({ server, client }) => (server.otherwise(echo(401)), client().auth.issueKey({ email: 'ana@example.com', password: PASSWORD })),
+  },
+  {
+    name: 'auth.issueKey: a 200 with no key in it, echoing the password and the API key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) =>
+      (server.otherwise(echoOk((c) => ({ secret_thing: API_KEY, password: c.body }))), client().auth.issueKey({ email: 'ana@example.com', password: PASSWORD })),
+  },
+  {
+    name: 'Client.login: a 403 echoing the password',
+    expected: 'PermissionDeniedError',
+    run: ({ server, lines }) => {
+      server.otherwise(echo(403));
+      const { logger } = capturingLogger();
+      const log = (m: string) => lines.push(m);
+      return Client.login({ baseUrl: server.url, email: 'ana@example.com', password: PASSWORD, maxRetries: 0, logger: { ...logger, debug: log, info: log, warn: log, error: log }, logLevel: 'debug' });
+    },
+  },
+  {
+    name: 'a connection reset after the request was sent (integrations.save)',
+    expected: 'ConnectionError',
+    run: ({ server, client }) => (server.otherwise(faults.reset()), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+  },
+  {
+    name: 'a refused connection',
+    expected: 'ConnectionError',
+    run: async ({ client }) => client({ baseUrl: await closedPortUrl() }).integrations.save({ platform: 'shopify', api_key: SAVED_KEY }),
+  },
+  {
+    name: 'a timeout',
+    expected: 'TimeoutError',
+    run: ({ server, client }) => (server.otherwise(faults.stall()), client().workflows.get('wf_1')),
+  },
+  {
+    name: 'a redirect to another origin with the key in the Location',
+    expected: 'ApiError',
+    run: ({ server, other, client }) => (server.otherwise((r) => faults.redirect(302, `${other.url}/steal?key=${carried(r).key}`)), client().workflows.get('wf_1')),
+  },
+  {
+    name: 'a same-origin redirect to a URL carrying the key, then an echoing 500',
+    expected: 'InternalServerError',
+    run: ({ server, client }) => {
+      server.plan((r) => faults.redirect(307, `/v1/elsewhere?key=${carried(r).key}`)).otherwise(echo(500));
+      return client().workflows.get('wf_1');
+    },
+  },
+  {
+    name: 'a redirect loop carrying the key',
+    expected: 'ApiError',
+    run: ({ server, client }) => (server.otherwise((r) => faults.redirect(302, `/v1/loop/${r.seq}?key=${carried(r).key}`)), client().workflows.get('wf_1')),
+  },
+  {
+    name: 'an abort during the request',
+    expected: 'AbortError',
+    run: ({ server, client }) => {
+      server.otherwise(faults.stall());
+      return client({ timeoutMs: 5_000 }).workflows.get('wf_1', { signal: AbortSignal.timeout(100) });
+    },
+  },
+  {
+    name: 'a rotating key (a function) echoed by a 401',
+    expected: 'AuthenticationError',
+    run: ({ server, client }) => (server.otherwise(echo(401)), client({ apiKey: async () => API_KEY }).workflows.get('wf_1')),
+  },
+  {
+    name: 'a key passed as a per-call header, echoed by a 403',
+    expected: 'PermissionDeniedError',
+    run: ({ server, client }) => (server.otherwise(echo(403)), client().workflows.get('wf_1', { headers: { 'X-API-Key': CALL_KEY } })),
+  },
+  {
+    name: 'a fetch implementation whose error quotes the request (and so the key)',
+    expected: 'ConnectionError',
+    run: ({ client }) =>
+      client({
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          throw new TypeError('fetch failed', { cause: new Error(`connect ECONNRESET while sending x-api-key: ${request.headers.get('x-api-key')}`) });
+        },
+      }).workflows.get('wf_1'),
+  },
+  {
+    name: 'waitForBuild: a poll answered 401 echoing the key',
+    expected: 'AuthenticationError',
+    run: ({ server, client }) => (server.otherwise(echo(401)), client().waitForBuild('bld_1', { intervalMs: 5, timeoutMs: 2_000 })),
+  },
+  {
+    name: 'waitForBuild: a failed build whose logs echo the key',
+    expected: 'BuildFailedError',
+    run: ({ server, client }) =>
+      (server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'failed', logs: [`auth with ${c.key}`], error: `bad key ${c.key}` }))), client().waitForBuild('bld_1', { intervalMs: 5 })),
+  },
+  {
+    name: 'waitForBuild: a wait that times out, its last build echoing the key',
+    expected: 'WaitTimeoutError',
+    run: ({ server, client }) =>
+      (server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'building', progress: 5, note: c.key }))), client().waitForBuild('bld_1', { intervalMs: 5, timeoutMs: 150 })),
+  },
+  {
+    name: 'waitForBuild: a completed build without download_url, echoing the key',
+    expected: 'ResponseValidationError',
+    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'completed', note: c.key }))), client().waitForBuild('bld_1', { intervalMs: 5 })),
+  },
+];
+
+describe('no secret in any error, cause or log line, on every error path', () => {
+  let server: FaultServer;
+  let other: FaultServer;
+  let lines: string[];
+  let logger: ReturnType<typeof capturingLogger>['logger'];
+  beforeEach(async () => {
+    server = await startFaultServer();
+    other = await startFaultServer();
+    ({ lines, logger } = capturingLogger());
+  });
+  afterEach(async () => {
+    await server.close();
+    await other.close();
+  });
+
+  for (const c of CASES) it(c.name, async ({ expect }) => {
+    const ctx: Ctx = {
+      server,
+      other,
+      lines,
+      client: (options = {}) =>
+        new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0, timeoutMs: 300, logger, logLevel: 'debug', ...options }),
+    };
+    const outcome = await Promise.resolve(c.run(ctx)).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const error = outcome.ok ? undefined : outcome.error;
+    const texts = [...renderings(error), ...lines];
+    const hits = secretHits(texts, SECRETS);
+    const leakedTo = other.log.filter((r) => SECRETS.some((s) => JSON.stringify(r).includes(s))).length;
+    count('secretSearches', texts.length);
+    count('secretsFound', hits);
+    count('keysSentElsewhere', leakedTo);
+    count('requests', server.log.length + other.log.length);
+
+    expect(WfaError.is(error) ? error.name : `not an SDK error: ${String(error)}`).toBe(c.expected);
+    // Where it leaked, for the failure message.
+    const where = texts.filter((t) => SECRETS.some((s) => t.includes(s))).map((t) => t.slice(0, 300));
+    expect(where).toEqual([]);
+    expect(hits).toBe(0);
+    expect(leakedTo).toBe(0);
+  });
+
+  it('an echo cut at the 10 000-character limit of an error body leaves no part of the key', async ({ expect }) => {
+    // The key straddles the cut: the text before it is 9 990 characters long.
+    server.otherwise((r) => ({ kind: 'raw', status: 500, body: `${'x'.repeat(9_990)}${carried(r).key}`, headers: { 'content-type': 'text/plain' } }));
+    const client = new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0, logger, logLevel: 'debug' });
+    const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+    const texts = [...renderings(error), ...lines];
+    /** Every 10-character piece of the key: a secret scanner (and an attacker) matches on fragments. */
+    const fragments = Array.from({ length: API_KEY.length - 9 }, (_, i) => API_KEY.slice(i, i + 10));
+    const hits = secretHits(texts, fragments);
+    count('secretSearches', texts.length);
+    count('secretsFound', hits);
+    count('requests', server.log.length);
+    expect(WfaError.is(error) && error.name).toBe('InternalServerError');
+    expect(hits).toBe(0);
+  });
+});
+
+describe("the client's own inspection shows no key", () => {
+  it('util.inspect, console-style formatting, JSON.stringify, String(), every namespace', async ({ expect }) => {
+    const server = await startFaultServer({ otherwise: faults.ok({ api_key: API_KEY }) });
+    try {
+      const { lines, logger } = capturingLogger();
+      const client = new Client({ baseUrl: server.url, apiKey: API_KEY, headers: { 'X-API-Key': API_KEY }, logger, logLevel: 'debug' });
+      const loggedIn = await Client.login({ baseUrl: server.url, email: 'ana@example.com', password: PASSWORD, logger, logLevel: 'debug' });
+      const texts: string[] = [...lines];
+      for (const c of [client, loggedIn]) {
+        texts.push(
+          inspect(c, { depth: Infinity, showHidden: true }),
+          JSON.stringify(c),
+          String(c),
+          `${JSON.stringify(c.toJSON())}`,
+          ...[c.workflows, c.orders, c.builds, c.integrations, c.auth].map((ns) => inspect(ns, { depth: Infinity, showHidden: true })),
+          ...Object.keys(c).map((k) => inspect((c as unknown as Record<string, unknown>)[k], { depth: Infinity, showHidden: true })),
+        );
+      }
+      const hits = secretHits(texts, SECRETS);
+      count('secretSearches', texts.length);
+      count('secretsFound', hits);
+      count('requests', server.log.length);
+      expect(inspect(client)).toContain("[redacted]");
+      expect(hits).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the API key is never sent to another origin', () => {
+  let server: FaultServer;
+  let other: FaultServer;
+  beforeEach(async () => {
+    server = await startFaultServer();
+    other = await startFaultServer({ otherwise: faults.ok({ ok: true }) });
+  });
+  afterEach(async () => {
+    await server.close();
+    await other.close();
+  });
+  const client = (options: ClientOptions = {}) => new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0, ...options });
+
+  /** Requests at the other origin that carried the key anywhere (a header, the URL, the body). */
+  const keyed = () => other.log.filter((r) => JSON.stringify(r).includes(API_KEY));
+  const record = () => {
+    count('keysSentElsewhere', keyed().length);
+    count('secretSearches', other.log.length);
+    count('requests', server.log.length + other.log.length);
+  };
+
+  const redirects: [string, (otherUrl: string, port: number) => string][] = [
+    ['an absolute Location', (url) => `${url}/v1/workflows/wf_1`],
+    ['a protocol-relative Location', (url) => url.replace(/^http:/, '') + '/v1/workflows/wf_1'],
+    ['a Location with userinfo naming the service', (url, port) => `http://127.0.0.1:${port}@${url.replace(/^http:\/\//, '')}/x`],
+    ['an upper-case Location', (url) => url.toUpperCase() + '/X'],
+  ];
+  for (const status of [301, 302, 303, 307, 308]) {
+    for (const [label, location] of redirects) {
+      it(`a ${status} redirect with ${label} is not followed`, async ({ expect }) => {
+        server.otherwise(faults.redirect(status, location(other.url, server.port)));
+        const error = await client().workflows.create(INPUT).catch((e: unknown) => e);
+        record();
+        expect(WfaError.is(error) && error.name).toBe('ApiError');
+        expect(other.log).toHaveLength(0);
+        expect(server.log).toHaveLength(1);
+      });
+    }
+  }
+
+  it('a same-origin redirect is followed with the key; a second hop to another origin is not', async ({ expect }) => {
+    server.plan(faults.redirect(307, '/v1/moved/wf_1')).otherwise(faults.redirect(302, `${other.url}/v1/workflows/wf_1`));
+    const error = await client().workflows.get('wf_1').catch((e: unknown) => e);
+    record();
+    expect(WfaError.is(error) && error.name).toBe('ApiError');
+    expect(server.log.map((r) => [r.path, r.headers['x-api-key']])).toEqual([
+      ['/v1/workflows/wf_1', API_KEY],
+      ['/v1/moved/wf_1', API_KEY],
+    ]);
+    expect(other.log).toHaveLength(0);
+  });
+
+  it.for([
+    ['an absolute URL on another port', (url: string) => `${url}/v1/workflows`],
+    ['an upper-case absolute URL', (url: string) => `${url.toUpperCase()}/v1/workflows`],
+    ['an absolute URL with a fragment and a query', (url: string) => `${url}/v1/workflows?x=1#frag`],
+  ] as const)('client.request() to %s: called without the key', async ([, target], { expect }) => {
+    await client().request({ method: 'GET', path: target(other.url) });
+    record();
+    expect(other.log).toHaveLength(1);
+    expect(other.log[0]!.headers['x-api-key']).toBeUndefined();
+    expect(keyed()).toEqual([]);
+  });
+
+  it('client.request() to another origin strips an X-API-Key given as a client header and as a call header', async ({ expect }) => {
+    const c = client({ apiKey: undefined, headers: { 'X-API-Key': API_KEY } });
+    await c.request({ method: 'POST', path: `${other.url}/collect`, body: { ok: true }, headers: { 'x-api-key': API_KEY } });
+    record();
+    expect(other.log).toHaveLength(1);
+    expect(keyed()).toEqual([]);
+  });
+
+  it('client.request() to the same origin but outside the base path: called without the key', async ({ expect }) => {
+    server.otherwise(faults.ok({ ok: true }));
+    const c = new Client({ baseUrl: `${server.url}/svc`, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0 });
+    await c.request({ method: 'GET', path: `${server.url}/other/thing` });
+    await c.request({ method: 'GET', path: `${server.url}/svc/v1/workflows` });
+    count('requests', server.log.length);
+    expect(server.log.map((r) => [r.path, r.headers['x-api-key'] ?? null])).toEqual([
+      ['/other/thing', null],
+      ['/svc/v1/workflows', API_KEY],
+    ]);
+  });
+
+  it('a build whose download_url is on another host: waiting never calls it; fetching it through the client sends no key', async ({ expect }) => {
+    const downloadUrl = `${other.url}/downloads/bld_1.zip?token=abc`;
+    server.otherwise((r) =>
+      r.method === 'POST'
+        ? faults.ok(workflowBody('wf_1', { build_id: 'bld_1' }), 201)
+        : faults.ok({ id: 'bld_1', status: 'completed', progress: 100, download_url: downloadUrl }),
+    );
+    const c = client();
+    const { build } = await c.workflows.createAndWait(INPUT, { intervalMs: 5 });
+    const again = await c.waitForBuild('bld_1', { intervalMs: 5 });
+    expect(build.download_url).toBe(downloadUrl);
+    expect(again.download_url).toBe(downloadUrl);
+    expect(other.log).toHaveLength(0);
+    await c.request({ method: 'GET', path: build.download_url });
+    record();
+    expect(other.log).toHaveLength(1);
+    expect(other.log[0]!.rawUrl).toBe('/downloads/bld_1.zip?token=abc');
+    expect(keyed()).toEqual([]);
+  });
+});
