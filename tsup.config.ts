@@ -1,6 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const library = {
   entry: {
     index: 'src/index.ts',
     webhooks: 'src/webhooks/index.ts',
@@ -12,7 +12,7 @@ export default defineConfig({
   target: 'es2022',
   platform: 'neutral',
   sourcemap: true,
-  clean: true,
+  clean: false, // `npm run build` empties dist/ first: the two builds below run at once
   splitting: true,
   treeshake: true,
   // ky is ESM-only: the CJS build must carry it, or `require()` fails at the first call. zod is carried too:
@@ -22,4 +22,22 @@ export default defineConfig({
   // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
   external: ['msw', /^node:/],
   removeNodeProtocol: false,
-});
+} satisfies Options;
+
+export default defineConfig([
+  library,
+  {
+    // The `wfa` command: ESM only, no types; it carries everything it needs in one file.
+    entry: { cli: 'src/cli/index.ts' },
+    format: ['esm'],
+    dts: false,
+    target: 'es2022',
+    platform: 'node',
+    sourcemap: true,
+    clean: false,
+    splitting: false,
+    noExternal: ['ky', 'zod'],
+    external: ['msw'],
+    removeNodeProtocol: false,
+  },
+]);

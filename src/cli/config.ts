@@ -1,0 +1,106 @@
+/**
+ * Where `wfa` finds the service: `--api-key`/`--base-url`, else `WFA_API_KEY`/`WFA_BASE_URL`. The key is
+ * only ever handed to the client, never printed.
+ */
+import type { Client } from '../index.js';
+import type { Context } from './context.js';
+import { ConfigError } from './errors.js';
+
+/**
+ * The options every command that calls the service accepts, in `parseArgs` form.
+ *
+ * @example
+ * ```ts
+ * parseCommand(args, { ...CONNECTION_OPTIONS, json: { type: 'boolean' } }, usage);
+ * ```
+ */
+export const CONNECTION_OPTIONS = {
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
+} as const;
+
+/**
+ * The names of {@link CONNECTION_OPTIONS}, which take a value: needed to find a command's name among
+ * options given before it (`wfa --base-url http://… workflows list`).
+ *
+ * @example
+ * ```ts
+ * splitCommand(args, CONNECTION_VALUE_OPTIONS);
+ * ```
+ */
+export const CONNECTION_VALUE_OPTIONS: readonly string[] = Object.keys(CONNECTION_OPTIONS);
+
+/**
+ * The lines `--help` shows for {@link CONNECTION_OPTIONS}.
+ *
+ * @example
+ * ```ts
+ * const help = `Options:\n  --json  print JSON\n${CONNECTION_HELP}`;
+ * ```
+ */
+export const CONNECTION_HELP = [
+  'Connection:',
+  '  --base-url <url>    the service address (default: $WFA_BASE_URL)',
+  '  --api-key <key>     your API key (default: $WFA_API_KEY; prefer the variable:',
+  '                      arguments are visible to other users in `ps`)',
+].join('\n');
+
+/**
+ * Where to reach the service and with which key.
+ *
+ * @example
+ * ```ts
+ * const { baseUrl } = resolveConnection(values, context.env);
+ * ```
+ */
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+const HOW_TO_TRY =
+  'To try wfa without an account, run `wfa mock` in another terminal and export the two variables it prints.';
+
+/**
+ * Reads the connection from options, then the environment; throws a {@link ConfigError} naming what is
+ * missing and how to set it.
+ *
+ * @example
+ * ```ts
+ * resolveConnection({ 'base-url': 'http://127.0.0.1:4010' }, { WFA_API_KEY: 'wfa_test_…' });
+ * ```
+ */
+export function resolveConnection(
+  values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
+  env: Context['env'],
+): Connection {
+  const apiKey = (values['api-key'] ?? env['WFA_API_KEY'])?.trim() || undefined;
+  const baseUrl = (values['base-url'] ?? env['WFA_BASE_URL'])?.trim() || undefined;
+  if (!apiKey && !baseUrl) {
+    throw new ConfigError(
+      `No API key and no base URL: pass --api-key and --base-url, or set WFA_API_KEY and WFA_BASE_URL. ${HOW_TO_TRY}`,
+    );
+  }
+  if (!baseUrl) throw new ConfigError('No base URL: pass --base-url <url> or set WFA_BASE_URL (for example https://automation.example.com).');
+  if (!apiKey) throw new ConfigError(`No API key: pass --api-key <key> or set WFA_API_KEY. ${HOW_TO_TRY}`);
+  return { apiKey, baseUrl };
+}
+
+/**
+ * A client for the connection the options and environment give.
+ *
+ * @example
+ * ```ts
+ * const client = await createClient(values, context);
+ * printJson(context.stdout, await client.builds.get(id, { signal: context.signal }));
+ * ```
+ */
+export async function createClient(
+  values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
+  context: Pick<Context, 'env'>,
+): Promise<Client> {
+  const { apiKey, baseUrl } = resolveConnection(values, context.env);
+  // Loaded here, on first use, so that `--help` and usage errors answer without loading the HTTP client.
+  const { Client } = await import('../client.js');
+  return new Client({ apiKey, baseUrl });
+}

@@ -1,0 +1,97 @@
+/**
+ * How `wfa` reports a failure: which exit code an error means, and the one line (or few) it prints.
+ *
+ * The error classes come from `core/errors.js`, which imports nothing, so that `--help` and usage errors do
+ * not load the HTTP client.
+ */
+import {
+  AbortError,
+  ApiError,
+  BuildFailedError,
+  ConnectionError,
+  ResponseValidationError,
+  ValidationError,
+  WaitTimeoutError,
+  WfaError,
+} from '../core/errors.js';
+import { ExitCode } from './exit-codes.js';
+
+/**
+ * The command line itself is wrong: an unknown command or option, a missing argument, a bad value.
+ *
+ * @example
+ * ```ts
+ * throw new UsageError('wait-build needs a build id', 'wfa wait-build <build_id>');
+ * ```
+ */
+export class UsageError extends Error {
+  /** The usage line to show after the message, if any. */
+  readonly usage: string | undefined;
+  constructor(message: string, usage?: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.usage = usage;
+  }
+}
+
+/**
+ * The environment is not set up: no API key or base URL, an unreadable file, a port in use.
+ *
+ * @example
+ * ```ts
+ * throw new ConfigError('No API key: pass --api-key or set WFA_API_KEY');
+ * ```
+ */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The exit code for an error, by its kind (see {@link ExitCode}).
+ *
+ * @example
+ * ```ts
+ * exitCodeFor(new UsageError('missing id')); // 1
+ * ```
+ */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError || error instanceof ConfigError) return ExitCode.Usage;
+  if (BuildFailedError.is(error)) return ExitCode.BuildFailed;
+  if (WaitTimeoutError.is(error)) return ExitCode.TimedOut;
+  if (AbortError.is(error)) return ExitCode.Interrupted;
+  if (ApiError.is(error) || ConnectionError.is(error) || ResponseValidationError.is(error)) return ExitCode.RequestFailed;
+  // An input the SDK refused before sending, or a client option it could not use (a malformed base URL).
+  if (ValidationError.is(error) || WfaError.is(error)) return ExitCode.Usage;
+  return ExitCode.RequestFailed;
+}
+
+function lastLogLines(logs: unknown, count: number): string[] {
+  if (!Array.isArray(logs)) return [];
+  return logs.slice(-count).map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
+}
+
+/**
+ * The lines printed on stderr for an error: `wfa: <name>: <message>`, then what helps act on it (the
+ * build's error and last log lines, the usage line).
+ *
+ * @example
+ * ```ts
+ * formatError(new UsageError('unknown command "deploy"')); // ['wfa: UsageError: unknown command "deploy"', ...]
+ * ```
+ */
+export function formatError(error: unknown): string[] {
+  const name = error instanceof Error ? error.name : 'Error';
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = [`wfa: ${name}: ${message}`];
+  if (BuildFailedError.is(error)) {
+    const reason = error.build['error'];
+    if (typeof reason === 'string') lines.push(`  error: ${reason}`);
+    const logs = lastLogLines(error.logs, 5);
+    if (logs.length > 0) lines.push('  last log lines:', ...logs.map((line) => `    ${line}`));
+  }
+  if (error instanceof UsageError && error.usage) lines.push(`Usage: ${error.usage}`, 'Run with --help for details.');
+  return lines;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+/**
+ * The `wfa` executable: connects {@link main} to the real process (arguments, streams, environment,
+ * signals) and sets the exit code.
+ *
+ * @example
+ * ```sh
+ * wfa wait-build bld_123 --timeout 10m
+ * ```
+ *
+ * @module
+ */
+import { ExitCode } from './exit-codes.js';
+import { main } from './main.js';
+
+const controller = new AbortController();
+let interrupts = 0;
+
+// The first Ctrl+C asks the command to stop (a wait is aborted, the mock closes its port); a second one
+// means "now", for when stopping cleanly takes too long.
+function interrupt(signal: NodeJS.Signals): void {
+  interrupts += 1;
+  if (interrupts > 1) process.exit(ExitCode.Interrupted);
+  controller.abort(new Error(`Interrupted by ${signal}`));
+}
+
+process.on('SIGINT', interrupt);
+process.on('SIGTERM', interrupt);
+
+// `wfa workflows list | head -1` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(ExitCode.Ok);
+  throw error;
+});
+
+void main(process.argv.slice(2), {
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+  cwd: process.cwd(),
+}).then((code) => {
+  process.off('SIGINT', interrupt);
+  process.off('SIGTERM', interrupt);
+  // exitCode rather than exit(): output still queued for a pipe is written before the process ends.
+  process.exitCode = code;
+});

@@ -1,0 +1,77 @@
+/**
+ * The paging options of `workflows list` and `orders list`, and how a list is printed.
+ */
+import type { PagePromise } from '../index.js';
+import { integerOption } from './args.js';
+import { printJson, type Context } from './context.js';
+
+/**
+ * The paging options in `parseArgs` form.
+ *
+ * @example
+ * ```ts
+ * parseCommand(args, { ...CONNECTION_OPTIONS, ...LIST_OPTIONS }, usage);
+ * ```
+ */
+export const LIST_OPTIONS = {
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  page: { type: 'string' },
+  all: { type: 'boolean' },
+} as const;
+
+/**
+ * The lines `--help` shows for {@link LIST_OPTIONS}.
+ *
+ * @example
+ * ```ts
+ * const help = `Options:\n${LIST_HELP}`;
+ * ```
+ */
+export const LIST_HELP = [
+  '  --status <status>  only items with this status',
+  '  --limit <n>        items per page',
+  '  --page <n>         the page to print (default 1)',
+  '  --all              every item of every page from --page on, fetched page by page',
+].join('\n');
+
+/**
+ * The list parameters the paging options ask for.
+ *
+ * @example
+ * ```ts
+ * client.workflows.list(listParams(values), { signal: context.signal });
+ * ```
+ */
+export function listParams(values: { status?: string | undefined; limit?: string | undefined; page?: string | undefined }): {
+  status: string | undefined;
+  limit: number | undefined;
+  page: number | undefined;
+} {
+  return { status: values.status, limit: integerOption(values.limit, '--limit', 1), page: integerOption(values.page, '--page', 1) };
+}
+
+/**
+ * Prints a list as one JSON array on stdout: one page, or with `all` every item. The array is printed only
+ * once complete, so a failure half-way leaves no truncated JSON behind.
+ *
+ * @example
+ * ```ts
+ * await printList(client.orders.list(params, { signal }), { all: values.all, context });
+ * ```
+ */
+export async function printList<T>(list: PagePromise<T>, options: { all: boolean | undefined; context: Context }): Promise<void> {
+  const { all, context } = options;
+  if (all) {
+    const items: T[] = [];
+    for await (const item of list) items.push(item);
+    printJson(context.stdout, items);
+    return;
+  }
+  const page = await list;
+  printJson(context.stdout, page.items);
+  // A hint for a person at a terminal; logs and scripts read the exit code and stdout only.
+  if (page.hasNextPage() && context.stderr.isTTY) {
+    context.stderr.write(`(page ${page.info.page}; more with --page ${page.info.page + 1}, or --all for everything)\n`);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * `wfa mock`: the SDK's mock service on a local port, to try `wfa` and the SDK without an account. It runs
+ * until Ctrl+C or SIGTERM, then closes its port and exits 0.
+ */
+import type { MockServer, MockService } from '../testing/index.js';
+import { expectPositionals, integerOption, parseCommand } from './args.js';
+import { showHelp, type Command } from './command.js';
+import type { Context, Output } from './context.js';
+import { ConfigError, UsageError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+
+// The testing entry point, imported only once the mock is really started.
+type Testing = typeof import('../testing/index.js');
+
+const USAGE = 'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>]';
+
+const HELP = `Usage: ${USAGE}
+
+Runs a mock of the Workflow Automation Service on this machine: every endpoint, in memory, with a user
+demo@example.com (password "demo"). Prints its URL and an API key valid on it.
+Requests are logged on stderr. Stops on Ctrl+C.
+
+Options:
+  --port <n>          the port (default 4010; 0 picks a free one)
+  --host <address>    the address to listen on (default 127.0.0.1)
+  --build-ms <ms>     how long each build takes (default 3000)
+  --webhook-url <url> POST a build.completed event here when a build completes
+  --fail-builds       make every build fail (to try the failure path)
+  --quiet             do not log requests
+
+Example:
+  wfa mock --port 4010 &
+  export WFA_BASE_URL=http://127.0.0.1:4010 WFA_API_KEY=<the key it prints>
+  wfa workflows list`;
+
+// Each request on one line, so a newcomer sees what the SDK or wfa sent.
+function withRequestLog(service: MockService, log: Output): MockService {
+  return {
+    ...service,
+    async handle(request) {
+      const started = performance.now();
+      const response = await service.handle(request);
+      const { pathname, search } = new URL(request.url);
+      log.write(`${request.method} ${pathname}${search} -> ${response.status} (${Math.round(performance.now() - started)} ms)\n`);
+      return response;
+    },
+  };
+}
+
+function stopped(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+function webhookUrlOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new UsageError(`--webhook-url must be an http(s) URL, got "${value}"`, USAGE);
+  }
+  return value;
+}
+
+async function listen(testing: Testing, service: MockService, port: number, host: string): Promise<MockServer> {
+  try {
+    return await testing.startMockServer({ port, host, service });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError(`Cannot listen on ${host}: no such address on this machine`);
+    throw error;
+  }
+}
+
+function banner(server: MockServer, user: Testing['DEFAULT_MOCK_USER']): string {
+  return `Mock Workflow Automation Service running at ${server.url}
+  API key:  ${server.apiKey}
+  Log in:   ${user.email} / ${user.password}
+
+Point wfa or the SDK at it (in another terminal):
+  export WFA_BASE_URL=${server.url} WFA_API_KEY=${server.apiKey}
+  wfa workflows list
+
+Press Ctrl+C to stop.
+`;
+}
+
+async function serve(
+  context: Context,
+  testing: Testing,
+  options: { port: number; host: string; service: MockService },
+): Promise<ExitCode> {
+  let server: MockServer;
+  try {
+    server = await listen(testing, options.service, options.port, options.host);
+  } catch (error) {
+    options.service.close();
+    throw error;
+  }
+  try {
+    context.stdout.write(banner(server, testing.DEFAULT_MOCK_USER));
+    await stopped(context.signal);
+  } finally {
+    // The server was handed a service, so closing it leaves the service's timers to be stopped here.
+    await server.close();
+    options.service.close();
+  }
+  context.stderr.write('Mock service stopped.\n');
+  return ExitCode.Ok;
+}
+
+/**
+ * The `mock` command.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const running = mock.run(['--port', '0'], { ...context, signal: controller.signal });
+ * controller.abort(); // stops it; `running` resolves to 0
+ * ```
+ */
+export const mock: Command = {
+  name: 'mock',
+  summary: 'Run a local mock of the service (prints its URL and an API key)',
+  help: HELP,
+  async run(args, context) {
+    const { values, positionals } = parseCommand(
+      args,
+      {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'build-ms': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'fail-builds': { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
+      },
+      USAGE,
+    );
+    if (values.help) return showHelp(context, HELP);
+    expectPositionals(positionals, [], USAGE);
+    const port = integerOption(values.port, '--port', 0) ?? 4010;
+    if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, USAGE);
+    const buildDurationMs = integerOption(values['build-ms'], '--build-ms', 0) ?? 3000;
+    const webhookUrl = webhookUrlOption(values['webhook-url']);
+    // Loaded on use: `--help` and usage errors then answer without loading the mock service.
+    const testing = await import('../testing/index.js');
+    const service = testing.createMockService({
+      buildDurationMs,
+      webhookUrl,
+      failBuilds: values['fail-builds'] ?? false,
+    });
+    return serve(context, testing, {
+      port,
+      host: values.host ?? '127.0.0.1',
+      service: values.quiet ? service : withRequestLog(service, context.stderr),
+    });
+  },
+};

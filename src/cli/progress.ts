@@ -1,0 +1,137 @@
+/**
+ * Showing a build's progress: a bar redrawn in place on a terminal, or one plain line per change elsewhere
+ * (a CI log, a file), where carriage returns and escape codes would turn into noise.
+ */
+import type { Build } from '../index.js';
+import type { Output } from './context.js';
+
+/**
+ * How progress is shown: `'bar'` redraws one line, `'lines'` writes a line per change, `'auto'` picks
+ * `'bar'` when the output is a terminal.
+ *
+ * @example
+ * ```ts
+ * createProgressDisplay(process.stderr, { mode: 'lines' });
+ * ```
+ */
+export type ProgressMode = 'bar' | 'lines' | 'auto';
+
+/**
+ * Options of {@link createProgressDisplay}.
+ *
+ * @example
+ * ```ts
+ * const options: ProgressOptions = { label: 'bld_123', width: 30 };
+ * ```
+ */
+export interface ProgressOptions {
+  /** Shown before each state: the build id, say. Default `'build'`. */
+  label?: string | undefined;
+  /** Default `'auto'`. */
+  mode?: ProgressMode | undefined;
+  /** Cells in the bar. Default 24. */
+  width?: number | undefined;
+}
+
+/**
+ * A progress display: feed it each new state, then finish it.
+ *
+ * @example
+ * ```ts
+ * const display = createProgressDisplay(process.stderr, { label: build.id });
+ * await client.waitForBuild(build.id, { onProgress: (b) => display.update(b) }).finally(() => display.finish());
+ * ```
+ */
+export interface ProgressDisplay {
+  /** Shows a build state; a state equal to the last one shown is skipped. */
+  update(build: Build): void;
+  /** Ends the display (on a terminal, moves to a new line); safe to call twice. */
+  finish(): void;
+}
+
+const FULL = '█';
+const EMPTY = '░';
+// Erase the whole line, then go back to its start: a shorter redraw leaves nothing of the longer one.
+const REDRAW = '\r\u001b[2K';
+
+/**
+ * The bar for a percentage (clamped to 0–100), `width` cells wide.
+ *
+ * @example
+ * ```ts
+ * renderBar(52, 10); // '[█████░░░░░]'
+ * ```
+ */
+export function renderBar(percent: number, width: number): string {
+  const clamped = Math.min(100, Math.max(0, Number.isFinite(percent) ? percent : 0));
+  const filled = Math.round((clamped / 100) * width);
+  return `[${FULL.repeat(filled)}${EMPTY.repeat(width - filled)}]`;
+}
+
+/** The percentage a state stands for: a completed build is 100% even if it reports no progress. */
+function percentOf(build: Build): number | undefined {
+  if (build.status === 'completed') return 100;
+  return typeof build.progress === 'number' ? Math.round(build.progress) : undefined;
+}
+
+/**
+ * One state as a plain line, for logs.
+ *
+ * @example
+ * ```ts
+ * formatProgressLine({ status: 'building', progress: 52 }, 'bld_1'); // 'bld_1: building 52%'
+ * ```
+ */
+export function formatProgressLine(build: Build, label: string): string {
+  const percent = percentOf(build);
+  return `${label}: ${build.status}${percent === undefined ? '' : ` ${percent}%`}`;
+}
+
+/**
+ * One state as a bar, for a terminal.
+ *
+ * @example
+ * ```ts
+ * formatProgressBar({ status: 'building', progress: 52 }, 'bld_1', 10); // 'bld_1 [█████░░░░░]  52% building'
+ * ```
+ */
+export function formatProgressBar(build: Build, label: string, width: number): string {
+  const percent = percentOf(build);
+  const figure = percent === undefined ? '   ?' : `${String(percent).padStart(3)}%`;
+  return `${label} ${renderBar(percent ?? 0, width)} ${figure} ${build.status}`;
+}
+
+/**
+ * Creates a progress display on an output (stderr for `wfa`, so stdout carries only the result).
+ *
+ * @example
+ * ```ts
+ * const display = createProgressDisplay(process.stderr, { label: 'bld_123' });
+ * display.update({ status: 'building', progress: 40 }); // bld_123 [██████████░░░░░░░░░░░░░░]  40% building
+ * display.finish();
+ * ```
+ */
+export function createProgressDisplay(output: Output, options: ProgressOptions = {}): ProgressDisplay {
+  const { label = 'build', mode = 'auto', width = 24 } = options;
+  const bar = mode === 'bar' || (mode === 'auto' && output.isTTY === true);
+  let last: string | undefined;
+  let open = false;
+
+  return {
+    update(build) {
+      const text = bar ? formatProgressBar(build, label, width) : formatProgressLine(build, label);
+      if (text === last) return;
+      last = text;
+      if (bar) {
+        output.write(`${REDRAW}${text}`);
+        open = true;
+      } else {
+        output.write(`${text}\n`);
+      }
+    },
+    finish() {
+      if (open) output.write('\n');
+      open = false;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'vitest';
+import { durationOption, expectPositionals, integerOption, parseCommand, splitCommand } from '../../src/cli/args.js';
+import { UsageError } from '../../src/cli/errors.js';
+
+describe('durationOption', () => {
+  test.each([
+    ['90', 90_000],
+    ['1.5', 1_500],
+    ['500ms', 500],
+    ['30s', 30_000],
+    ['5m', 300_000],
+    ['1h', 3_600_000],
+    [' 2s ', 2_000],
+  ])('%j is %d ms', (value, ms) => {
+    expect(durationOption(value, '--timeout')).toBe(ms);
+  });
+
+  test.each(['0', '-1', 'soon', '5 minutes', '1d', ''])('%j is a usage error naming the option', (value) => {
+    expect(() => durationOption(value, '--timeout')).toThrow(UsageError);
+    expect(() => durationOption(value, '--timeout')).toThrow(/^--timeout must be a duration/);
+  });
+
+  test('an option not given is undefined, so the SDK default applies', () => {
+    expect(durationOption(undefined, '--timeout')).toBeUndefined();
+  });
+});
+
+describe('integerOption', () => {
+  test('reads whole numbers of at least the minimum', () => {
+    expect(integerOption('20', '--limit', 1)).toBe(20);
+    expect(integerOption('0', '--port', 0)).toBe(0);
+    expect(integerOption(undefined, '--limit', 1)).toBeUndefined();
+  });
+
+  test.each(['0', '1.5', '-2', 'ten', '1e3'])('%j is not a --limit', (value) => {
+    expect(() => integerOption(value, '--limit', 1)).toThrow('--limit must be a whole number of at least 1');
+  });
+});
+
+describe('splitCommand', () => {
+  test('the first positional is the command; options before and after it are kept', () => {
+    expect(splitCommand(['--base-url', 'http://x', 'list', '--all'], ['base-url'])).toEqual({
+      name: 'list',
+      rest: ['--base-url', 'http://x', '--all'],
+    });
+    expect(splitCommand(['--base-url=http://x', 'get', 'wf_1'], ['base-url'])).toEqual({ name: 'get', rest: ['--base-url=http://x', 'wf_1'] });
+  });
+
+  test('no positional, no command', () => {
+    expect(splitCommand(['--help'], [])).toEqual({ name: undefined, rest: ['--help'] });
+  });
+});
+
+describe('parseCommand', () => {
+  test('accepts the given options and --help, and refuses others as usage errors', () => {
+    const { values, positionals } = parseCommand(['bld_1', '--json', '-h'], { json: { type: 'boolean' } }, 'wfa x');
+    expect(values).toEqual({ json: true, help: true });
+    expect(positionals).toEqual(['bld_1']);
+    expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow(UsageError);
+    expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow("Unknown option '--nope'");
+  });
+});
+
+describe('expectPositionals', () => {
+  test('returns exactly the named positionals, or says which is missing or extra', () => {
+    expect(expectPositionals(['a'], ['id'], 'u')).toEqual(['a']);
+    expect(() => expectPositionals([], ['id'], 'u')).toThrow('missing <id>');
+    expect(() => expectPositionals(['a', 'b'], ['id'], 'u')).toThrow('unexpected argument "b"');
+  });
+});

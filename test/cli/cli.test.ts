@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { EXIT_CODES_HELP, ExitCode } from '../../src/cli/exit-codes.js';
+import { runMain } from './in-process.js';
+import { ROOT, runCli } from './process.js';
+import { envFor, mockServer } from './servers.js';
+
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+describe.concurrent('configuration', () => {
+  test('with neither an API key nor a base URL, it exits 1 and says how to set both', async ({ expect }) => {
+    const result = await runCli(['workflows', 'list']);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^wfa: ConfigError: No API key and no base URL/);
+    for (const hint of ['--api-key', '--base-url', 'WFA_API_KEY', 'WFA_BASE_URL', 'wfa mock']) expect(result.stderr).toContain(hint);
+  });
+
+  test('with a base URL but no key, it names the key', async ({ expect }) => {
+    const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9' } });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: ConfigError: No API key: pass --api-key <key> or set WFA_API_KEY/);
+  });
+
+  test('with a key but no base URL, it names the base URL', async ({ expect }) => {
+    const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_API_KEY: 'k' } });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: ConfigError: No base URL: pass --base-url <url> or set WFA_BASE_URL/);
+  });
+
+  test('--api-key and --base-url work in place of the variables, before or after the command', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const flags = ['--base-url', mock.url, '--api-key', mock.apiKey];
+
+    const after = await runCli(['orders', 'list', ...flags]);
+    const before = await runCli([...flags, 'orders', 'list']);
+
+    expect(after.code).toBe(ExitCode.Ok);
+    expect(before.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(before.stdout)).toEqual(JSON.parse(after.stdout));
+  });
+
+  test('the options win over the variables', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+
+    const result = await runCli(['orders', 'list', '--api-key', mock.apiKey], { env: { ...envFor(mock), WFA_API_KEY: 'wfa_wrong' } });
+
+    expect(result.code).toBe(ExitCode.Ok);
+  });
+
+  test('a refused key exits 2 with AuthenticationError, and the key is printed nowhere', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const key = 'wfa_secret_key_3b9d7c1f0e2a';
+
+    const result = await runCli(['orders', 'list'], { env: { WFA_BASE_URL: mock.url, WFA_API_KEY: key } });
+
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expect(result.stderr).toMatch(/^wfa: AuthenticationError: 401 /);
+    expect(result.stdout + result.stderr).not.toContain(key);
+  });
+
+  test('an unreachable service exits 2 with ConnectionError', async ({ expect }) => {
+    // Port 1 on loopback: nothing listens there, and no concurrent test can start a server on it.
+    const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'http://127.0.0.1:1', WFA_API_KEY: 'k' } });
+
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expect(result.stderr).toMatch(/^wfa: ConnectionError: /);
+  });
+
+  test('a base URL that is not a URL exits 1', async ({ expect }) => {
+    const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'localhost:4010', WFA_API_KEY: 'k' } });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: WfaError: baseUrl must/);
+  });
+});
+
+describe('help and version', () => {
+  test.each([
+    [['--help'], 'Usage: wfa <command> [options]'],
+    [['-h'], 'Usage: wfa <command> [options]'],
+    [['help'], 'Usage: wfa <command> [options]'],
+    [['help', 'wait-build'], 'Usage: wfa wait-build <build_id> [options]'],
+    [['wait-build', '--help'], 'Usage: wfa wait-build <build_id> [options]'],
+    [['workflows', '--help'], 'Usage: wfa workflows <list|get|create> [options]'],
+    [['workflows', 'list', '--help'], 'Usage: wfa workflows list'],
+    [['workflows', 'get', '--help'], 'Usage: wfa workflows get <workflow_id>'],
+    [['workflows', 'create', '--help'], 'Usage: wfa workflows create --file <workflow.json> [--wait]'],
+    [['builds', '--help'], 'Usage: wfa builds <get> [options]'],
+    [['builds', 'get', '--help'], 'Usage: wfa builds get <build_id>'],
+    [['orders', '--help'], 'Usage: wfa orders <list|get> [options]'],
+    [['orders', 'list', '-h'], 'Usage: wfa orders list'],
+    [['orders', 'get', '--help'], 'Usage: wfa orders get <order_id>'],
+    [['mock', '--help'], 'Usage: wfa mock'],
+  ])('wfa %j prints help on stdout and exits 0, with no configuration needed', async (args, usage) => {
+    const result = await runMain(args);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout.startsWith(usage)).toBe(true);
+    expect(result.stderr).toBe('');
+  });
+
+  test('as a process, --help exits 0 with the help on stdout', async () => {
+    const result = await runCli(['workflows', 'create', '--help']);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout).toMatch(/^Usage: wfa workflows create --file/);
+    expect(result.stderr).toBe('');
+  });
+
+  test('the top-level help lists every command and the exit codes', async () => {
+    const { stdout } = await runMain(['--help']);
+
+    for (const command of ['wait-build', 'workflows', 'builds', 'orders', 'mock']) expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    expect(stdout).toContain(EXIT_CODES_HELP);
+  });
+
+  test('wait-build --help documents every exit code', async () => {
+    const { stdout } = await runMain(['wait-build', '--help']);
+
+    for (const code of Object.values(ExitCode)) expect(stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+  });
+
+  test('--version prints the package version', async () => {
+    const result = await runCli(['--version']);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout).toBe(`${version}\n`);
+  });
+});
+
+describe('usage errors', () => {
+  test.each([
+    [[], 'no command given'],
+    [['--api-key', 'wfa_secret_0d1e'], 'no command given'],
+    [['deploy'], 'unknown command "deploy"'],
+    [['workflows'], 'wfa workflows needs a command: list, get, create'],
+    [['workflows', 'delete'], 'unknown command "workflows delete"'],
+    [['workflows', 'get'], 'missing <workflow_id>'],
+    [['orders', 'list', '--colour'], "Unknown option '--colour'"],
+  ])('wfa %j exits 1 with the problem and the usage on stderr', async (args, message) => {
+    const result = await runMain(args);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
+    expect(result.stderr).toMatch(/^Usage: wfa /m);
+    expect(result.stderr).not.toContain('wfa_secret');
+  });
+
+  test('as a process, a usage error exits 1 with the message on stderr', async () => {
+    const result = await runCli(['orders', 'get']);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('wfa: UsageError: missing <order_id>\nUsage: wfa orders get <order_id>\nRun with --help for details.\n');
+  });
+});

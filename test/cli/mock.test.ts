@@ -1,0 +1,93 @@
+import { createServer } from 'node:net';
+import { describe, expect, test } from 'vitest';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { DEFAULT_MOCK_USER } from '../../src/testing/index.js';
+import { startCli, runCli } from './process.js';
+
+const BANNER = /running at (http:\/\/127\.0\.0\.1:\d+)\n {2}API key: +(\S+)/;
+
+describe('wfa mock', () => {
+  test('prints its URL and an API key valid on it, with the exports to use them', async () => {
+    const running = startCli(['mock', '--port', '0']);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+
+      expect(running.stdout()).toContain(`export WFA_BASE_URL=${url} WFA_API_KEY=${key}`);
+      expect(running.stdout()).toContain(`${DEFAULT_MOCK_USER.email} / ${DEFAULT_MOCK_USER.password}`);
+      const response = await fetch(`${url}/v1/orders`, { headers: { 'X-API-Key': key } });
+      expect(response.status).toBe(200);
+      expect((await fetch(`${url}/v1/orders`)).status).toBe(401);
+    } finally {
+      running.child.kill('SIGTERM');
+      await running.finished;
+    }
+  });
+
+  test('logs each request on stderr, unless --quiet', async () => {
+    const loud = startCli(['mock', '--port', '0']);
+    const quiet = startCli(['mock', '--port', '0', '--quiet']);
+    try {
+      const [, loudUrl = ''] = await loud.waitFor(BANNER);
+      const [, quietUrl = ''] = await quiet.waitFor(BANNER);
+      await fetch(`${loudUrl}/v1/workflows`);
+      await fetch(`${quietUrl}/v1/workflows`);
+
+      await loud.waitFor(/^GET \/v1\/workflows -> 401 \(\d+ ms\)$/m, { from: 'stderr' });
+    } finally {
+      loud.child.kill('SIGTERM');
+      quiet.child.kill('SIGTERM');
+      await loud.finished;
+      await quiet.finished;
+    }
+    expect(quiet.stderr()).not.toContain('/v1/workflows');
+  });
+
+  test.each(['SIGTERM', 'SIGINT'] as const)('stops on %s: exits 0 and frees its port', async (signal) => {
+    const running = startCli(['mock', '--port', '0']);
+    const [, url = ''] = await running.waitFor(BANNER);
+
+    running.child.kill(signal);
+    const result = await running.finished;
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toContain('Mock service stopped.');
+    await expect(fetch(`${url}/v1/orders`)).rejects.toThrow();
+  });
+
+  test('--build-ms sets how long builds take', async () => {
+    const running = startCli(['mock', '--port', '0', '--build-ms', '0', '--quiet']);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const headers = { 'X-API-Key': key, 'content-type': 'application/json' };
+      const body = JSON.stringify({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
+      const workflow = (await (await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body })).json()) as { build_id: string };
+      const build = (await (await fetch(`${url}/v1/builds/${workflow.build_id}`, { headers })).json()) as { status: string };
+
+      expect(build.status).toBe('completed');
+    } finally {
+      running.child.kill('SIGTERM');
+      await running.finished;
+    }
+  });
+
+  test('its help names the user every mock knows', async () => {
+    const { stdout } = await runCli(['mock', '--help']);
+
+    expect(stdout).toContain(`${DEFAULT_MOCK_USER.email} (password "${DEFAULT_MOCK_USER.password}")`);
+  });
+
+  test('a port in use exits 1 and says so', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const result = await runCli(['mock', '--port', String(port)]);
+
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toContain(`wfa: ConfigError: Port ${port} on 127.0.0.1 is in use`);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'vitest';
+import type { Output } from '../../src/cli/context.js';
+import { createProgressDisplay, formatProgressBar, formatProgressLine, renderBar } from '../../src/cli/progress.js';
+
+function recorder(isTTY: boolean): Output & { text: () => string } {
+  const chunks: string[] = [];
+  return { isTTY, write: (text: string) => chunks.push(text), text: () => chunks.join('') };
+}
+
+describe('renderBar', () => {
+  test.each([
+    [0, '[░░░░░░░░░░]'],
+    [52, '[█████░░░░░]'],
+    [100, '[██████████]'],
+    [-5, '[░░░░░░░░░░]'],
+    [250, '[██████████]'],
+    [Number.NaN, '[░░░░░░░░░░]'],
+  ])('%d%% is %s', (percent, bar) => {
+    expect(renderBar(percent, 10)).toBe(bar);
+  });
+});
+
+describe('one state', () => {
+  test('as a line: label, status and percentage', () => {
+    expect(formatProgressLine({ status: 'building', progress: 52 }, 'bld_1')).toBe('bld_1: building 52%');
+  });
+
+  test('as a line, a completed build is 100% and a state without progress has no figure', () => {
+    expect(formatProgressLine({ status: 'completed' }, 'bld_1')).toBe('bld_1: completed 100%');
+    expect(formatProgressLine({ status: 'failed' }, 'bld_1')).toBe('bld_1: failed');
+  });
+
+  test('as a bar: label, bar, right-aligned percentage and status', () => {
+    expect(formatProgressBar({ status: 'building', progress: 7 }, 'bld_1', 10)).toBe('bld_1 [█░░░░░░░░░]   7% building');
+    expect(formatProgressBar({ status: 'queued' }, 'bld_1', 4)).toBe('bld_1 [░░░░]    ? queued');
+  });
+});
+
+describe('createProgressDisplay', () => {
+  test('on a terminal, redraws one line in place and ends it with a newline', () => {
+    const output = recorder(true);
+    const display = createProgressDisplay(output, { label: 'b', width: 4 });
+
+    display.update({ status: 'building', progress: 50 });
+    display.update({ status: 'completed', progress: 100 });
+    display.finish();
+
+    expect(output.text()).toBe('\r\u001b[2Kb [██░░]  50% building\r\u001b[2Kb [████] 100% completed\n');
+  });
+
+  test('elsewhere, writes one plain line per change and nothing to finish', () => {
+    const output = recorder(false);
+    const display = createProgressDisplay(output, { label: 'b' });
+
+    display.update({ status: 'building', progress: 10 });
+    display.update({ status: 'building', progress: 10 });
+    display.update({ status: 'building', progress: 60 });
+    display.finish();
+
+    expect(output.text()).toBe('b: building 10%\nb: building 60%\n');
+  });
+
+  test('the mode can be forced either way', () => {
+    const lines = recorder(true);
+    const bar = recorder(false);
+
+    createProgressDisplay(lines, { mode: 'lines' }).update({ status: 'building', progress: 1 });
+    createProgressDisplay(bar, { mode: 'bar', width: 2 }).update({ status: 'building', progress: 1 });
+
+    expect(lines.text()).toBe('build: building 1%\n');
+    expect(bar.text()).toBe('\r\u001b[2Kbuild [░░]   1% building');
+  });
+
+  test('finish on a terminal with nothing drawn writes nothing, and twice is harmless', () => {
+    const output = recorder(true);
+    const display = createProgressDisplay(output);
+
+    display.finish();
+    display.update({ status: 'building', progress: 3 });
+    display.finish();
+    display.finish();
+
+    expect(output.text().match(/\n/g)).toHaveLength(1);
+  });
+});

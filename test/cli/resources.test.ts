@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, test } from 'vitest';
+import { Client } from '../../src/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { runCli } from './process.js';
+import { envFor, mockServer } from './servers.js';
+
+const WORKFLOW = {
+  name: 'Orders to Slack',
+  platform: 'zapier',
+  trigger: { type: 'webhook', url: 'https://example.com/hook' },
+  actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'wfa-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Creates workflows on the mock; returns their ids newest first, the order the service lists them in. */
+async function createWorkflows(server: MockServer, count: number): Promise<string[]> {
+  const client = new Client({ baseUrl: server.url, apiKey: server.apiKey });
+  const ids: string[] = [];
+  for (let i = 1; i <= count; i += 1) ids.unshift((await client.workflows.create({ ...WORKFLOW, name: `Workflow ${i}` })).id);
+  return ids;
+}
+
+function parse(stdout: string): unknown {
+  return JSON.parse(stdout) as unknown;
+}
+
+describe.concurrent('wfa workflows list', () => {
+  test('prints the first page of workflows as a JSON array', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
+    const ids = await createWorkflows(mock, 3);
+
+    const result = await runCli(['workflows', 'list'], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(parse(result.stdout)).toEqual(ids.map((id) => expect.objectContaining({ id, status: 'building' })));
+  });
+
+  test('--limit and --page pick one page; --all prints every item of every page', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const ids = await createWorkflows(mock, 3);
+
+    const second = await runCli(['workflows', 'list', '--limit', '2', '--page', '2'], { env: envFor(mock) });
+    const all = await runCli(['workflows', 'list', '--limit', '2', '--all'], { env: envFor(mock) });
+
+    expect(parse(second.stdout)).toEqual([expect.objectContaining({ id: ids[2] })]);
+    expect(parse(all.stdout)).toEqual(ids.map((id) => expect.objectContaining({ id })));
+  });
+
+  test('--status filters', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
+    await createWorkflows(mock, 1);
+
+    const active = await runCli(['workflows', 'list', '--status', 'active'], { env: envFor(mock) });
+
+    expect(active.code).toBe(ExitCode.Ok);
+    expect(parse(active.stdout)).toEqual([]);
+  });
+
+  test('a --limit that is not a positive whole number is a usage error', async ({ expect }) => {
+    const result = await runCli(['workflows', 'list', '--limit', '0'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' } });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('wfa: UsageError: --limit must be a whole number of at least 1, got "0"');
+  });
+});
+
+describe.concurrent('wfa workflows get', () => {
+  test('prints the workflow as JSON', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const [id] = await createWorkflows(mock, 1);
+
+    const result = await runCli(['workflows', 'get', id ?? ''], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(parse(result.stdout)).toMatchObject({ id, name: 'Workflow 1', platform: 'zapier' });
+  });
+
+  test('exits 2 with NotFoundError for an unknown id', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+
+    const result = await runCli(['workflows', 'get', 'wf_missing'], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^wfa: NotFoundError: 404 No workflow with id wf_missing/);
+  });
+});
+
+describe.concurrent('wfa workflows create', () => {
+  test('--file creates the workflow and prints it', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const path = file('workflow.json', JSON.stringify(WORKFLOW));
+
+    const result = await runCli(['workflows', 'create', '--file', path], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(parse(result.stdout)).toMatchObject({ name: WORKFLOW.name, status: 'building', build_id: expect.stringMatching(/^bld_/) });
+  });
+
+  test('--wait shows progress on stderr and prints the workflow with its completed build', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 300 });
+    const path = file('wait.json', JSON.stringify(WORKFLOW));
+
+    const result = await runCli(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms'], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    const { workflow, build } = parse(result.stdout) as { workflow: { id: string; build_id: string }; build: { id: string; download_url: string } };
+    expect(build).toMatchObject({ id: workflow.build_id, status: 'completed', download_url: `${mock.url}/downloads/${workflow.build_id}.zip` });
+    expect(result.stderr).toMatch(new RegExp(`^created ${workflow.id} \\(build ${workflow.build_id}\\)\n`));
+    expect(result.stderr).toMatch(/build: completed 100%\n$/);
+  });
+
+  test('--wait exits 3 when the build fails, and still prints the workflow with its failed build', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 100, failBuilds: true });
+    const path = file('fails.json', JSON.stringify(WORKFLOW));
+
+    const result = await runCli(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms'], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.BuildFailed);
+    expect(result.stderr).toContain('wfa: BuildFailedError');
+    const { workflow, build } = parse(result.stdout) as { workflow: { build_id: string }; build: { id: string; status: string } };
+    expect(build).toMatchObject({ id: workflow.build_id, status: 'failed' });
+  });
+
+  test('a file that is not JSON is a usage error, and nothing is sent', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const path = file('broken.json', '{ "name": ');
+
+    const result = await runCli(['workflows', 'create', '--file', path], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: UsageError: .*broken\.json is not valid JSON/);
+    expect(parse((await runCli(['workflows', 'list'], { env: envFor(mock) })).stdout)).toEqual([]);
+  });
+
+  test('a workflow the SDK refuses is a usage error naming the field', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+    const path = file('invalid.json', JSON.stringify({ ...WORKFLOW, trigger: { type: 'webhook', url: 'not a url' } }));
+
+    const result = await runCli(['workflows', 'create', '--file', path], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: ValidationError: Invalid input to workflows.create: trigger.url/);
+  });
+
+  test('a missing file is a configuration error', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished });
+
+    const result = await runCli(['workflows', 'create', '--file', join(dir, 'nope.json')], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: ConfigError: Cannot read .*nope\.json: no such file/);
+  });
+
+  test('without --file it says what is missing', async ({ expect }) => {
+    const result = await runCli(['workflows', 'create'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' } });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('wfa: UsageError: missing --file <workflow.json>');
+  });
+});
+
+describe.concurrent('wfa builds get', () => {
+  test("prints the build's current state as JSON", async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
+    const client = new Client({ baseUrl: mock.url, apiKey: mock.apiKey });
+    const { build_id: buildId } = await client.workflows.create(WORKFLOW);
+
+    const result = await runCli(['builds', 'get', buildId ?? ''], { env: envFor(mock) });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(parse(result.stdout)).toMatchObject({ id: buildId, status: 'building', progress: expect.any(Number) });
+  });
+});
+
+describe.concurrent('wfa orders', () => {
+  test('list --all prints every seeded order; get prints one', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { ordersPerUser: 5 });
+
+    const list = await runCli(['orders', 'list', '--all', '--limit', '2'], { env: envFor(mock) });
+    const orders = parse(list.stdout) as { id: string }[];
+    const one = await runCli(['orders', 'get', orders[0]?.id ?? ''], { env: envFor(mock) });
+
+    expect(list.code).toBe(ExitCode.Ok);
+    expect(orders).toHaveLength(5);
+    expect(one.code).toBe(ExitCode.Ok);
+    expect(parse(one.stdout)).toEqual(orders[0]);
+  });
+
+  test('list --status filters', async ({ expect, onTestFinished }) => {
+    const mock = await mockServer({ onTestFinished }, { ordersPerUser: 5 });
+
+    const result = await runCli(['orders', 'list', '--status', 'paid'], { env: envFor(mock) });
+
+    expect(parse(result.stdout)).toEqual([expect.objectContaining({ status: 'paid' })]);
+  });
+});
