@@ -1,6 +1,7 @@
 // One pagination run in its own process, so its peak RSS is its own: walks 100 000 items either with a
 // hand-written fetch loop or with the SDK's `for await`, and prints `{ items, maxRssKb }` as JSON.
-import { Client } from '../dist/index.js';
+// The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
+const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 
 const [variant, base] = process.argv.slice(2) as ['raw' | 'sdk', string];
 const LIMIT = 500; // the server pages 100 000 items when asked for 500 at a time
