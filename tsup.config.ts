@@ -15,10 +15,9 @@ const library = {
   clean: false, // `npm run build` empties dist/ first: the two builds below run at once
   splitting: true,
   treeshake: true,
-  // ky is ESM-only: the CJS build must carry it, or `require()` fails at the first call. zod is carried too:
-  // Node loads zod/mini as ~90 separate modules (about 55 ms of a cold import); bundled and tree-shaken it is one
-  // file. zod stays a dependency because the published types refer to it.
-  noExternal: ['ky', 'zod'],
+  // zod is carried: Node loads zod/mini as ~90 separate modules (about 55 ms of a cold import); bundled and
+  // tree-shaken it is one file. zod stays a dependency because the published types refer to it.
+  noExternal: ['zod'],
   // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
   external: ['msw', /^node:/],
   removeNodeProtocol: false,
@@ -36,7 +35,7 @@ export default defineConfig([
     sourcemap: true,
     clean: false,
     splitting: false,
-    noExternal: ['ky', 'zod'],
+    noExternal: ['zod'],
     external: ['msw'],
     removeNodeProtocol: false,
   },

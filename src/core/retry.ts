@@ -12,10 +12,10 @@
  * - No retry starts when its wait would end past the call's deadline, `(timeoutMs + 8 s) × (maxRetries + 1)`
  *   after the call began: one attempt's time plus the longest backoff, for each attempt allowed.
  *
- * Why a loop of our own rather than ky's `retry`: an attempt here covers reading the body as well as the
- * headers (ky's timeout and retries end when the headers arrive, so a body that stalls or breaks would escape
- * both), and `Retry-After` is read only as documented (ky also honours `RateLimit-Reset` and sleeps its
- * whole cap on a value it cannot parse).
+ * Why a loop of our own rather than ky's `retry` (the SDK used ky at first): an attempt here covers reading the
+ * body as well as the headers (ky's timeout and retries end when the headers arrive, so a body that stalls or
+ * breaks escaped both), and `Retry-After` is read only as documented (ky also honours `RateLimit-Reset` and
+ * sleeps its whole cap on a value it cannot parse).
  */
 import { parseRetryAfter } from './errors.js';
 import { now, runPhase, sleepWithin } from './poll.js';
