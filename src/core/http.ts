@@ -300,6 +300,8 @@ export class HttpCore {
       }
       if (started) this.log.log('debug', `← ${answer.status} ${method} ${redactText(url, secrets)} (${Date.now() - started} ms)`);
       const { status } = answer;
+      if (status < 300 && status !== 0) return { ...answer, url };
+      // Everything below is the rare path: built only when needed, every request passes here.
       const shownUrl = redactText(url, secrets);
       const errorInit = { status, headers: redact(headerRecord(answer.headers), secrets), method, url: shownUrl };
       if (status >= 400 || status === 0) {
@@ -308,7 +310,6 @@ export class HttpCore {
         }
         throw ApiError.from({ ...errorInit, body: redact(parseErrorBody(answer.text), secrets) });
       }
-      if (status < 300) return { ...answer, url };
 
       // A redirect. Followed only within the service's origin; elsewhere the key would go with it.
       const location = answer.headers.get('location');
