@@ -57,8 +57,9 @@ export type WebhookEventHandlers = {
  *   },
  * });
  * ```
- * On edge runtimes without `node:crypto`, `crypto.subtle.verify('HMAC', key, signatureBytes, rawBody)` does
- * the same constant-time check.
+ * On edge runtimes without `node:crypto`, Web Crypto does the same constant-time check:
+ * `crypto.subtle.verify('HMAC', key, signatureBytes, new Uint8Array(rawBody))` (the copy, because
+ * TypeScript 5.7 and later accept only `ArrayBuffer`-backed bytes there).
  */
 export interface WebhookHandlerOptions {
   /** The functions to call, by event kind. */

@@ -37,7 +37,7 @@ export {
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from './handler.js';
-export { toNodeHandler, type NodeWebhookHandler } from './node.js';
+export { toNodeHandler, type NodeWebhookHandler, type NodeWebhookRequest, type NodeWebhookResponse } from './node.js';
 export {
   createWebhookBody,
   createWebhookPayload,

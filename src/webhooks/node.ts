@@ -1,15 +1,93 @@
 /**
  * The webhook handler for `node:http` and Express.
  *
- * Node's types are imported with `import type` only: this module touches nothing of Node at runtime beyond
- * the `req`/`res` objects it is handed, so importing the webhooks entry point in a browser or an edge
- * runtime stays safe.
+ * Node's request and response are described here by the few members the adapter uses rather than imported
+ * from `node:http`: the published types must not need `@types/node`, or a browser project that imports the
+ * webhooks entry point fails to type-check. This module touches nothing of Node at runtime either.
  *
  * @module
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookHandler } from './handler.js';
+
+/**
+ * What {@link toNodeHandler} reads of a request: a `node:http` `IncomingMessage`, or an Express `Request`
+ * (which adds `body` and `originalUrl`). Written out rather than imported so that the types need no
+ * `@types/node`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ *
+ * const webhook = toNodeHandler(createWebhookHandler({ on: {} }));
+ * createServer((req, res) => {
+ *   const request: NodeWebhookRequest = req; // an IncomingMessage fits as it is, as does an Express Request
+ *   if (request.method === 'POST') webhook(req, res);
+ *   else res.writeHead(404).end();
+ * });
+ * ```
+ */
+export interface NodeWebhookRequest {
+  /** The method; `undefined` only for requests that did not come from a server. */
+  method?: string | undefined;
+  /** The path and query, as on the request line. */
+  url?: string | undefined;
+  /** Express's path before a router stripped its mount point: preferred over `url` so `Request.url` is whole. */
+  originalUrl?: string | undefined;
+  /** Lower-cased header names; repeated headers as arrays. */
+  headers: { readonly [name: string]: string | string[] | undefined };
+  /** Read only to tell TLS connections (`encrypted: true`) apart, for the `Request`'s URL scheme. */
+  socket?: unknown;
+  /** Whether the whole body was received: if not, the connection is closed after the answer. */
+  complete: boolean;
+  /** Whether the body stream was read to the end, which means a framework read it first. */
+  readableEnded: boolean;
+  /** The body as a framework's parser left it (`express.json()`, `.raw()`, `.text()`). */
+  body?: unknown;
+  /** The exact bytes received, as Firebase and some `express.json({ verify })` setups keep them. */
+  rawBody?: unknown;
+  /** Stops the flow of `data` events: backpressure while the handler has not asked for more. */
+  pause(): unknown;
+  /** Resumes the flow of `data` events. */
+  resume(): unknown;
+  /** Subscribes to a body chunk. */
+  on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  /** Subscribes to the end of the body, or the connection closing. */
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  /** Subscribes to a stream error. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Unsubscribes what `on` subscribed. */
+  off(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  /** Unsubscribes what `on` subscribed. */
+  off(event: 'end' | 'close', listener: () => void): unknown;
+  /** Unsubscribes what `on` subscribed. */
+  off(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * What {@link toNodeHandler} uses of a response: a `node:http` `ServerResponse`, or an Express `Response`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ *
+ * const webhook = toNodeHandler(createWebhookHandler({ on: {} }));
+ * createServer((req, res) => {
+ *   const response: NodeWebhookResponse = res; // a ServerResponse fits as it is, as does an Express Response
+ *   webhook(req, response);
+ * });
+ * ```
+ */
+export interface NodeWebhookResponse {
+  /** Whether the status line and headers were sent: after that, a failure can only end the response. */
+  readonly headersSent: boolean;
+  /** Whether the response was already ended, so a late failure leaves it alone. */
+  readonly writableEnded: boolean;
+  /** Sends the status and headers. */
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  /** Sends the body and ends the response. */
+  end(body: Uint8Array | string): unknown;
+}
 
 /**
  * A `node:http` request listener, which is also an Express route handler.
@@ -19,7 +97,7 @@ import type { WebhookHandler } from './handler.js';
  * const listener: NodeWebhookHandler = toNodeHandler(createWebhookHandler({ on: {} }));
  * ```
  */
-export type NodeWebhookHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookResponse) => void;
 
 /**
  * Adapts a handler from `createWebhookHandler` to `node:http` and Express, with the same responses.
@@ -55,7 +133,7 @@ export function toNodeHandler(handler: WebhookHandler): NodeWebhookHandler {
   };
 }
 
-async function handle(handler: WebhookHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
   if (method !== 'GET' && method !== 'HEAD') {
@@ -81,9 +159,7 @@ async function handle(handler: WebhookHandler, req: IncomingMessage, res: Server
   res.end(body);
 }
 
-type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
-
-function bodyReadByFramework(req: FrameworkRequest): Uint8Array<ArrayBuffer> | string | undefined {
+function bodyReadByFramework(req: NodeWebhookRequest): Uint8Array<ArrayBuffer> | string | undefined {
   // A body parser that skipped this request (wrong content type) may still set `req.body = {}`; only a
   // stream that was read to the end means the body is elsewhere.
   if (!req.readableEnded) return undefined;
@@ -100,7 +176,7 @@ function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
 
-function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+function streamOf(req: NodeWebhookRequest): ReadableStream<Uint8Array> {
   let listening = false;
   const encoder = new TextEncoder();
   let stop = (): void => {};
@@ -150,7 +226,7 @@ function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-function headersOf(req: IncomingMessage): Headers {
+function headersOf(req: NodeWebhookRequest): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     // HTTP/2 pseudo-headers (`:path`) are not valid Fetch header names.
@@ -160,11 +236,11 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
-function urlOf(req: IncomingMessage & { originalUrl?: string }): string {
+function urlOf(req: NodeWebhookRequest): string {
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const path = req.originalUrl ?? req.url ?? '/';
   try {
-    return new URL(path, `${encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`).href;
+    return new URL(path, `${encrypted ? 'https' : 'http'}://${req.headers['host'] ?? 'localhost'}`).href;
   } catch {
     // A Host header that is not a host name must not turn a delivery into a crash.
     return new URL(path.startsWith('/') ? path : '/', 'http://localhost').href;

@@ -94,7 +94,7 @@ export function createWebhookBody(input?: BuildCompletedPayloadInput | OtherWebh
  */
 export function createWebhookRequest(
   input?: BuildCompletedPayloadInput | OtherWebhookPayloadInput,
-  init: { url?: string; headers?: HeadersInit } = {},
+  init: { url?: string; headers?: ConstructorParameters<typeof Headers>[0] } = {},
 ): Request {
   const headers = new Headers(init.headers);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
