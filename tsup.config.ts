@@ -16,7 +16,8 @@ const library = {
   splitting: true,
   treeshake: true,
   // zod is carried: Node loads zod/mini as ~90 separate modules (about 55 ms of a cold import); bundled and
-  // tree-shaken it is one file. zod stays a dependency because the published types refer to it.
+  // tree-shaken it is one file. The published types are generated interfaces, so consumers never need zod:
+  // the package has no runtime dependency.
   noExternal: ['zod'],
   // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
   external: ['msw', /^node:/],

@@ -135,8 +135,25 @@ export class Client {
     return this.#core.request<T>({ method, path, query, body, signal, timeoutMs, maxRetries, headers });
   }
 
-  /** The service root and prefix state; never the key. */
-  toJSON(): { baseUrl: string; apiPrefix: string; prefixConfirmed: boolean; apiKey: string } {
+  /**
+   * The service root and prefix state, for logs and `JSON.stringify(client)`; never the key.
+   *
+   * @example
+   * ```ts
+   * console.log(JSON.stringify(client));
+   * // {"baseUrl":"https://automation.example.com","apiPrefix":"/api/v1","prefixConfirmed":true,"apiKey":"[redacted]"}
+   * ```
+   */
+  toJSON(): {
+    /** The service root, without the path prefix. */
+    baseUrl: string;
+    /** The path prefix in use (or tried first, until confirmed). */
+    apiPrefix: string;
+    /** Settled: set in the options, or answered other than 404. Until then a 404 makes the client try the other. */
+    prefixConfirmed: boolean;
+    /** `'[redacted]'` or `'(none)'`: whether a key is set helps debugging; its value never would. */
+    apiKey: string;
+  } {
     const { prefix, confirmed } = this.#core.prefix;
     return { baseUrl: this.#core.root, apiPrefix: prefix, prefixConfirmed: confirmed, apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)' };
   }

@@ -56,6 +56,7 @@ function formatIssues(issues: readonly Issue[]): string {
 export class WfaError extends Error {
   /** The class name, kept as data because minifiers rename classes. */
   static readonly kind: string = 'WfaError';
+  /** @internal The brand `is()` and `instanceof` read: the class names of the chain, most derived first. */
   declare readonly [KINDS]: readonly string[];
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -82,6 +83,18 @@ export class WfaError extends Error {
     return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 
+  /**
+   * Makes `instanceof` work like {@link WfaError.is}: it also recognises errors from another copy of the
+   * package (the ESM and CJS builds in one process), which share no prototype. A subclass of your own keeps
+   * ordinary `instanceof`.
+   *
+   * @example
+   * ```ts
+   * const { NotFoundError } = require('workflow-automation-sdk'); // the CJS copy
+   * const error = await esmClient.workflows.get('wf_missing').catch((e) => e);
+   * error instanceof NotFoundError; // true, although an ESM copy threw it
+   * ```
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A user's subclass has no own `kind`: it gets ordinary prototype-chain semantics.
     if (!Object.hasOwn(this, 'kind')) return Function.prototype[Symbol.hasInstance].call(this, value);
@@ -89,12 +102,26 @@ export class WfaError extends Error {
   }
 }
 
-/** Facts about the HTTP exchange that failed, as the core hands them to {@link ApiError}. */
+/**
+ * Facts about the HTTP exchange that failed, as the core hands them to {@link ApiError}. Public so that tests
+ * and wrappers can make the SDK's own errors.
+ *
+ * @example
+ * ```ts
+ * const init: ApiErrorInit = { status: 404, body: { error: 'not found' }, headers: {}, method: 'GET', url: 'https://wfa.test/api/v1/workflows/wf_1' };
+ * const error = ApiError.from(init); // a NotFoundError
+ * ```
+ */
 export interface ApiErrorInit {
+  /** The HTTP status code; it picks the subclass in {@link ApiError.from}. */
   status: number;
+  /** The error body as received. It appears in messages and logs, so the core removes secrets from it first. */
   body: unknown;
+  /** The response headers, names in lower case (`x-request-id` becomes `requestId`). */
   headers: Record<string, string>;
+  /** The request method, upper case. */
   method: string;
+  /** The URL that was called; secrets removed first, as for `body`. */
   url: string;
   /** Overrides the message that would be read from the body. */
   message?: string;
@@ -318,7 +345,11 @@ export class ResponseValidationError extends WfaError {
 export class BuildFailedError extends WfaError {
   static override readonly kind: string = 'BuildFailedError';
   /** The last build state received, as the service sent it. */
-  readonly build: { readonly status: string; readonly [key: string]: unknown };
+  readonly build: {
+    /** The failure status, such as `failed`. */
+    readonly status: string;
+    readonly [key: string]: unknown;
+  };
   /** The build's logs as received (their shape is not specified by the service). */
   readonly logs: unknown;
   constructor(buildId: string, build: { readonly status: string; readonly [key: string]: unknown }) {
@@ -339,7 +370,13 @@ export class BuildFailedError extends WfaError {
 export class WaitTimeoutError extends WfaError {
   static override readonly kind: string = 'WaitTimeoutError';
   /** The last build state seen, if any poll succeeded. */
-  readonly build: { readonly status: string; readonly [key: string]: unknown } | undefined;
+  readonly build:
+    | {
+        /** The status it still had, such as `building`. */
+        readonly status: string;
+        readonly [key: string]: unknown;
+      }
+    | undefined;
   /** The wait's deadline. */
   readonly timeoutMs: number;
   constructor(

@@ -44,7 +44,16 @@ import {
 import type * as z from 'zod/mini';
 import { toIssues } from './schema.js';
 
-/** Query values the core can put in a URL; `undefined` and `null` are left out. */
+/**
+ * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
+ * passed as they are. An array repeats the key.
+ *
+ * @example
+ * ```ts
+ * const query: Record<string, QueryValue> = { status: filter ?? undefined, tag: ['a', 'b'] }; // ?tag=a&tag=b
+ * await client.request({ method: 'GET', path: '/workflows', query });
+ * ```
+ */
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 /**

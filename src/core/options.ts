@@ -4,10 +4,25 @@
  */
 import { ValidationError, WfaError, type Issue } from './errors.js';
 
-/** The two path prefixes the service is known to use. */
+/**
+ * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
+ *
+ * @example
+ * ```ts
+ * new Client({ apiKey, baseUrl: 'https://automation.example.com', apiPrefix: '/v1' }); // skip the detection
+ * ```
+ */
 export type ApiPrefix = '/api/v1' | '/v1';
 
-/** Severity levels, most severe first. `'off'` logs nothing. */
+/**
+ * Severity levels, most severe first. `'off'` logs nothing.
+ *
+ * @example
+ * ```ts
+ * const level: LogLevel = process.env.DEBUG ? 'debug' : 'warn';
+ * new Client({ logger: console, logLevel: level });
+ * ```
+ */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /**
@@ -19,9 +34,13 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
  * ```
  */
 export interface Logger {
+  /** Part of the console shape; the SDK reports failures by throwing them, not here. */
   error(message: string, ...rest: unknown[]): void;
+  /** Trouble the SDK works around: a retry, a build poll that failed and will be sent again. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Which path prefix the SDK settled on, and why. */
   info(message: string, ...rest: unknown[]): void;
+  /** Each request sent and each answer, with its time. */
   debug(message: string, ...rest: unknown[]): void;
 }
 

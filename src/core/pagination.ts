@@ -29,7 +29,16 @@ export interface PageParams {
   limit?: number | undefined;
 }
 
-/** What a page says about paging, from whichever fields the service used. Absent facts are `undefined`. */
+/**
+ * What a page says about paging, from whichever fields the service used (the spec shows no list envelope).
+ * Absent facts are `undefined`.
+ *
+ * @example
+ * ```ts
+ * const { info }: { info: PageInfo } = await client.orders.list({ limit: 20 });
+ * console.log(`page ${info.page} of ${info.totalPages ?? '?'}`);
+ * ```
+ */
 export interface PageInfo {
   /** This page's number (as reported, else as requested, else 1). */
   page: number;
@@ -212,6 +221,12 @@ export class Page<T> implements AsyncIterable<T> {
   /**
    * True when another page is expected. Unknown facts lean towards asking: the empty-page and repeated-page
    * guards end a walk on a server that gives none.
+   *
+   * @example
+   * ```ts
+   * const page = await client.workflows.list({ limit: 50 });
+   * if (page.hasNextPage()) console.log('more to come');
+   * ```
    */
   hasNextPage(): boolean {
     const { page, limit, total, totalPages, hasMore, nextPage } = this.info;
@@ -228,6 +243,11 @@ export class Page<T> implements AsyncIterable<T> {
    * Fetches the next page with the same parameters.
    *
    * @throws WfaError when {@link Page.hasNextPage} is false.
+   * @example
+   * ```ts
+   * const first = await client.orders.list({ limit: 100 });
+   * const second = first.hasNextPage() ? await first.getNextPage() : undefined;
+   * ```
    */
   async getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) throw new WfaError('There is no next page: check hasNextPage() first');
@@ -235,7 +255,15 @@ export class Page<T> implements AsyncIterable<T> {
     return this.#fetch(next, this.#fingerprint);
   }
 
-  /** Every item from this page on, fetching later pages as they are reached; one page in memory at a time. */
+  /**
+   * Every item from this page on, fetching later pages as they are reached; one page in memory at a time.
+   *
+   * @example
+   * ```ts
+   * const page = await client.workflows.list({ page: 3 });
+   * for await (const workflow of page) console.log(workflow.id); // page 3, then 4, 5...
+   * ```
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk moves on from this page
     let page: Page<T> = this;
@@ -289,6 +317,14 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.#page().finally(onfinally);
   }
 
+  /**
+   * Every item of every page, from the first; later pages are fetched as they are reached.
+   *
+   * @example
+   * ```ts
+   * for await (const integration of client.integrations.list({ limit: 100 })) console.log(integration.platform);
+   * ```
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     yield* await this.#page();
   }

@@ -20,7 +20,18 @@
 import { parseRetryAfter } from './errors.js';
 import { now, runPhase, sleepWithin } from './poll.js';
 
-/** The longest `Retry-After` the SDK sleeps on by itself: one minute. */
+/**
+ * The longest `Retry-After` the SDK sleeps on by itself: one minute. A longer one ends the call with the
+ * error, so a caller is never stuck behind a wait it did not choose.
+ *
+ * @example
+ * ```ts
+ * try { await client.orders.list(); }
+ * catch (e) {
+ *   if (RateLimitError.is(e) && (e.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) scheduleLater(e.retryAfterMs);
+ * }
+ * ```
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** First backoff step; doubles each retry, with jitter, up to {@link MAX_BACKOFF_MS}. */
 export const BASE_BACKOFF_MS = 500;

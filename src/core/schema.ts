@@ -38,11 +38,68 @@ export function looseObject<Shape extends core.$ZodLooseShape>(shape: Shape): z.
 }
 
 /**
+ * What scripts/gen-types.ts reads of a schema beyond its zod definition when it writes the public
+ * interfaces (src/resources/types.generated.ts). Kept in a WeakMap of our own rather than zod's global
+ * registry: that one is shared with an app's own zod schemas and would add its code to browser bundles.
+ */
+export interface SchemaDoc {
+  /** The field's doc comment in the generated interface. */
+  readonly description?: string;
+  /** An open string's known values, listed in its type before `(string & {})`. */
+  readonly known?: readonly string[];
+  /** The TypeScript type where the zod definition cannot tell it: a refine that narrows `unknown`. */
+  readonly type?: string;
+}
+
+const docs = new WeakMap<object, SchemaDoc>();
+
+/**
+ * Documents a schema field, once, next to its checks: the generated interface carries `description` as the
+ * field's doc comment. Apply it last (`.check()` makes a new schema, which would not carry it).
+ */
+export function doc<S extends z.ZodMiniType>(schema: S, description: string): S {
+  docs.set(schema, { ...docs.get(schema), description });
+  return schema;
+}
+
+/** What {@link doc} and the helpers below recorded of a schema, for the type generator. */
+export function docOf(schema: object): SchemaDoc | undefined {
+  return docs.get(schema);
+}
+
+/** True when A and B are the same type: mutual assignability would let an optional field or `any` slip by. */
+type Same<A, B> = (<V>() => V extends A ? 1 : 2) extends <V>() => V extends B ? 1 : 2 ? true : false;
+
+/**
+ * Types a schema by the interface generated from it, so that what it parses is named by that interface.
+ * Compiles only when the schema's own inferred type is exactly that interface: a schema changed without
+ * `npm run gen:types` fails the type check here, where it is defined.
+ *
+ * @example
+ * ```ts
+ * export const OrderSchema = parsesTo<Order>()(looseObject({ id: stringOrNumber() }));
+ * ```
+ */
+export function parsesTo<T>(): <S extends z.ZodMiniType<T, T>>(
+  schema: S &
+    ([Same<z.output<S>, T>, Same<z.input<S>, T>] extends [true, true]
+      ? unknown
+      : { 'differs from its generated interface: run npm run gen:types': never }),
+) => z.ZodMiniType<T, T> {
+  return (schema) => schema;
+}
+
+/**
  * A string whose known values autocomplete while any other value still type-checks and validates: the spec
  * lists only the values it has seen, and a new one must never break a caller (`'building' | (string & {})`).
+ * The values are kept at runtime too, for the type generator.
  */
-export function openString<Known extends string>(): z.ZodMiniType<Known | (string & {})> {
-  return z.string() as z.ZodMiniType<Known | (string & {})>;
+export function openString<const Known extends string = never>(
+  known: readonly Known[] = [],
+): z.ZodMiniType<Known | (string & {}), Known | (string & {})> {
+  const schema = z.string();
+  docs.set(schema, { known });
+  return schema as z.ZodMiniType<Known | (string & {}), Known | (string & {})>;
 }
 
 /** A non-empty string, with a message that says so. */
@@ -74,14 +131,16 @@ export function positiveInt(): z.ZodMiniNumber<number> {
 }
 
 /** An id the service may send as a string or a number. */
-export function stringOrNumber(): z.ZodMiniType<string | number> {
-  return z.unknown().check(
+export function stringOrNumber(): z.ZodMiniType<string | number, string | number> {
+  const schema = z.unknown().check(
     z.refine((value) => typeof value === 'string' || typeof value === 'number', 'must be a string or a number'),
-  ) as z.ZodMiniType<string | number>;
+  );
+  docs.set(schema, { type: 'string | number' });
+  return schema as z.ZodMiniType<string | number, string | number>;
 }
 
 /** A JSON object with any keys: free-form settings such as an action's `config`. */
-export function anyObject(): z.ZodMiniType<Record<string, unknown>> {
+export function anyObject(): z.ZodMiniType<Record<string, unknown>, Record<string, unknown>> {
   return looseObject({});
 }
 

@@ -5,23 +5,22 @@
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import * as z from 'zod/mini';
-import { checkInput, nonEmptyString } from '../core/schema.js';
-import { Resource } from './resource.js';
+import { checkInput, doc, nonEmptyString, parsesTo } from '../core/schema.js';
+import { Resource, coreOf } from './resource.js';
+import type { Credentials } from './types.generated.js';
 
-const CredentialsSchema = z.object({
-  email: z.string().check(z.refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
-  password: nonEmptyString(),
-});
+export type { Credentials } from './types.generated.js';
 
-/**
- * What `auth.issueKey` and `Client.login` take.
- *
- * @example
- * ```ts
- * const credentials: Credentials = { email: 'demo@example.com', password: 'demo' };
- * ```
- */
-export type Credentials = z.input<typeof CredentialsSchema>;
+/** The schema of `auth.issueKey` input: checked before sending. */
+export const CredentialsSchema = parsesTo<Credentials>()(
+  z.object({
+    email: doc(
+      z.string().check(z.refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
+      "The account's email address.",
+    ),
+    password: doc(nonEmptyString(), "The account's password; not empty. Kept out of every error and log line."),
+  }),
+);
 
 /**
  * An issued API key.
@@ -69,7 +68,7 @@ export class Auth extends Resource {
    */
   async issueKey(credentials: Credentials, options?: RequestOptions): Promise<IssuedKey> {
     const body = checkInput(CredentialsSchema, credentials, 'credentials for auth.issueKey');
-    const response = await this.core.request({
+    const response = await coreOf(this).request({
       ...options,
       method: 'POST',
       path: '/v1/auth',
@@ -84,7 +83,7 @@ export class Auth extends Resource {
         body: '[body hidden: it may contain a credential]',
         issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
         method: 'POST',
-        url: `${this.core.root}/v1/auth`,
+        url: `${coreOf(this).root}/v1/auth`,
         what: 'issued key',
       });
     }

@@ -105,7 +105,14 @@ export interface WaitForBuildOptions extends WatchBuildOptions {
  * await client.waitForBuild(target);
  * ```
  */
-export type BuildTarget = string | { readonly id?: string | undefined; readonly build_id?: string | null | undefined };
+export type BuildTarget =
+  | string
+  | {
+      /** Named in the error when `build_id` is missing, so it says which workflow has no build to follow. */
+      readonly id?: string | undefined;
+      /** The build to wait for. */
+      readonly build_id?: string | null | undefined;
+    };
 
 /** @internal One poll as the resource performs it. */
 export interface PollRequest {

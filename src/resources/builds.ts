@@ -6,7 +6,7 @@ import type { RequestOptions } from '../core/options.js';
 import { headerRecord } from '../core/retry.js';
 import { parseRetryAfter } from '../core/errors.js';
 import * as z from 'zod/mini';
-import { idSegment, looseObject, openString } from '../core/schema.js';
+import { doc, idSegment, looseObject, openString, parsesTo } from '../core/schema.js';
 import {
   buildIdOf,
   waitForBuild,
@@ -16,31 +16,24 @@ import {
   type WaitForBuildOptions,
   type WatchBuildOptions,
 } from './build-wait.js';
-import { Resource } from './resource.js';
+import { Resource, coreOf } from './resource.js';
+import type { Build } from './types.generated.js';
 
-/** Build statuses the SDK knows; any other string is accepted and treated as still running. */
-export type BuildStatus = 'building' | 'completed' | 'failed' | 'error' | 'cancelled' | 'canceled';
+export type { Build, BuildStatus } from './types.generated.js';
+
+/** The schema of a build's status: the values the SDK knows, and any other string. */
+export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
 
 /** The schema of a build; `download_url` is not URL-checked here (responses are trusted to be URLs). */
-export const BuildSchema = looseObject({
-  id: z.optional(z.string()),
-  status: openString<BuildStatus>(),
-  progress: z.optional(z.nullable(z.number())),
-  download_url: z.optional(z.nullable(z.string())),
-  /** The spec mentions logs without showing their shape: kept as received. */
-  logs: z.optional(z.unknown()),
-});
-
-/**
- * A build's state as returned by the service.
- *
- * @example
- * ```ts
- * const build: Build = await client.builds.get('bld_1');
- * if (build.status === 'building') console.log(`${build.progress ?? 0}%`);
- * ```
- */
-export type Build = z.infer<typeof BuildSchema>;
+export const BuildSchema = parsesTo<Build>()(
+  looseObject({
+    id: z.optional(doc(z.string(), 'Its id; not in every response.')),
+    status: doc(BuildStatusSchema, 'A status this SDK does not know is kept, and a wait treats it as still running.'),
+    progress: z.optional(doc(z.nullable(z.number()), 'How far it has got, while `building`.')),
+    download_url: z.optional(doc(z.nullable(z.string()), 'Where to download what was built, once `completed`.')),
+    logs: z.optional(doc(z.unknown(), 'Kept as received: the spec mentions logs without showing their shape.')),
+  }),
+);
 
 /**
  * A build that reached `completed`: its `download_url` is a string.
@@ -50,7 +43,12 @@ export type Build = z.infer<typeof BuildSchema>;
  * function download(build: CompletedBuild) { return fetch(build.download_url); }
  * ```
  */
-export type CompletedBuild = Build & { status: 'completed'; download_url: string };
+export type CompletedBuild = Build & {
+  /** Always `completed`: a wait resolves with nothing else. */
+  status: 'completed';
+  /** Checked present by the wait, so it needs no check of yours. */
+  download_url: string;
+};
 
 /**
  * `client.builds`: read a build's state, wait for it to finish, or watch it change.
@@ -72,7 +70,7 @@ export class Builds extends Resource {
    */
   async get(id: string, options?: RequestOptions): Promise<Build> {
     const path = `/builds/${idSegment(id, 'build id')}`;
-    return this.core.request({ ...options, method: 'GET', path, schema: BuildSchema, what: 'build' });
+    return coreOf(this).request({ ...options, method: 'GET', path, schema: BuildSchema, what: 'build' });
   }
 
   /**
@@ -131,7 +129,7 @@ export class Builds extends Resource {
   }
 
   #poller(): BuildPoller {
-    const core = this.core;
+    const core = coreOf(this);
     return {
       requestTimeoutMs: core.timeoutMs,
       log: (message) => core.log.log('warn', message),

@@ -5,46 +5,36 @@
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
 import * as z from 'zod/mini';
-import { checkInput, idSegment, looseObject, nonEmptyString, positiveInt, stringOrNumber } from '../core/schema.js';
-import { Resource, type JsonValue } from './resource.js';
+import { checkInput, doc, idSegment, looseObject, nonEmptyString, parsesTo, positiveInt, stringOrNumber } from '../core/schema.js';
+import { Resource, coreOf, type JsonValue } from './resource.js';
+import type { Integration, IntegrationSaveParams } from './types.generated.js';
+
+export type { Integration, IntegrationSaveParams } from './types.generated.js';
 
 /**
  * The schema of a saved integration. The spec does not show the record, so every field is optional and kept
  * (whether `api_key` comes back masked is up to the service).
  */
-export const IntegrationSchema = looseObject({
-  id: z.optional(stringOrNumber()),
-  platform: z.optional(z.string()),
-  label: z.optional(z.nullable(z.string())),
-  api_key: z.optional(z.nullable(z.string())),
-});
-
-/**
- * A saved integration as returned by the service.
- *
- * @example
- * ```ts
- * const saved: Integration = await client.integrations.save({ platform: 'shopify', api_key: 'shpat_…', label: 'Store' });
- * ```
- */
-export type Integration = z.infer<typeof IntegrationSchema>;
+export const IntegrationSchema = parsesTo<Integration>()(
+  looseObject({
+    id: z.optional(doc(stringOrNumber(), 'Its id, for `integrations.delete`.')),
+    platform: z.optional(doc(z.string(), 'The platform the key belongs to.')),
+    label: z.optional(doc(z.nullable(z.string()), 'The label it was saved with.')),
+    api_key: z.optional(doc(z.nullable(z.string()), "The platform's key as the service returns it, perhaps masked.")),
+  }),
+);
 
 /** The schema of `integrations.save` input: checked before sending. */
-export const IntegrationSaveSchema = looseObject({
-  platform: nonEmptyString(),
-  api_key: nonEmptyString(),
-  label: z.optional(z.string()),
-});
-
-/**
- * What `integrations.save` takes.
- *
- * @example
- * ```ts
- * const input: IntegrationSaveParams = { platform: 'shopify', api_key: process.env.SHOPIFY_KEY!, label: 'Main store' };
- * ```
- */
-export type IntegrationSaveParams = z.input<typeof IntegrationSaveSchema>;
+export const IntegrationSaveSchema = parsesTo<IntegrationSaveParams>()(
+  looseObject({
+    platform: doc(nonEmptyString(), 'The platform the key belongs to, such as `shopify`; not empty.'),
+    api_key: doc(
+      nonEmptyString(),
+      "The platform's API key (not this service's); not empty. Kept out of every error and log line, even when the service echoes it.",
+    ),
+    label: z.optional(doc(z.string(), 'A name to tell keys for the same platform apart.')),
+  }),
+);
 
 const ListSchema = z.strictObject({ page: z.optional(positiveInt()), limit: z.optional(positiveInt()) });
 
@@ -68,7 +58,7 @@ export class Integrations extends Resource {
    */
   async save(params: IntegrationSaveParams, options?: RequestOptions): Promise<Integration> {
     const body = checkInput(IntegrationSaveSchema, params, 'input to integrations.save');
-    return this.core.request({
+    return coreOf(this).request({
       ...options,
       method: 'POST',
       path: '/integrations',
@@ -88,7 +78,7 @@ export class Integrations extends Resource {
    * ```
    */
   list(params: PageParams = {}, options?: RequestOptions): PagePromise<Integration> {
-    return listPages(this.core, { path: '/integrations', plural: 'integrations', item: IntegrationSchema, query: { ...params } }, options, () => {
+    return listPages(coreOf(this), { path: '/integrations', plural: 'integrations', item: IntegrationSchema, query: { ...params } }, options, () => {
       checkInput(ListSchema, params, 'parameters of integrations.list');
     });
   }
@@ -103,6 +93,6 @@ export class Integrations extends Resource {
    */
   async delete(id: string | number, options?: RequestOptions): Promise<JsonValue | void> {
     const path = `/integrations/${idSegment(id, 'integration id')}`;
-    return this.core.request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
+    return coreOf(this).request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
   }
 }

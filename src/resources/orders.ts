@@ -5,25 +5,19 @@
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
 import * as z from 'zod/mini';
-import { checkInput, idSegment, looseObject, nonEmptyString, openString, positiveInt, stringOrNumber } from '../core/schema.js';
-import { Resource } from './resource.js';
+import { checkInput, doc, idSegment, looseObject, nonEmptyString, parsesTo, positiveInt, stringOrNumber } from '../core/schema.js';
+import { Resource, coreOf } from './resource.js';
+import type { Order } from './types.generated.js';
+
+export type { Order } from './types.generated.js';
 
 /** The schema of an order; only `id` is required, every field is kept. */
-export const OrderSchema = looseObject({
-  id: stringOrNumber(),
-  status: z.optional(openString<never>()),
-});
-
-/**
- * An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept.
- *
- * @example
- * ```ts
- * const order: Order = await client.orders.get('ord_1');
- * order['amount']; // unknown: read it with a check of your own
- * ```
- */
-export type Order = z.infer<typeof OrderSchema>;
+export const OrderSchema = parsesTo<Order>()(
+  looseObject({
+    id: doc(stringOrNumber(), 'Its id, a string or a number as the service sends it.'),
+    status: z.optional(doc(z.string(), 'As received: the service does not list its values.')),
+  }),
+);
 
 const ListSchema = z.strictObject({
   page: z.optional(positiveInt()),
@@ -63,7 +57,7 @@ export class Orders extends Resource {
    * ```
    */
   list(params: OrderListParams = {}, options?: RequestOptions): PagePromise<Order> {
-    return listPages(this.core, { path: '/orders', plural: 'orders', item: OrderSchema, query: { ...params } }, options, () => {
+    return listPages(coreOf(this), { path: '/orders', plural: 'orders', item: OrderSchema, query: { ...params } }, options, () => {
       checkInput(ListSchema, params, 'parameters of orders.list');
     });
   }
@@ -78,6 +72,6 @@ export class Orders extends Resource {
    */
   async get(id: string | number, options?: RequestOptions): Promise<Order> {
     const path = `/orders/${idSegment(id, 'order id')}`;
-    return this.core.request({ ...options, method: 'GET', path, schema: OrderSchema, what: 'order' });
+    return coreOf(this).request({ ...options, method: 'GET', path, schema: OrderSchema, what: 'order' });
   }
 }

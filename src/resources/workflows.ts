@@ -7,93 +7,99 @@ import * as z from 'zod/mini';
 import {
   anyObject,
   checkInput,
+  doc,
   httpUrl,
   idSegment,
   looseObject,
   nonEmptyString,
   openString,
+  parsesTo,
   positiveInt,
   snakeCaseId,
 } from '../core/schema.js';
 import { ResponseValidationError } from '../core/errors.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import { Builds, type CompletedBuild } from './builds.js';
-import { Resource, type JsonValue } from './resource.js';
+import { Resource, coreOf, type JsonValue } from './resource.js';
+import type { Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './types.generated.js';
 
-/** Workflow statuses seen so far; any other string is accepted too. */
-export type WorkflowStatus = 'building' | 'active' | 'completed' | 'failed';
+export type { Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './types.generated.js';
 
-const config = z.optional(anyObject());
+/** The schema of a workflow's status: the values seen so far, and any other string. */
+export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
+
+const config = z.optional(doc(anyObject(), 'Settings of the action; their keys depend on the app.'));
 
 /** The schema of a workflow as the service returns it; unknown fields are kept. */
-export const WorkflowSchema = looseObject({
-  id: z.string(),
-  name: z.string(),
-  platform: z.string(),
-  status: openString<WorkflowStatus>(),
-  created_at: z.string(),
-  /** Not in every deployment's response; needed to follow the build. */
-  build_id: z.optional(z.string()),
-  trigger: z.optional(looseObject({ type: z.string(), url: z.optional(z.string()) })),
-  actions: z.optional(z.array(looseObject({ app: z.string(), action: z.string(), config }))),
-});
+export const WorkflowSchema = parsesTo<Workflow>()(
+  looseObject({
+    id: doc(z.string(), 'Its id (`wf_…`), as `get`, `update` and `delete` take it.'),
+    name: doc(z.string(), 'The name given at creation.'),
+    platform: doc(z.string(), 'The target automation platform, such as `zapier`.'),
+    status: doc(WorkflowStatusSchema, 'Its state. A status this SDK does not know is kept as received: a new one must not break a caller.'),
+    created_at: doc(z.string(), 'When it was created: an ISO 8601 UTC timestamp.'),
+    build_id: z.optional(
+      doc(z.string(), "The build its creation started, to follow with `waitForBuild`. Not in every deployment's response."),
+    ),
+    trigger: z.optional(
+      doc(
+        looseObject({
+          type: doc(z.string(), 'The kind of trigger, such as `webhook`.'),
+          url: z.optional(doc(z.string(), 'The URL of a `webhook` trigger, when it has one.')),
+        }),
+        'What starts it.',
+      ),
+    ),
+    actions: z.optional(
+      doc(
+        z.array(
+          looseObject({
+            app: doc(z.string(), 'The application, such as `slack`.'),
+            action: doc(z.string(), 'The operation of that application, such as `send_message`.'),
+            config,
+          }),
+        ),
+        'What it does, in order.',
+      ),
+    ),
+  }),
+);
 
-/**
- * A workflow as returned by the service.
- *
- * @example
- * ```ts
- * const wf: Workflow = await client.workflows.get('wf_123');
- * wf.status; // 'building' | 'active' | ... | (any other string)
- * ```
- */
-export type Workflow = z.infer<typeof WorkflowSchema>;
-
-// The create fields, shared by the create and update schemas so each check is written once.
+// The create fields, shared by the create and update schemas so each check (and its doc) is written once.
 const createFields = {
-  name: nonEmptyString(),
-  platform: nonEmptyString(),
-  trigger: looseObject({ type: nonEmptyString(), url: z.optional(httpUrl()) }),
-  actions: z.array(looseObject({ app: snakeCaseId(), action: snakeCaseId(), config })),
+  name: doc(nonEmptyString(), 'The name of the workflow; not empty.'),
+  platform: doc(nonEmptyString(), 'The target automation platform, such as `zapier`; not empty.'),
+  trigger: doc(
+    looseObject({
+      type: doc(nonEmptyString(), 'The kind of trigger, such as `webhook`; not empty.'),
+      url: z.optional(doc(httpUrl(), 'For a `webhook` trigger: the http(s) URL to call.')),
+    }),
+    'What starts the workflow.',
+  ),
+  actions: doc(
+    z.array(
+      looseObject({
+        app: doc(snakeCaseId(), 'The application: lower case letters, digits and underscores, such as `slack`.'),
+        action: doc(snakeCaseId(), 'The operation of that application, in the same form, such as `send_message`.'),
+        config,
+      }),
+    ),
+    'What the workflow does, in order.',
+  ),
 };
 
 /** The schema of the body of `workflows.create`: checked before sending. */
-export const WorkflowCreateSchema = looseObject(createFields);
-
-/**
- * What `workflows.create` takes. Extra fields are sent as given.
- *
- * @example
- * ```ts
- * const input: WorkflowCreateParams = {
- *   name: 'Notify on order',
- *   platform: 'zapier',
- *   trigger: { type: 'webhook', url: 'https://example.com/hook' },
- *   actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
- * };
- * ```
- */
-export type WorkflowCreateParams = z.input<typeof WorkflowCreateSchema>;
+export const WorkflowCreateSchema = parsesTo<WorkflowCreateParams>()(looseObject(createFields));
 
 /** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
-export const WorkflowUpdateSchema = looseObject({
-  name: z.optional(createFields.name),
-  platform: z.optional(createFields.platform),
-  trigger: z.optional(createFields.trigger),
-  actions: z.optional(createFields.actions),
-}).check(
-  z.refine((changes) => Object.keys(changes).length > 0, 'must name at least one field to change'),
+export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
+  looseObject({
+    name: z.optional(createFields.name),
+    platform: z.optional(createFields.platform),
+    trigger: z.optional(createFields.trigger),
+    actions: z.optional(createFields.actions),
+  }).check(z.refine((changes) => Object.keys(changes).length > 0, 'must name at least one field to change')),
 );
-
-/**
- * What `workflows.update` takes: the fields to change.
- *
- * @example
- * ```ts
- * await client.workflows.update('wf_123', { name: 'Renamed' });
- * ```
- */
-export type WorkflowUpdateParams = z.input<typeof WorkflowUpdateSchema>;
 
 const ListSchema = z.strictObject({
   page: z.optional(positiveInt()),
@@ -177,7 +183,7 @@ export class Workflows extends Resource {
    * ```
    */
   list(params: WorkflowListParams = {}, options?: RequestOptions): PagePromise<Workflow> {
-    return listPages(this.core, { path: '/workflows', plural: 'workflows', item: WorkflowSchema, query: { ...params } }, options, () => {
+    return listPages(coreOf(this), { path: '/workflows', plural: 'workflows', item: WorkflowSchema, query: { ...params } }, options, () => {
       checkInput(ListSchema, params, 'parameters of workflows.list');
     });
   }
@@ -193,7 +199,7 @@ export class Workflows extends Resource {
    */
   async create(params: WorkflowCreateParams, options?: RequestOptions): Promise<Workflow> {
     const body = checkInput(WorkflowCreateSchema, params, 'input to workflows.create');
-    return this.core.request({ ...options, method: 'POST', path: '/workflows', body, schema: WorkflowSchema, what: 'workflow' });
+    return coreOf(this).request({ ...options, method: 'POST', path: '/workflows', body, schema: WorkflowSchema, what: 'workflow' });
   }
 
   /**
@@ -222,11 +228,11 @@ export class Workflows extends Resource {
         body: workflow,
         issues: [{ path: ['build_id'], message: 'is missing, so its build cannot be waited for', code: 'invalid_type' }],
         method: 'POST',
-        url: `${this.core.root}${this.core.prefix.prefix}/workflows`,
+        url: `${coreOf(this).root}${coreOf(this).prefix.prefix}/workflows`,
         what: `workflow ${workflow.id} was created`,
       });
     }
-    const build = await new Builds(this.core).wait(workflow.build_id, waitOptions);
+    const build = await new Builds(coreOf(this)).wait(workflow.build_id, waitOptions);
     return { workflow, build };
   }
 
@@ -240,7 +246,7 @@ export class Workflows extends Resource {
    */
   async get(id: string, options?: RequestOptions): Promise<Workflow> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    return this.core.request({ ...options, method: 'GET', path, schema: WorkflowSchema, what: 'workflow' });
+    return coreOf(this).request({ ...options, method: 'GET', path, schema: WorkflowSchema, what: 'workflow' });
   }
 
   /**
@@ -254,7 +260,7 @@ export class Workflows extends Resource {
   async update(id: string, changes: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
     const body = checkInput(WorkflowUpdateSchema, changes, 'changes to workflows.update');
-    return this.core.request({ ...options, method: 'PUT', path, body, schema: WorkflowSchema, what: 'workflow' });
+    return coreOf(this).request({ ...options, method: 'PUT', path, body, schema: WorkflowSchema, what: 'workflow' });
   }
 
   /**
@@ -267,6 +273,6 @@ export class Workflows extends Resource {
    */
   async delete(id: string, options?: RequestOptions): Promise<JsonValue | void> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    return this.core.request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
+    return coreOf(this).request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
   }
 }

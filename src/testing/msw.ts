@@ -52,7 +52,10 @@ export interface MockHandlersOptions extends MockServiceOptions, MockHandlersTar
  * afterEach(() => handlers.service.reset());
  * ```
  */
-export type MockHandlers = HttpHandler[] & { readonly service: MockService };
+export type MockHandlers = HttpHandler[] & {
+  /** The service the handlers answer from: one per `createMockHandlers()` call, unless one was passed in. */
+  readonly service: MockService;
+};
 
 function isService(value: MockService | MockHandlersOptions | undefined): value is MockService {
   return typeof (value as MockService | undefined)?.handle === 'function';

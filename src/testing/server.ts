@@ -42,9 +42,11 @@ export interface MockServerOptions extends MockServiceOptions {
 export interface MockServer {
   /** The origin, without a trailing slash: `http://127.0.0.1:4010`. */
   url: string;
+  /** The port it listens on: the free one chosen when `port` was 0. */
   port: number;
   /** A key valid on this server, issued to the default user `demo@example.com`. */
   apiKey: string;
+  /** The service behind the server, to inject faults (`failNext`), reset it, or read what it stored. */
   service: MockService;
   /**
    * Stops listening, destroys open connections, and stops the service's timers and deliveries (unless the

@@ -22,7 +22,12 @@ import { createBuildNotifier } from './webhooks.js';
  * await fetch(`${url}/v1/auth`, { method: 'POST', body: JSON.stringify(DEFAULT_MOCK_USER) });
  * ```
  */
-export const DEFAULT_MOCK_USER: Readonly<{ email: string; password: string }> = Object.freeze({
+export const DEFAULT_MOCK_USER: Readonly<{
+  /** `demo@example.com`, as in the spec's examples. */
+  email: string;
+  /** `demo`. */
+  password: string;
+}> = Object.freeze({
   email: 'demo@example.com',
   password: 'demo',
 });

@@ -35,7 +35,9 @@ export type JsonObject = { [key: string]: JsonValue };
  * ```
  */
 export interface MockTrigger {
+  /** The trigger kind, as sent: `webhook` in the spec's examples. */
   type: string;
+  /** The URL sent with a `webhook` trigger; the mock checks it is http(s) but never calls it. */
   url?: string;
   [field: string]: JsonValue | undefined;
 }
@@ -49,8 +51,11 @@ export interface MockTrigger {
  * ```
  */
 export interface MockAction {
+  /** The application: lower case letters, digits and underscores, as the spec requires. */
   app: string;
+  /** The operation of that application, in the same form. */
   action: string;
+  /** Free-form settings, kept as sent. */
   config?: JsonObject;
   [field: string]: JsonValue | undefined;
 }
@@ -68,14 +73,23 @@ export interface MockAction {
  * ```
  */
 export interface MockWorkflow {
+  /** `wf_` and 16 characters; the same for the same `seed`. */
   id: string;
+  /** As sent. */
   name: string;
+  /** As sent. */
   platform: string;
+  /** As sent. */
   trigger: MockTrigger;
+  /** As sent, in order. */
   actions: MockAction[];
+  /** Follows the build (see above), so a test can wait on either. */
   status: 'building' | 'active' | 'failed';
+  /** The build its creation started: always set, unlike some real deployments. */
   build_id: string;
+  /** ISO 8601 on the service's clock, so fake timers move it. */
   created_at: string;
+  /** ISO 8601: the last `PUT`, else `created_at`. */
   updated_at: string;
 }
 
@@ -95,14 +109,23 @@ export interface MockWorkflow {
  * ```
  */
 export interface MockBuild {
+  /** `bld_` and 16 characters: the workflow's `build_id`. */
   id: string;
+  /** The workflow that started it. */
   workflow_id: string;
+  /** Computed from the elapsed time on each request, so no timer is needed to move it. */
   status: 'building' | 'completed' | 'failed' | 'cancelled';
+  /** 0 to 99 while `building`, 100 once `completed`; absent when it failed or was cancelled. */
   progress?: number;
+  /** Set once `completed`: a `/downloads/{id}.zip` URL on the mock, which serves an empty ZIP archive. */
   download_url?: string;
+  /** Why it failed or was cancelled. */
   error?: string;
+  /** One line per step reached so far. */
   logs: string[];
+  /** ISO 8601 on the service's clock. */
   created_at: string;
+  /** ISO 8601, once it has ended. */
   finished_at?: string;
 }
 
@@ -116,11 +139,17 @@ export interface MockBuild {
  * ```
  */
 export interface MockOrder {
+  /** `ord_` and 16 characters. */
   id: string;
+  /** The mock's own set of values (the spec lists none), so `orders.list({ status })` has something to filter. */
   status: 'pending' | 'paid' | 'fulfilled' | 'cancelled' | 'refunded';
+  /** In major units of `currency`. */
   amount: number;
+  /** An ISO 4217 code, such as `USD`. */
   currency: string;
+  /** Always `null` for seeded orders: the spec does not show how orders and workflows relate. */
   workflow_id: string | null;
+  /** ISO 8601 on the service's clock. */
   created_at: string;
 }
 
@@ -134,11 +163,17 @@ export interface MockOrder {
  * ```
  */
 export interface MockIntegration {
+  /** `int_` and 16 characters. */
   id: string;
+  /** As sent; saving again for the same platform updates this record. */
   platform: string;
+  /** As sent; `null` when none was. */
   label: string | null;
+  /** Masked (`sk_l…1234`), so a test can check that a client never needs the key back. */
   api_key: string;
+  /** ISO 8601 on the service's clock. */
   created_at: string;
+  /** ISO 8601: the last save. */
   updated_at: string;
 }
 
@@ -151,10 +186,15 @@ export interface MockIntegration {
  * ```
  */
 export interface MockListPage<T = unknown> {
+  /** The records of this page. */
   items: T[];
+  /** The page number, from 1. */
   page: number;
+  /** The page size asked for: default 20, at most 100. */
   limit: number;
+  /** Records in the whole list. */
   total: number;
+  /** Whether a later page has records. */
   has_more: boolean;
 }
 
@@ -183,7 +223,9 @@ export type MockListEnvelope = 'data' | 'items' | 'array' | ((page: MockListPage
  * ```
  */
 export interface MockUser {
+  /** What `POST /v1/auth` takes, with `password`. */
   email: string;
+  /** Checked as is, by `POST /v1/auth`. */
   password: string;
   /** A key valid for this user from the start (and after `reset()`). Default: one generated key. */
   apiKey?: string;
@@ -198,9 +240,15 @@ export interface MockUser {
  * ```
  */
 export interface MockWebhookEvent {
+  /** The one event the spec shows. */
   event: 'build.completed';
+  /** The workflow whose build completed. */
   workflow_id: string;
-  data: { download_url: string };
+  /** The event's content. */
+  data: {
+    /** The completed build's `download_url`. */
+    download_url: string;
+  };
 }
 
 /**
@@ -213,9 +261,13 @@ export interface MockWebhookEvent {
  * ```
  */
 export interface MockWebhookDelivery {
+  /** Where it was POSTed: the service's `webhookUrl` at that time. */
   url: string;
+  /** What was sent. */
   payload: MockWebhookEvent;
+  /** The receiver's HTTP status; absent when there was no answer. */
   status?: number;
+  /** The error's message when there was no answer: a refused connection, a timeout. */
   error?: string;
   /** When the POST was made, ISO 8601 on the service's clock. */
   at: string;
@@ -230,6 +282,7 @@ export interface MockWebhookDelivery {
  * ```
  */
 export interface MockRateLimit {
+  /** N: the Nth, 2Nth, 3Nth... request is answered 429. */
   every: number;
   /** The `Retry-After` header value. Default 1. */
   retryAfterSeconds?: number;

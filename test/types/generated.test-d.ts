@@ -1,0 +1,93 @@
+/**
+ * The public resource types are interfaces generated from the schemas. Each schema is typed by its interface
+ * (`parsesTo<T>()`), which compiles only while the schema's own inferred type is exactly that interface; these
+ * check that every schema parses to (and takes) its public type, and that `parsesTo` refuses each way a schema
+ * can drift from it.
+ */
+import * as z from 'zod/mini';
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  Build,
+  BuildStatus,
+  Credentials,
+  Integration,
+  IntegrationSaveParams,
+  Order,
+  Workflow,
+  WorkflowCreateParams,
+  WorkflowStatus,
+  WorkflowUpdateParams,
+} from '../../src/index.js';
+import { looseObject, openString, parsesTo } from '../../src/core/schema.js';
+import { CredentialsSchema } from '../../src/resources/auth.js';
+import { BuildSchema, BuildStatusSchema } from '../../src/resources/builds.js';
+import { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integrations.js';
+import { OrderSchema } from '../../src/resources/orders.js';
+import { WorkflowCreateSchema, WorkflowSchema, WorkflowStatusSchema, WorkflowUpdateSchema } from '../../src/resources/workflows.js';
+
+describe('each schema parses to its generated type', () => {
+  it('Workflow, WorkflowCreateParams, WorkflowUpdateParams, WorkflowStatus', () => {
+    expectTypeOf<z.output<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
+    expectTypeOf<z.input<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
+    expectTypeOf<z.output<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
+    expectTypeOf<z.input<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
+    expectTypeOf<z.output<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
+    expectTypeOf<z.input<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
+    expectTypeOf<z.output<typeof WorkflowStatusSchema>>().toEqualTypeOf<WorkflowStatus | (string & {})>();
+  });
+
+  it('Build, BuildStatus', () => {
+    expectTypeOf<z.output<typeof BuildSchema>>().toEqualTypeOf<Build>();
+    expectTypeOf<z.input<typeof BuildSchema>>().toEqualTypeOf<Build>();
+    expectTypeOf<z.output<typeof BuildStatusSchema>>().toEqualTypeOf<BuildStatus | (string & {})>();
+  });
+
+  it('Order, Integration, IntegrationSaveParams, Credentials', () => {
+    expectTypeOf<z.output<typeof OrderSchema>>().toEqualTypeOf<Order>();
+    expectTypeOf<z.input<typeof OrderSchema>>().toEqualTypeOf<Order>();
+    expectTypeOf<z.output<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
+    expectTypeOf<z.input<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
+    expectTypeOf<z.output<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
+    expectTypeOf<z.input<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
+    expectTypeOf<z.output<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
+    expectTypeOf<z.input<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
+  });
+
+  it('the generated types name no zod type', () => {
+    expectTypeOf<Workflow['actions']>().toEqualTypeOf<
+      | Array<{ app: string; action: string; config?: Record<string, unknown> | undefined; [key: string]: unknown }>
+      | undefined
+    >();
+    expectTypeOf<Order['id']>().toEqualTypeOf<string | number>();
+    expectTypeOf<Build['status']>().toEqualTypeOf<BuildStatus | (string & {})>();
+  });
+});
+
+describe('parsesTo refuses a schema that differs from its interface', () => {
+  interface Thing {
+    id: string;
+    note?: string | undefined;
+    state: 'on' | 'off' | (string & {});
+    [key: string]: unknown;
+  }
+  const fields = { id: z.string(), note: z.optional(z.string()), state: openString(['on', 'off']) };
+
+  it('accepts a schema whose inferred type is the interface', () => {
+    expectTypeOf(parsesTo<Thing>()(looseObject(fields))).toEqualTypeOf<z.ZodMiniType<Thing, Thing>>();
+  });
+
+  it('refuses each kind of drift', () => {
+    // @ts-expect-error a field the interface has is missing from the schema
+    parsesTo<Thing>()(looseObject({ id: fields.id, state: fields.state }));
+    // @ts-expect-error a field the interface lacks
+    parsesTo<Thing>()(looseObject({ ...fields, extra: z.string() }));
+    // @ts-expect-error optional in the interface, required in the schema
+    parsesTo<Thing>()(looseObject({ ...fields, note: z.string() }));
+    // @ts-expect-error nullable in the schema only
+    parsesTo<Thing>()(looseObject({ ...fields, note: z.optional(z.nullable(z.string())) }));
+    // @ts-expect-error another known value
+    parsesTo<Thing>()(looseObject({ ...fields, state: openString(['on', 'off', 'broken']) }));
+    // @ts-expect-error a closed object has no index signature
+    parsesTo<Thing>()(z.object(fields));
+  });
+});
