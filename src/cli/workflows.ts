@@ -10,55 +10,22 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { LIST_HELP, LIST_OPTIONS, listParams, printList } from './list.js';
+import { getCommand, listCommand } from './resource-commands.js';
 import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
 
-const LIST_USAGE = 'wfa workflows list [--status <status>] [--limit <n>] [--page <n>] [--all]';
+const list = listCommand(
+  'workflows',
+  (client, params, signal) => client.workflows.list(params, { signal }),
+  "wfa workflows list --status active --all | jq -r '.[].id'",
+);
 
-const listCommand: Command = {
-  name: 'list',
-  summary: 'Print your workflows as a JSON array',
-  help: `Usage: ${LIST_USAGE}
-
-Prints one page of your workflows (or, with --all, every one) as a JSON array on stdout.
-
-Options:
-${LIST_HELP}
-
-${CONNECTION_HELP}
-
-Example:
-  wfa workflows list --status active --all | jq -r '.[].id'`,
-  async run(args, context) {
-    const { values, positionals } = parseCommand(args, { ...CONNECTION_OPTIONS, ...LIST_OPTIONS }, LIST_USAGE);
-    if (values.help) return showHelp(context, this.help);
-    expectPositionals(positionals, [], LIST_USAGE);
-    const params = listParams(values);
-    const client = await createClient(values, context);
-    await printList(client.workflows.list(params, { signal: context.signal }), { all: values.all, context });
-    return ExitCode.Ok;
-  },
-};
-
-const GET_USAGE = 'wfa workflows get <workflow_id>';
-
-const getCommand: Command = {
-  name: 'get',
-  summary: 'Print one workflow as JSON',
-  help: `Usage: ${GET_USAGE}
-
-Prints the workflow as JSON on stdout.
-
-${CONNECTION_HELP}`,
-  async run(args, context) {
-    const { values, positionals } = parseCommand(args, CONNECTION_OPTIONS, GET_USAGE);
-    if (values.help) return showHelp(context, this.help);
-    const [id = ''] = expectPositionals(positionals, ['workflow_id'], GET_USAGE);
-    const client = await createClient(values, context);
-    printJson(context.stdout, await client.workflows.get(id, { signal: context.signal }));
-    return ExitCode.Ok;
-  },
-};
+const get = getCommand(
+  'workflows',
+  'workflow_id',
+  'Print one workflow as JSON',
+  (client, id, signal) => client.workflows.get(id, { signal }),
+  'Prints the workflow as JSON on stdout.',
+);
 
 const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 
@@ -153,4 +120,4 @@ ${WAIT_EXIT_CODES_HELP}`,
  * await workflows.run(['create', '--file', 'workflow.json', '--wait'], context);
  * ```
  */
-export const workflows: Command = createGroup('workflows', 'List, read and create workflows', [listCommand, getCommand, createCommand]);
+export const workflows: Command = createGroup('workflows', 'List, read and create workflows', [list, get, createCommand]);
