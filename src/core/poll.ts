@@ -51,8 +51,8 @@ export class DeadlineReached extends Error {
 /**
  * Runs `work` with an inner signal that aborts when the caller's signal aborts or the deadline passes, and
  * settles as soon as any of the three happens, without waiting for `work` to notice (a custom `fetch` that
- * ignores its signal cannot hold a wait past its deadline). On settling, the timer is cleared, the listener
- * removed and the inner signal aborted, so whatever `work` attached to it is released too.
+ * ignores its signal cannot hold a wait past its deadline). On settling, the timer is cleared and the listener
+ * removed; when the phase ended before `work` did, the inner signal is aborted so that `work` stops too.
  */
 export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: PhaseLimits): Promise<PhaseResult<T>> {
   const { signal, deadline } = limits;
@@ -71,8 +71,11 @@ export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: P
       timer = undefined;
       signal?.removeEventListener('abort', onAbort);
       resolve(result);
-      // Last, so that work which rejects synchronously on abort finds the phase already settled.
-      inner.abort(result.type === 'aborted' ? result.reason : new DeadlineReached());
+      // Only work that is still running is stopped: after 'done' or 'failed' it has finished, and aborting
+      // would cost an Error with its stack and an event on every successful request. Last, so that work which
+      // rejects synchronously on abort finds the phase already settled.
+      if (result.type === 'aborted') inner.abort(result.reason);
+      else if (result.type === 'deadline') inner.abort(new DeadlineReached());
     };
     const onAbort = (): void => settle({ type: 'aborted', reason: signal?.reason });
     const arm = (): void => {
