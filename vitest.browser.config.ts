@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
 const publicDir = fileURLToPath(new URL('./.tmp/msw-public/', import.meta.url));
 mkdirSync(publicDir, { recursive: true });
@@ -33,18 +34,8 @@ export default defineConfig({
       screenshotDirectory: '.tmp/browser-screenshots',
       provider: playwright({
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          // As root on a closed network: no sandbox, no GPU, and none of Chromium's own background connections.
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+          executablePath: CHROMIUM,
+          args: CHROMIUM_ARGS,
         },
       }),
       instances: [{ browser: 'chromium' }],

@@ -26,18 +26,8 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { createScratchProject, packTarball } from './check-package.mjs';
 import { unguardedGlobals } from './check-size.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // The app, as a user writes it: bare imports of the package and its /webhooks subpath, nothing else.
 const APP = `
