@@ -187,9 +187,11 @@ export class HttpCore {
     const target = this.#target(req.path);
     const foreign = target.foreign;
     const body = jsonBody(req.body);
-    const key = req.auth === false || foreign ? undefined : await this.#resolveKey();
-    const secrets = usableSecrets([key, ...(req.secrets ?? [])]);
     const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
+    // An X-API-Key header given explicitly (any case) is used as it is; adding ours too would send both.
+    const explicitKey = Object.keys(headers).some((name) => name.toLowerCase() === 'x-api-key');
+    const key = req.auth === false || foreign || explicitKey ? undefined : await this.#resolveKey();
+    const secrets = usableSecrets([key, ...(req.secrets ?? [])]);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     if (key !== undefined) headers['x-api-key'] = key;
     for (const [name, value] of Object.entries(headers)) {

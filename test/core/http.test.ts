@@ -335,3 +335,18 @@ describe('inspection of a client', () => {
     expect(JSON.parse(JSON.stringify(c))).toEqual({ baseUrl: BASE, apiPrefix: '/api/v1', prefixConfirmed: false, apiKey: '[redacted]' });
   });
 });
+
+describe('an X-API-Key header given explicitly', () => {
+  it('is sent alone, in place of the configured key', async () => {
+    server.use(http.get(`${BASE}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
+    await client().workflows.get('wf_1', { headers: { 'X-API-Key': 'per_call_key' } });
+    expect(server.seen[0]!.headers.get('x-api-key')).toBe('per_call_key');
+  });
+
+  it('needs no configured key', async () => {
+    vi.stubEnv('WFA_API_KEY', '');
+    server.use(http.get(`${BASE}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
+    await new Client({ baseUrl: BASE, maxRetries: 0, headers: { 'x-api-key': 'from_headers' } }).workflows.get('wf_1');
+    expect(server.seen[0]!.headers.get('x-api-key')).toBe('from_headers');
+  });
+});
