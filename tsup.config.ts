@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { stripSchemaDocs } from './scripts/strip-schema-docs.js';
 
 const library = {
   entry: {
@@ -22,6 +23,8 @@ const library = {
   // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
   external: ['msw', /^node:/],
   removeNodeProtocol: false,
+  // Field descriptions are for the type generator, not for users' bundles.
+  esbuildPlugins: [stripSchemaDocs],
 } satisfies Options;
 
 export default defineConfig([
@@ -39,5 +42,6 @@ export default defineConfig([
     noExternal: ['zod'],
     external: ['msw'],
     removeNodeProtocol: false,
+    esbuildPlugins: [stripSchemaDocs],
   },
 ]);
