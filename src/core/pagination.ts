@@ -200,7 +200,8 @@ export class Page<T> implements AsyncIterable<T> {
   /** True when this page has the same items as the page before it: the server ignored `page`. */
   readonly repeated: boolean;
   readonly #fetch: (page: number, previous: string) => Promise<Page<T>>;
-  readonly #fingerprint: string;
+  // Computed only when there is a page to compare with: most lists are read one page at a time.
+  #fingerprint: string | undefined;
 
   /** @internal Pages are made by `list()`. */
   constructor(
@@ -214,8 +215,12 @@ export class Page<T> implements AsyncIterable<T> {
     this.info = info;
     this.body = body;
     this.#fetch = fetch;
-    this.#fingerprint = items.length === 0 ? '' : fingerprint(items);
-    this.repeated = previous !== undefined && items.length > 0 && previous === this.#fingerprint;
+    this.repeated = previous !== undefined && items.length > 0 && previous === this.#print();
+  }
+
+  #print(): string {
+    this.#fingerprint ??= this.items.length === 0 ? '' : fingerprint(this.items);
+    return this.#fingerprint;
   }
 
   /**
@@ -252,7 +257,7 @@ export class Page<T> implements AsyncIterable<T> {
   async getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) throw new WfaError('There is no next page: check hasNextPage() first');
     const next = this.info.nextPage ?? this.info.page + 1;
-    return this.#fetch(next, this.#fingerprint);
+    return this.#fetch(next, this.#print());
   }
 
   /**
