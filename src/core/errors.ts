@@ -480,11 +480,20 @@ export function messageFromBody(status: number, body: unknown): string {
   return fallback;
 }
 
-/** Parses `Retry-After` (delta-seconds or an HTTP date) and `retry-after-ms`; `undefined` when absent or unreadable. */
-export function parseRetryAfter(headers: Record<string, string>, now = Date.now()): number | undefined {
-  const ms = headers['retry-after-ms'];
+/**
+ * Parses `Retry-After` (delta-seconds or an HTTP date) and `retry-after-ms`; `undefined` when absent or
+ * unreadable. Takes a `Headers` as it is (every successful build poll reads it: no copy of all headers) or a
+ * record with lower-case names.
+ */
+export function parseRetryAfter(
+  headers: Record<string, string> | { get(name: string): string | null },
+  now = Date.now(),
+): number | undefined {
+  const read = (name: string): string | undefined =>
+    typeof headers.get === 'function' ? (headers.get(name) ?? undefined) : (headers as Record<string, string>)[name];
+  const ms = read('retry-after-ms');
   if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = headers['retry-after']?.trim();
+  const value = read('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);

@@ -145,7 +145,7 @@ export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boo
   if ('status' in outcome) {
     if (!isRetryableStatus(outcome.status)) return undefined;
     if (!idempotent && outcome.status !== 429) return undefined;
-    const retryAfter = parseRetryAfter(headerRecord(outcome.headers));
+    const retryAfter = parseRetryAfter(outcome.headers);
     if (retryAfter !== undefined) return retryAfter > MAX_RETRY_AFTER_MS ? undefined : retryAfter;
     return backoff(retry);
   }

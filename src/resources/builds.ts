@@ -3,7 +3,6 @@
  * `download_url`.
  */
 import type { RequestOptions } from '../core/options.js';
-import { headerRecord } from '../core/retry.js';
 import { parseRetryAfter } from '../core/errors.js';
 import * as z from 'zod/mini';
 import { doc, idSegment, looseObject, openString, parsesTo } from '../core/schema.js';
@@ -139,7 +138,7 @@ export class Builds extends Resource {
         const response = await core.exchange({ method: 'GET', path, schema: BuildSchema, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
         return {
           build: response.data,
-          retryAfterMs: parseRetryAfter(headerRecord(response.headers)),
+          retryAfterMs: parseRetryAfter(response.headers),
           url: core.root + core.prefix.prefix + path,
         };
       },

@@ -129,6 +129,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter({ 'retry-after-ms': '250', 'retry-after': '9' })).toBe(250);
   });
 
+  it('reads a Headers object as it is', () => {
+    expect(parseRetryAfter(new Headers({ 'Retry-After': '2' }))).toBe(2000);
+    expect(parseRetryAfter(new Headers())).toBeUndefined();
+  });
+
   it('returns undefined for a missing or unreadable value', () => {
     expect(parseRetryAfter({})).toBeUndefined();
     expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
