@@ -188,18 +188,23 @@ export class HttpCore {
     const foreign = target.foreign;
     const body = jsonBody(req.body);
     const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
-    // An X-API-Key header given explicitly (any case) is used as it is; adding ours too would send both.
-    const explicitKey = Object.keys(headers).some((name) => name.toLowerCase() === 'x-api-key');
-    const key = req.auth === false || foreign || explicitKey ? undefined : await this.#resolveKey();
-    const secrets = usableSecrets([key, ...(req.secrets ?? [])]);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    if (key !== undefined) headers['x-api-key'] = key;
-    for (const [name, value] of Object.entries(headers)) {
-      if (name.toLowerCase() === 'x-api-key') {
+    // One pass over the caller's headers. An X-API-Key given explicitly (any case) is used as it is, and never
+    // goes to another origin; adding ours too would send both. Likewise a Content-Type in any case is kept.
+    const explicitKeys: string[] = [];
+    let contentType = false;
+    for (const name of Object.keys(headers)) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-type') contentType = true;
+      else if (lower === 'x-api-key') {
         if (foreign) delete headers[name];
-        else secrets.push(value);
+        else explicitKeys.push(headers[name]!);
       }
     }
+    const needsKey = req.auth !== false && !foreign && explicitKeys.length === 0;
+    const key = needsKey ? await this.#resolveKey() : undefined;
+    const secrets = usableSecrets([key, ...explicitKeys, ...(req.secrets ?? [])]);
+    if (body !== undefined && !contentType) headers['content-type'] = 'application/json';
+    if (key !== undefined) headers['x-api-key'] = key;
     let search = queryString(req.query);
     if (search && target.path.includes('?')) search = `&${search.slice(1)}`;
 

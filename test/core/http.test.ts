@@ -350,3 +350,11 @@ describe('an X-API-Key header given explicitly', () => {
     expect(server.seen[0]!.headers.get('x-api-key')).toBe('from_headers');
   });
 });
+
+describe('a Content-Type header given explicitly', () => {
+  it('is kept, in whatever case, and not doubled by the JSON default', async () => {
+    server.use(http.post(`${BASE}/api/v1/things`, () => HttpResponse.json({})));
+    await client().request({ method: 'POST', path: '/things', body: { a: 1 }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(server.seen[0]!.headers.get('content-type')).toBe('application/merge-patch+json');
+  });
+});
