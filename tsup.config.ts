@@ -16,7 +16,7 @@ const library = {
   clean: false, // `npm run build` empties dist/ first: the two builds below run at once
   splitting: true,
   treeshake: true,
-  // zod is carried: Node loads zod/mini as ~90 separate modules (about 55 ms of a cold import); bundled and
+  // zod is carried: Node loads zod's core as ~90 separate modules (about 55 ms of a cold import); bundled and
   // tree-shaken it is one file. The published types are generated interfaces, so consumers never need zod:
   // the package has no runtime dependency.
   noExternal: ['zod'],

@@ -14,10 +14,10 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import ky from 'ky';
 import OpenAI from 'openai';
-import * as z from 'zod/mini';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 import { WorkflowSchema } from '../src/resources/workflows.js';
+import { array, safeParse } from '../src/core/schema.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 30);
@@ -194,9 +194,11 @@ try {
   process.stderr.write('measuring validation of a 1000-item list…\n');
   const text = await (await fetch(`${base}/v1/workflows?limit=1000`, { headers })).text();
   const parsedItems = (JSON.parse(text) as { data: unknown[] }).data;
-  const listSchema = z.array(WorkflowSchema);
+  const listSchema = array(WorkflowSchema);
   const parseMs = timeSync(() => JSON.parse(text), 300);
-  const validateMs = timeSync(() => listSchema.parse(parsedItems), 300);
+  const validateMs = timeSync(() => {
+    if (!safeParse(listSchema, parsedItems).success) throw new Error('the benchmark list does not validate');
+  }, 300);
   budgets.push({
     name: 'validating a 1000-item list vs its JSON.parse',
     value: `${fmt(validateMs / parseMs)}x (${fmt(validateMs, 3)} ms vs ${fmt(parseMs, 3)} ms)`,

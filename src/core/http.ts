@@ -41,8 +41,7 @@ import {
   withRetries,
   type Answer,
 } from './retry.js';
-import type * as z from 'zod/mini';
-import { toIssues } from './schema.js';
+import { safeParse, toIssues, type Schema } from './schema.js';
 
 /**
  * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
@@ -77,7 +76,7 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
   /** JSON body. */
   body?: unknown;
   /** @internal How the response body is checked; absent: returned as received. */
-  schema?: z.ZodMiniType<T> | undefined;
+  schema?: Schema<T> | undefined;
   /** @internal Words for error messages: "workflow", "list of orders". */
   what?: string | undefined;
   /** @internal `false` for key issuing, which needs no key. */
@@ -398,7 +397,7 @@ export class HttpCore {
     try {
       if (req.read) return req.read(data);
       if (!req.schema || !this.validateResponses) return data as T;
-      const result = req.schema.safeParse(data, { reportInput: true });
+      const result = safeParse(req.schema, data);
       if (result.success) return result.data;
       throw new ResponseValidationError({ body: data, issues: toIssues(result.error), method, url: shownUrl, what: req.what });
     } catch (error) {

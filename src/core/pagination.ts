@@ -11,8 +11,7 @@
 import { ResponseValidationError, WfaError, type Issue } from './errors.js';
 import type { HttpCore } from './http.js';
 import type { RequestOptions } from './options.js';
-import * as z from 'zod/mini';
-import { toIssues } from './schema.js';
+import { array, safeParse, toIssues, type Schema } from './schema.js';
 
 /**
  * Paging parameters every list accepts.
@@ -59,7 +58,7 @@ export interface ListSpec<T> {
   path: string;
   /** The resource's plural name, also tried as the items key: `workflows`. */
   plural: string;
-  item: z.ZodMiniType<T>;
+  item: Schema<T>;
   query: Record<string, string | number | undefined>;
 }
 
@@ -336,11 +335,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 }
 
 // One array schema per item schema, made once: building a zod schema costs more than validating 20 items.
-const arrays = new WeakMap<object, z.ZodMiniArray>();
-function arrayOf<T>(item: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
+const arrays = new WeakMap<object, Schema<unknown[]>>();
+function arrayOf<T>(item: Schema<T>): Schema<T[]> {
   let schema = arrays.get(item);
-  if (!schema) arrays.set(item, (schema = z.array(item)));
-  return schema as unknown as z.ZodMiniType<T[]>;
+  if (!schema) arrays.set(item, (schema = array(item)));
+  return schema as Schema<T[]>;
 }
 
 /**
@@ -374,7 +373,7 @@ export function listPages<T>(
       }
       let items = envelope.items as T[];
       if (core.validateResponses) {
-        const result = arraySchema.safeParse(envelope.items, { reportInput: true });
+        const result = safeParse(arraySchema, envelope.items);
         if (!result.success) {
           const prefix = envelope.itemsKey ? envelope.itemsKey.split('.') : [];
           throw invalid(toIssues(result.error).map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })));

@@ -1,39 +1,97 @@
 /**
  * The zod building blocks every resource schema uses, and the one place zod's results become SDK errors.
  *
- * Why `zod/mini` plus a JIT object: `zod/mini` keeps the browser bundle near 6 KB where `zod` costs 26 KB,
- * but its object parser is interpreted and validates a 1000-item list in about 1.4x its `JSON.parse` time.
- * zod's core ships the JIT-compiled object parser that full `zod` uses (`$ZodObjectJIT`); wiring it into a
- * mini object brings validation to about 0.5x `JSON.parse` for a few hundred bytes. Where `eval` is forbidden
+ * Why zod's core classes and not `zod/mini` or `zod`: the SDK calls one thing on a schema, `safeParse`. `zod`
+ * costs 26 KB of a browser bundle and `zod/mini` 6 KB, of which about 1 KB is its wrapper classes: methods
+ * on every schema the SDK never calls (`parse`, `parseAsync`, `clone`, `brand`, `register`…) and the
+ * parameter handling behind them. The builders below construct zod's own core classes (`zod/v4/core`, the
+ * layer zod documents for libraries built on it) with the same definitions `zod/mini` would make, so parsing,
+ * issues and error paths are zod's, unchanged.
+ *
+ * Why objects use `$ZodObjectJIT`: the interpreted object parser validates a 1000-item list in about 1.4x its
+ * `JSON.parse` time; zod's JIT-compiled one (what full `zod` uses) in about 0.5x. Where `eval` is forbidden
  * (strict CSP), zod falls back to the interpreted parser on its own.
  *
- * Why the helpers below use `refine` rather than zod's `minLength`, `regex`, `int`, `union` or `record`: each
- * of those brings its own implementation into a browser bundle (200-700 bytes gzip apiece), while one `refine`
- * serves them all, with the same messages.
+ * Why the helpers below use {@link refine} rather than zod's `minLength`, `regex`, `int`, `union` or
+ * `record`: each of those brings its own implementation into a browser bundle (200-700 bytes gzip apiece),
+ * while one refinement serves them all, with the same messages.
+ *
+ * @example
+ * ```ts
+ * const Item = looseObject({ id: string(), note: optional(nullable(string())) });
+ * const item = checkInput(Item, data, 'item'); // throws ValidationError naming each bad field
+ * ```
  */
-import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
 import { ValidationError, type Issue } from './errors.js';
 
-// Never re-export `z` from here: a re-exported namespace defeats tree-shaking and drags every zod locale
-// (80 KB gzip) into browser bundles. Each module imports `zod/mini` itself.
+/** Any schema built here, by what it produces. */
+export type Schema<T = unknown> = core.$ZodType<T, T>;
 
-type Init = (inst: z.ZodMiniObject, def: z.ZodMiniObject['_zod']['def']) => void;
-const initJitObject: Init = core.$ZodObjectJIT.init;
-const initMiniType: Init = z.ZodMiniType.init;
-const JitLooseObject = core.$constructor('ZodMiniObject', (inst: z.ZodMiniObject, def: z.ZodMiniObject['_zod']['def']) => {
-  initJitObject(inst, def);
-  initMiniType(inst, def);
-});
+/** A check on an already typed value, with the message shown when it returns false. */
+type Refinement = core.$ZodCustom;
+
+/**
+ * A check for a schema's `checks`: `fn` returning false adds an issue with `message`, at the field's path.
+ *
+ * @example
+ * ```ts
+ * const even = number(refine((n: number) => n % 2 === 0, 'must be even'));
+ * ```
+ */
+export function refine<T>(fn: (value: T) => boolean, message: string): Refinement {
+  return new core.$ZodCustom({ type: 'custom', check: 'custom', fn: fn as (value: unknown) => boolean, error: () => message });
+}
+
+/** A string. */
+export function string(...checks: Refinement[]): core.$ZodString<string> {
+  return new core.$ZodString({ type: 'string', checks }) as core.$ZodString<string>;
+}
+
+/** A number (zod refuses `NaN` and infinities). */
+export function number(...checks: Refinement[]): core.$ZodNumber<number> {
+  return new core.$ZodNumber({ type: 'number', checks }) as core.$ZodNumber<number>;
+}
+
+/** Any value, kept as received. */
+export function unknown(...checks: Refinement[]): core.$ZodUnknown {
+  return new core.$ZodUnknown({ type: 'unknown', checks });
+}
+
+/** `T` or a missing field. */
+export function optional<T extends core.$ZodType>(innerType: T): core.$ZodOptional<T> {
+  return new core.$ZodOptional({ type: 'optional', innerType }) as core.$ZodOptional<T>;
+}
+
+/** `T` or `null`. */
+export function nullable<T extends core.$ZodType>(innerType: T): core.$ZodNullable<T> {
+  return new core.$ZodNullable({ type: 'nullable', innerType }) as core.$ZodNullable<T>;
+}
+
+/** An array of `T`. */
+export function array<T extends core.$ZodType>(element: T): core.$ZodArray<T> {
+  return new core.$ZodArray({ type: 'array', element }) as core.$ZodArray<T>;
+}
 
 /**
  * An object schema that keeps unknown fields (the service may add fields at any time; dropping them would
- * lose data the caller can see in the raw response).
+ * lose data the caller can see in the raw response). For responses.
  */
-export function looseObject<Shape extends core.$ZodLooseShape>(shape: Shape): z.ZodMiniObject<Shape, core.$loose> {
-  return new JitLooseObject({ type: 'object', shape, catchall: z.unknown() }) as unknown as z.ZodMiniObject<
+export function looseObject<Shape extends core.$ZodLooseShape>(
+  shape: Shape,
+  ...checks: Refinement[]
+): core.$ZodObject<Shape, core.$loose> {
+  return new core.$ZodObjectJIT({ type: 'object', shape, catchall: unknown(), checks }) as core.$ZodObject<Shape, core.$loose>;
+}
+
+/**
+ * An object schema that refuses unknown fields, each reported at its key: for a caller's input, where an
+ * unknown field is a typo that would otherwise be dropped without a word.
+ */
+export function strictObject<Shape extends core.$ZodShape>(shape: Shape): core.$ZodObject<Shape, core.$strict> {
+  return new core.$ZodObjectJIT({ type: 'object', shape, catchall: new core.$ZodNever({ type: 'never' }) }) as core.$ZodObject<
     Shape,
-    core.$loose
+    core.$strict
   >;
 }
 
@@ -55,9 +113,9 @@ const docs = new WeakMap<object, SchemaDoc>();
 
 /**
  * Documents a schema field, once, next to its checks: the generated interface carries `description` as the
- * field's doc comment. Apply it last (`.check()` makes a new schema, which would not carry it).
+ * field's doc comment. Apply it to the schema that carries the checks (it is recorded on that object).
  */
-export function doc<S extends z.ZodMiniType>(schema: S, description: string): S {
+export function doc<S extends core.$ZodType>(schema: S, description: string): S {
   docs.set(schema, { ...docs.get(schema), description });
   return schema;
 }
@@ -80,12 +138,12 @@ type Same<A, B> = (<V>() => V extends A ? 1 : 2) extends <V>() => V extends B ? 
  * export const OrderSchema = parsesTo<Order>()(looseObject({ id: stringOrNumber() }));
  * ```
  */
-export function parsesTo<T>(): <S extends z.ZodMiniType<T, T>>(
+export function parsesTo<T>(): <S extends Schema<T>>(
   schema: S &
-    ([Same<z.output<S>, T>, Same<z.input<S>, T>] extends [true, true]
+    ([Same<core.output<S>, T>, Same<core.input<S>, T>] extends [true, true]
       ? unknown
       : { 'differs from its generated interface: run npm run gen:types': never }),
-) => z.ZodMiniType<T, T> {
+) => Schema<T> {
   return (schema) => schema;
 }
 
@@ -96,21 +154,21 @@ export function parsesTo<T>(): <S extends z.ZodMiniType<T, T>>(
  */
 export function openString<const Known extends string = never>(
   known: readonly Known[] = [],
-): z.ZodMiniType<Known | (string & {}), Known | (string & {})> {
-  const schema = z.string();
+): Schema<Known | (string & {})> {
+  const schema = string();
   docs.set(schema, { known });
-  return schema as z.ZodMiniType<Known | (string & {}), Known | (string & {})>;
+  return schema as Schema<Known | (string & {})>;
 }
 
 /** A non-empty string, with a message that says so. */
-export function nonEmptyString(): z.ZodMiniString<string> {
-  return z.string().check(z.refine((value) => value.length > 0, 'must not be empty'));
+export function nonEmptyString(): core.$ZodString<string> {
+  return string(refine((value: string) => value.length > 0, 'must not be empty'));
 }
 
 /** An `http:` or `https:` URL. */
-export function httpUrl(): z.ZodMiniType<string, string> {
-  return z.string().check(
-    z.refine((value) => {
+export function httpUrl(): core.$ZodString<string> {
+  return string(
+    refine((value: string) => {
       if (!URL.canParse(value)) return false;
       const protocol = new URL(value).protocol;
       return protocol === 'http:' || protocol === 'https:';
@@ -119,35 +177,33 @@ export function httpUrl(): z.ZodMiniType<string, string> {
 }
 
 /** Lower case letters, digits and underscores, starting with a letter: the spec's app and action identifiers. */
-export function snakeCaseId(): z.ZodMiniString<string> {
-  return z.string().check(
-    z.refine((value) => /^[a-z][a-z0-9_]*$/.test(value), 'must be lower case letters, digits and underscores, starting with a letter'),
+export function snakeCaseId(): core.$ZodString<string> {
+  return string(
+    refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), 'must be lower case letters, digits and underscores, starting with a letter'),
   );
 }
 
 /** A positive whole number, for `page` and `limit`. */
-export function positiveInt(): z.ZodMiniNumber<number> {
-  return z.number().check(z.refine((value) => Number.isInteger(value) && value > 0, 'must be a whole number greater than 0'));
+export function positiveInt(): core.$ZodNumber<number> {
+  return number(refine((value: number) => Number.isInteger(value) && value > 0, 'must be a whole number greater than 0'));
 }
 
 /** An id the service may send as a string or a number. */
-export function stringOrNumber(): z.ZodMiniType<string | number, string | number> {
-  const schema = z.unknown().check(
-    z.refine((value) => typeof value === 'string' || typeof value === 'number', 'must be a string or a number'),
-  );
+export function stringOrNumber(): Schema<string | number> {
+  const schema = unknown(refine((value) => typeof value === 'string' || typeof value === 'number', 'must be a string or a number'));
   docs.set(schema, { type: 'string | number' });
-  return schema as z.ZodMiniType<string | number, string | number>;
+  return schema as Schema<string | number>;
 }
 
 /** A JSON object with any keys: free-form settings such as an action's `config`. */
-export function anyObject(): z.ZodMiniType<Record<string, unknown>, Record<string, unknown>> {
+export function anyObject(): Schema<Record<string, unknown>> {
   return looseObject({});
 }
 
 const typeNames: Record<string, string> = { array: 'an array', object: 'an object' };
 
 /**
- * Turns zod's issues into the SDK's plain {@link Issue}s. `zod/mini` carries no locale, so every message is
+ * Turns zod's issues into the SDK's plain {@link Issue}s. zod's core carries no locale, so every message is
  * written here or in the schema; the offending value is never quoted (it may be a secret).
  */
 export function toIssues(error: core.$ZodError): Issue[] {
@@ -184,12 +240,20 @@ function describe(issue: core.$ZodIssue): string {
 }
 
 /**
+ * Parses without throwing. `reportInput` puts the offending value on each zod issue, which {@link toIssues}
+ * reads to tell a missing field from a wrong one; it never reaches an SDK error.
+ */
+export function safeParse<T>(schema: Schema<T>, value: unknown): core.util.SafeParseResult<T> {
+  return core.safeParse(schema, value, { reportInput: true });
+}
+
+/**
  * Checks a caller's input before anything is sent; throws `ValidationError` naming every bad field.
  *
  * @param what - words for the message: `"input to workflows.create"`
  */
-export function checkInput<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value, { reportInput: true });
+export function checkInput<T>(schema: Schema<T>, value: unknown, what: string): T {
+  const result = safeParse(schema, value);
   if (!result.success) throw new ValidationError(what, toIssues(result.error));
   return result.data;
 }

@@ -4,8 +4,7 @@
  */
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import * as z from 'zod/mini';
-import { checkInput, doc, nonEmptyString, parsesTo } from '../core/schema.js';
+import { checkInput, doc, nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
 import { Resource, coreOf } from './resource.js';
 import type { Credentials } from './types.generated.js';
 
@@ -13,9 +12,9 @@ export type { Credentials } from './types.generated.js';
 
 /** The schema of `auth.issueKey` input: checked before sending. */
 export const CredentialsSchema = parsesTo<Credentials>()(
-  z.object({
+  strictObject({
     email: doc(
-      z.string().check(z.refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
+      string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
       "The account's email address.",
     ),
     password: doc(nonEmptyString(), "The account's password; not empty. Kept out of every error and log line."),

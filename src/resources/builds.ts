@@ -4,8 +4,18 @@
  */
 import type { RequestOptions } from '../core/options.js';
 import { parseRetryAfter } from '../core/errors.js';
-import * as z from 'zod/mini';
-import { doc, idSegment, looseObject, openString, parsesTo } from '../core/schema.js';
+import {
+  doc,
+  idSegment,
+  looseObject,
+  nullable,
+  number,
+  openString,
+  optional,
+  parsesTo,
+  string,
+  unknown,
+} from '../core/schema.js';
 import {
   buildIdOf,
   waitForBuild,
@@ -26,11 +36,11 @@ export const BuildStatusSchema = openString(['building', 'completed', 'failed', 
 /** The schema of a build; `download_url` is not URL-checked here (responses are trusted to be URLs). */
 export const BuildSchema = parsesTo<Build>()(
   looseObject({
-    id: z.optional(doc(z.string(), 'Its id; not in every response.')),
+    id: optional(doc(string(), 'Its id; not in every response.')),
     status: doc(BuildStatusSchema, 'A status this SDK does not know is kept, and a wait treats it as still running.'),
-    progress: z.optional(doc(z.nullable(z.number()), 'How far it has got, while `building`.')),
-    download_url: z.optional(doc(z.nullable(z.string()), 'Where to download what was built, once `completed`.')),
-    logs: z.optional(doc(z.unknown(), 'Kept as received: the spec mentions logs without showing their shape.')),
+    progress: optional(doc(nullable(number()), 'How far it has got, while `building`.')),
+    download_url: optional(doc(nullable(string()), 'Where to download what was built, once `completed`.')),
+    logs: optional(doc(unknown(), 'Kept as received: the spec mentions logs without showing their shape.')),
   }),
 );
 

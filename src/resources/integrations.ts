@@ -4,8 +4,20 @@
  */
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
-import * as z from 'zod/mini';
-import { checkInput, doc, idSegment, looseObject, nonEmptyString, parsesTo, positiveInt, stringOrNumber } from '../core/schema.js';
+import {
+  checkInput,
+  doc,
+  idSegment,
+  looseObject,
+  nonEmptyString,
+  nullable,
+  optional,
+  parsesTo,
+  positiveInt,
+  strictObject,
+  string,
+  stringOrNumber,
+} from '../core/schema.js';
 import { Resource, coreOf, type JsonValue } from './resource.js';
 import type { Integration, IntegrationSaveParams } from './types.generated.js';
 
@@ -17,10 +29,10 @@ export type { Integration, IntegrationSaveParams } from './types.generated.js';
  */
 export const IntegrationSchema = parsesTo<Integration>()(
   looseObject({
-    id: z.optional(doc(stringOrNumber(), 'Its id, for `integrations.delete`.')),
-    platform: z.optional(doc(z.string(), 'The platform the key belongs to.')),
-    label: z.optional(doc(z.nullable(z.string()), 'The label it was saved with.')),
-    api_key: z.optional(doc(z.nullable(z.string()), "The platform's key as the service returns it, perhaps masked.")),
+    id: optional(doc(stringOrNumber(), 'Its id, for `integrations.delete`.')),
+    platform: optional(doc(string(), 'The platform the key belongs to.')),
+    label: optional(doc(nullable(string()), 'The label it was saved with.')),
+    api_key: optional(doc(nullable(string()), "The platform's key as the service returns it, perhaps masked.")),
   }),
 );
 
@@ -32,11 +44,11 @@ export const IntegrationSaveSchema = parsesTo<IntegrationSaveParams>()(
       nonEmptyString(),
       "The platform's API key (not this service's); not empty. Kept out of every error and log line, even when the service echoes it.",
     ),
-    label: z.optional(doc(z.string(), 'A name to tell keys for the same platform apart.')),
+    label: optional(doc(string(), 'A name to tell keys for the same platform apart.')),
   }),
 );
 
-const ListSchema = z.strictObject({ page: z.optional(positiveInt()), limit: z.optional(positiveInt()) });
+const ListSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()) });
 
 /**
  * `client.integrations`: save, list and remove third-party platform keys.

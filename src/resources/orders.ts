@@ -4,8 +4,19 @@
  */
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
-import * as z from 'zod/mini';
-import { checkInput, doc, idSegment, looseObject, nonEmptyString, parsesTo, positiveInt, stringOrNumber } from '../core/schema.js';
+import {
+  checkInput,
+  doc,
+  idSegment,
+  looseObject,
+  nonEmptyString,
+  optional,
+  parsesTo,
+  positiveInt,
+  strictObject,
+  string,
+  stringOrNumber,
+} from '../core/schema.js';
 import { Resource, coreOf } from './resource.js';
 import type { Order } from './types.generated.js';
 
@@ -15,14 +26,14 @@ export type { Order } from './types.generated.js';
 export const OrderSchema = parsesTo<Order>()(
   looseObject({
     id: doc(stringOrNumber(), 'Its id, a string or a number as the service sends it.'),
-    status: z.optional(doc(z.string(), 'As received: the service does not list its values.')),
+    status: optional(doc(string(), 'As received: the service does not list its values.')),
   }),
 );
 
-const ListSchema = z.strictObject({
-  page: z.optional(positiveInt()),
-  limit: z.optional(positiveInt()),
-  status: z.optional(nonEmptyString()),
+const ListSchema = strictObject({
+  page: optional(positiveInt()),
+  limit: optional(positiveInt()),
+  status: optional(nonEmptyString()),
 });
 
 /**

@@ -3,9 +3,9 @@
  */
 import type { RequestOptions } from '../core/options.js';
 import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
-import * as z from 'zod/mini';
 import {
   anyObject,
+  array,
   checkInput,
   doc,
   httpUrl,
@@ -13,9 +13,13 @@ import {
   looseObject,
   nonEmptyString,
   openString,
+  optional,
   parsesTo,
   positiveInt,
+  refine,
   snakeCaseId,
+  strictObject,
+  string,
 } from '../core/schema.js';
 import { ResponseValidationError } from '../core/errors.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
@@ -28,34 +32,34 @@ export type { Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdatePara
 /** The schema of a workflow's status: the values seen so far, and any other string. */
 export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
 
-const config = z.optional(doc(anyObject(), 'Settings of the action; their keys depend on the app.'));
+const config = optional(doc(anyObject(), 'Settings of the action; their keys depend on the app.'));
 
 /** The schema of a workflow as the service returns it; unknown fields are kept. */
 export const WorkflowSchema = parsesTo<Workflow>()(
   looseObject({
-    id: doc(z.string(), 'Its id (`wf_…`), as `get`, `update` and `delete` take it.'),
-    name: doc(z.string(), 'The name given at creation.'),
-    platform: doc(z.string(), 'The target automation platform, such as `zapier`.'),
+    id: doc(string(), 'Its id (`wf_…`), as `get`, `update` and `delete` take it.'),
+    name: doc(string(), 'The name given at creation.'),
+    platform: doc(string(), 'The target automation platform, such as `zapier`.'),
     status: doc(WorkflowStatusSchema, 'Its state. A status this SDK does not know is kept as received: a new one must not break a caller.'),
-    created_at: doc(z.string(), 'When it was created: an ISO 8601 UTC timestamp.'),
-    build_id: z.optional(
-      doc(z.string(), "The build its creation started, to follow with `waitForBuild`. Not in every deployment's response."),
+    created_at: doc(string(), 'When it was created: an ISO 8601 UTC timestamp.'),
+    build_id: optional(
+      doc(string(), "The build its creation started, to follow with `waitForBuild`. Not in every deployment's response."),
     ),
-    trigger: z.optional(
+    trigger: optional(
       doc(
         looseObject({
-          type: doc(z.string(), 'The kind of trigger, such as `webhook`.'),
-          url: z.optional(doc(z.string(), 'The URL of a `webhook` trigger, when it has one.')),
+          type: doc(string(), 'The kind of trigger, such as `webhook`.'),
+          url: optional(doc(string(), 'The URL of a `webhook` trigger, when it has one.')),
         }),
         'What starts it.',
       ),
     ),
-    actions: z.optional(
+    actions: optional(
       doc(
-        z.array(
+        array(
           looseObject({
-            app: doc(z.string(), 'The application, such as `slack`.'),
-            action: doc(z.string(), 'The operation of that application, such as `send_message`.'),
+            app: doc(string(), 'The application, such as `slack`.'),
+            action: doc(string(), 'The operation of that application, such as `send_message`.'),
             config,
           }),
         ),
@@ -72,12 +76,12 @@ const createFields = {
   trigger: doc(
     looseObject({
       type: doc(nonEmptyString(), 'The kind of trigger, such as `webhook`; not empty.'),
-      url: z.optional(doc(httpUrl(), 'For a `webhook` trigger: the http(s) URL to call.')),
+      url: optional(doc(httpUrl(), 'For a `webhook` trigger: the http(s) URL to call.')),
     }),
     'What starts the workflow.',
   ),
   actions: doc(
-    z.array(
+    array(
       looseObject({
         app: doc(snakeCaseId(), 'The application: lower case letters, digits and underscores, such as `slack`.'),
         action: doc(snakeCaseId(), 'The operation of that application, in the same form, such as `send_message`.'),
@@ -93,18 +97,21 @@ export const WorkflowCreateSchema = parsesTo<WorkflowCreateParams>()(looseObject
 
 /** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
 export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
-  looseObject({
-    name: z.optional(createFields.name),
-    platform: z.optional(createFields.platform),
-    trigger: z.optional(createFields.trigger),
-    actions: z.optional(createFields.actions),
-  }).check(z.refine((changes) => Object.keys(changes).length > 0, 'must name at least one field to change')),
+  looseObject(
+    {
+      name: optional(createFields.name),
+      platform: optional(createFields.platform),
+      trigger: optional(createFields.trigger),
+      actions: optional(createFields.actions),
+    },
+    refine((changes: object) => Object.keys(changes).length > 0, 'must name at least one field to change'),
+  ),
 );
 
-const ListSchema = z.strictObject({
-  page: z.optional(positiveInt()),
-  limit: z.optional(positiveInt()),
-  status: z.optional(nonEmptyString()),
+const ListSchema = strictObject({
+  page: optional(positiveInt()),
+  limit: optional(positiveInt()),
+  status: optional(nonEmptyString()),
 });
 
 /**

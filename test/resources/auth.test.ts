@@ -97,6 +97,7 @@ describe('client.auth.issueKey', () => {
     ['with an email that is not an address', { email: 'demo', password: 'pw' }, 'email'],
     ['without password', { email: 'demo@example.com' }, 'password'],
     ['with an empty password', { email: 'demo@example.com', password: '' }, 'password'],
+    ['with a field it does not know (a typo)', { email: 'demo@example.com', password: 'pw', pasword: 'pw' }, 'pasword'],
   ])('refuses credentials %s with ValidationError naming the field, sending nothing', async (_, input, field) => {
     const error = await rejectionOf(makeClient().auth.issueKey(input as typeof credentials), ValidationError);
 

@@ -4,7 +4,7 @@
  * check that every schema parses to (and takes) its public type, and that `parsesTo` refuses each way a schema
  * can drift from it.
  */
-import * as z from 'zod/mini';
+import type * as core from 'zod/v4/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   Build,
@@ -18,39 +18,53 @@ import type {
   WorkflowStatus,
   WorkflowUpdateParams,
 } from '../../src/index.js';
-import { looseObject, openString, parsesTo } from '../../src/core/schema.js';
+import {
+  looseObject,
+  nullable,
+  openString,
+  optional,
+  parsesTo,
+  strictObject,
+  string,
+  type Schema,
+} from '../../src/core/schema.js';
 import { CredentialsSchema } from '../../src/resources/auth.js';
 import { BuildSchema, BuildStatusSchema } from '../../src/resources/builds.js';
 import { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integrations.js';
 import { OrderSchema } from '../../src/resources/orders.js';
-import { WorkflowCreateSchema, WorkflowSchema, WorkflowStatusSchema, WorkflowUpdateSchema } from '../../src/resources/workflows.js';
+import {
+  WorkflowCreateSchema,
+  WorkflowSchema,
+  WorkflowStatusSchema,
+  WorkflowUpdateSchema,
+} from '../../src/resources/workflows.js';
 
 describe('each schema parses to its generated type', () => {
   it('Workflow, WorkflowCreateParams, WorkflowUpdateParams, WorkflowStatus', () => {
-    expectTypeOf<z.output<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
-    expectTypeOf<z.input<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
-    expectTypeOf<z.output<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
-    expectTypeOf<z.input<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
-    expectTypeOf<z.output<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
-    expectTypeOf<z.input<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
-    expectTypeOf<z.output<typeof WorkflowStatusSchema>>().toEqualTypeOf<WorkflowStatus | (string & {})>();
+    expectTypeOf<core.output<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
+    expectTypeOf<core.input<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
+    expectTypeOf<core.output<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
+    expectTypeOf<core.input<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
+    expectTypeOf<core.output<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
+    expectTypeOf<core.input<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
+    expectTypeOf<core.output<typeof WorkflowStatusSchema>>().toEqualTypeOf<WorkflowStatus | (string & {})>();
   });
 
   it('Build, BuildStatus', () => {
-    expectTypeOf<z.output<typeof BuildSchema>>().toEqualTypeOf<Build>();
-    expectTypeOf<z.input<typeof BuildSchema>>().toEqualTypeOf<Build>();
-    expectTypeOf<z.output<typeof BuildStatusSchema>>().toEqualTypeOf<BuildStatus | (string & {})>();
+    expectTypeOf<core.output<typeof BuildSchema>>().toEqualTypeOf<Build>();
+    expectTypeOf<core.input<typeof BuildSchema>>().toEqualTypeOf<Build>();
+    expectTypeOf<core.output<typeof BuildStatusSchema>>().toEqualTypeOf<BuildStatus | (string & {})>();
   });
 
   it('Order, Integration, IntegrationSaveParams, Credentials', () => {
-    expectTypeOf<z.output<typeof OrderSchema>>().toEqualTypeOf<Order>();
-    expectTypeOf<z.input<typeof OrderSchema>>().toEqualTypeOf<Order>();
-    expectTypeOf<z.output<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
-    expectTypeOf<z.input<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
-    expectTypeOf<z.output<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
-    expectTypeOf<z.input<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
-    expectTypeOf<z.output<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
-    expectTypeOf<z.input<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
+    expectTypeOf<core.output<typeof OrderSchema>>().toEqualTypeOf<Order>();
+    expectTypeOf<core.input<typeof OrderSchema>>().toEqualTypeOf<Order>();
+    expectTypeOf<core.output<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
+    expectTypeOf<core.input<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
+    expectTypeOf<core.output<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
+    expectTypeOf<core.input<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
+    expectTypeOf<core.output<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
+    expectTypeOf<core.input<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
   });
 
   it('the generated types name no zod type', () => {
@@ -70,24 +84,24 @@ describe('parsesTo refuses a schema that differs from its interface', () => {
     state: 'on' | 'off' | (string & {});
     [key: string]: unknown;
   }
-  const fields = { id: z.string(), note: z.optional(z.string()), state: openString(['on', 'off']) };
+  const fields = { id: string(), note: optional(string()), state: openString(['on', 'off']) };
 
   it('accepts a schema whose inferred type is the interface', () => {
-    expectTypeOf(parsesTo<Thing>()(looseObject(fields))).toEqualTypeOf<z.ZodMiniType<Thing, Thing>>();
+    expectTypeOf(parsesTo<Thing>()(looseObject(fields))).toEqualTypeOf<Schema<Thing>>();
   });
 
   it('refuses each kind of drift', () => {
     // @ts-expect-error a field the interface has is missing from the schema
     parsesTo<Thing>()(looseObject({ id: fields.id, state: fields.state }));
     // @ts-expect-error a field the interface lacks
-    parsesTo<Thing>()(looseObject({ ...fields, extra: z.string() }));
+    parsesTo<Thing>()(looseObject({ ...fields, extra: string() }));
     // @ts-expect-error optional in the interface, required in the schema
-    parsesTo<Thing>()(looseObject({ ...fields, note: z.string() }));
+    parsesTo<Thing>()(looseObject({ ...fields, note: string() }));
     // @ts-expect-error nullable in the schema only
-    parsesTo<Thing>()(looseObject({ ...fields, note: z.optional(z.nullable(z.string())) }));
+    parsesTo<Thing>()(looseObject({ ...fields, note: optional(nullable(string())) }));
     // @ts-expect-error another known value
     parsesTo<Thing>()(looseObject({ ...fields, state: openString(['on', 'off', 'broken']) }));
     // @ts-expect-error a closed object has no index signature
-    parsesTo<Thing>()(z.object(fields));
+    parsesTo<Thing>()(strictObject(fields));
   });
 });
