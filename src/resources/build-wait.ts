@@ -22,14 +22,15 @@ import {
   ApiError,
   BuildFailedError,
   ConnectionError,
-  InternalServerError,
-  RateLimitError,
   ResponseValidationError,
   ValidationError,
   WaitTimeoutError,
   parseRetryAfter,
+  type Issue,
 } from '../core/errors.js';
+import type { HttpCore } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
+import { idSegment, type Schema } from '../core/schema.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/poll.js';
 import type { Build, CompletedBuild } from './builds.js';
 
@@ -114,30 +115,6 @@ export type BuildTarget =
       readonly build_id?: string | null | undefined;
     };
 
-/** @internal One poll as the resource performs it. */
-export interface PollRequest {
-  signal: AbortSignal;
-  timeoutMs: number;
-  headers: Record<string, string> | undefined;
-}
-
-/** @internal What one poll returns: the build as received, any `Retry-After`, and the URL for error messages. */
-export interface PollResponse {
-  build: Build;
-  retryAfterMs: number | undefined;
-  url: string;
-}
-
-/** @internal The resource side of a wait: one GET of the build, and where log lines go. */
-export interface BuildPoller {
-  fetch(id: string, request: PollRequest): Promise<PollResponse>;
-  /** The client's per-attempt timeout, the default of `requestTimeoutMs`. */
-  readonly requestTimeoutMs: number;
-  log(message: string): void;
-  /** Removes the client's secrets from a build before it goes into an error (a service may echo them in logs). */
-  redact<T>(value: T): T;
-}
-
 interface Schedule {
   intervalMs: number;
   maxIntervalMs: number;
@@ -145,87 +122,75 @@ interface Schedule {
   requestTimeoutMs: number | undefined;
   signal: AbortSignal | undefined;
   headers: Record<string, string> | undefined;
+  onProgress: ((build: Build) => void) | undefined;
 }
 
 /**
- * The build id a target names; throws `ValidationError` (before any request) when there is none.
+ * The build id a target names; throws `ValidationError` (before any request) when there is none, or when it
+ * cannot be a path segment.
  *
  * @internal
  */
 export function buildIdOf(target: BuildTarget, caller: string): string {
-  if (typeof target === 'string') {
-    if (target.trim() === '') {
-      throw new ValidationError(`build id passed to ${caller}`, [{ path: ['id'], message: 'must be a non-empty string', code: 'invalid_type' }]);
+  let id: unknown = target;
+  if (typeof target === 'object' && target !== null) {
+    id = target.build_id;
+    if (typeof id !== 'string' || id.trim() === '') {
+      const which = typeof target.id === 'string' ? ` ${target.id}` : '';
+      throw new ValidationError(`workflow${which} passed to ${caller}`, [
+        { path: ['build_id'], message: `is ${id == null ? 'missing' : 'not a non-empty string'}, so there is no build to wait for`, code: 'invalid_type' },
+      ]);
     }
-    return target;
+  } else if (typeof target !== 'string') {
+    throw new ValidationError(`argument of ${caller}`, [{ path: [], message: 'must be a build id or a workflow', code: 'invalid_type' }]);
   }
-  if (typeof target !== 'object' || target === null) {
-    throw new ValidationError(`argument of ${caller}`, [
-      { path: [], message: 'must be a build id string or a workflow with a build_id', code: 'invalid_type' },
-    ]);
-  }
-  const buildId = target.build_id;
-  if (typeof buildId !== 'string' || buildId.trim() === '') {
-    const which = typeof target.id === 'string' ? ` ${target.id}` : '';
-    throw new ValidationError(`workflow${which} passed to ${caller}`, [
-      {
-        path: ['build_id'],
-        message: `is ${buildId === undefined || buildId === null ? 'missing' : 'not a non-empty string'}, so there is no build to wait for (pass the build id instead if you have it)`,
-        code: 'invalid_type',
-      },
-    ]);
-  }
-  return buildId;
+  idSegment(id, `build id passed to ${caller}`);
+  return id as string;
 }
 
-function checkSchedule(options: WatchBuildOptions, caller: string): Schedule {
+/**
+ * Throws `ValidationError` for options a wait cannot use, so a caller can check them before doing anything
+ * else (`createAndWait` checks before it creates), and fills in the defaults.
+ *
+ * @internal
+ */
+export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
+  const { intervalMs = DEFAULT_BUILD_POLL_INTERVAL_MS, maxIntervalMs, timeoutMs, requestTimeoutMs, signal, headers, onProgress } = options ?? {};
+  const what = `options of ${caller}`;
   // The signal and headers go to every poll: checked once, here, like any call's options.
-  checkRequestOptions({ signal: options.signal, headers: options.headers }, `options of ${caller}`);
-  const problems: { path: string[]; message: string; code: string }[] = [];
-  const positive = (name: keyof WatchBuildOptions, value: number | undefined, allowInfinity: boolean): void => {
-    if (value === undefined) return;
-    const ok = typeof value === 'number' && value > 0 && (Number.isFinite(value) || (allowInfinity && value === Infinity));
-    if (!ok) problems.push({ path: [name], message: `must be a number greater than 0${allowInfinity ? ' (or Infinity)' : ''}`, code: 'too_small' });
+  checkRequestOptions({ signal, headers }, what);
+  const issues: Issue[] = [];
+  const positive = (name: string, value: number | undefined, allowInfinity = false): void => {
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && (Number.isFinite(value) || (allowInfinity && value === Infinity)))) {
+      issues.push({ path: [name], message: `must be a number greater than 0${allowInfinity ? ' (or Infinity)' : ''}`, code: 'too_small' });
+    }
   };
-  positive('intervalMs', options.intervalMs, false);
-  positive('maxIntervalMs', options.maxIntervalMs, false);
-  positive('timeoutMs', options.timeoutMs, true);
-  positive('requestTimeoutMs', options.requestTimeoutMs, false);
-  if (problems.length === 0 && options.maxIntervalMs !== undefined && options.maxIntervalMs < (options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS)) {
-    problems.push({ path: ['maxIntervalMs'], message: 'must not be less than intervalMs', code: 'too_small' });
+  positive('intervalMs', intervalMs);
+  positive('maxIntervalMs', maxIntervalMs);
+  positive('timeoutMs', timeoutMs, true);
+  positive('requestTimeoutMs', requestTimeoutMs);
+  if (!issues.length && maxIntervalMs !== undefined && maxIntervalMs < intervalMs) {
+    issues.push({ path: ['maxIntervalMs'], message: 'must not be less than intervalMs', code: 'too_small' });
   }
-  if (problems.length > 0) throw new ValidationError(`options of ${caller}`, problems);
-  const intervalMs = options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    issues.push({ path: ['onProgress'], message: 'must be a function', code: 'invalid_type' });
+  }
+  if (issues.length) throw new ValidationError(what, issues);
   return {
     intervalMs,
-    maxIntervalMs: options.maxIntervalMs ?? Math.min(intervalMs * 5, Math.max(intervalMs, DEFAULT_CAP_MS)),
-    timeoutMs: options.timeoutMs ?? DEFAULT_BUILD_WAIT_TIMEOUT_MS,
-    requestTimeoutMs: options.requestTimeoutMs,
-    signal: options.signal,
-    headers: options.headers,
+    maxIntervalMs: maxIntervalMs ?? Math.min(intervalMs * 5, Math.max(intervalMs, DEFAULT_CAP_MS)),
+    timeoutMs: timeoutMs ?? DEFAULT_BUILD_WAIT_TIMEOUT_MS,
+    requestTimeoutMs,
+    signal,
+    headers,
+    onProgress,
   };
 }
 
 /** True for the errors that say "try again later" rather than "this will never work". */
 function isTransient(error: unknown): boolean {
-  if (ConnectionError.is(error)) return true; // includes TimeoutError
-  if (RateLimitError.is(error) || InternalServerError.is(error)) return true;
-  return ApiError.is(error) && (error.status === 408 || error.status >= 500);
-}
-
-function retryAfterOf(error: unknown): number | undefined {
-  if (RateLimitError.is(error)) return error.retryAfterMs;
-  if (ApiError.is(error)) return parseRetryAfter(error.headers);
-  return undefined;
-}
-
-/** Two states are the same when status and progress are; other fields (logs, timestamps) do not count. */
-function stateKey(build: Build): string {
-  return JSON.stringify([build.status, build.progress ?? null]);
-}
-
-function isFailure(build: Build): boolean {
-  return BUILD_FAILURE_STATUSES.includes(build.status);
+  // ConnectionError includes TimeoutError; RateLimitError and InternalServerError are ApiErrors.
+  return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
 }
 
 function aborted(buildId: string, reason: unknown): AbortError {
@@ -236,30 +201,38 @@ function aborted(buildId: string, reason: unknown): AbortError {
  * Polls a build and yields each new state, ending after the first terminal one (`completed` or a failure
  * status). Throws `WaitTimeoutError`, `AbortError`, or the error of a poll that cannot succeed by trying again.
  * Nothing runs while the consumer holds a yielded state: timers and listeners exist only inside a phase.
+ * Target and options are checked here, not in the generator, so bad ones throw where the call is made.
  *
  * @internal
  */
-export function watchBuild(poller: BuildPoller, buildId: string, options: WatchBuildOptions, caller: string): AsyncGenerator<Build, void, undefined> {
-  // Checked here, not in the generator, so bad options throw where the call is made.
-  return poll(poller, buildId, checkSchedule(options, caller));
+export function watchBuild(
+  core: HttpCore,
+  schema: Schema<Build>,
+  target: BuildTarget,
+  options: WatchBuildOptions | null | undefined,
+  caller: string,
+): AsyncGenerator<Build, void, undefined> {
+  return poll(core, schema, buildIdOf(target, caller), checkWaitOptions(options, caller));
 }
 
-async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
-  const { signal } = schedule;
+async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
+  const { signal, headers } = schedule;
+  const path = `/builds/${idSegment(buildId, 'build id')}`;
   const deadline = now() + schedule.timeoutMs;
   const limits: PhaseLimits = { signal, deadline };
   let last: Build | undefined;
   let lastKey: string | undefined;
   let interval = schedule.intervalMs;
   // Each poll is cut to the time left below, so the deadline holds even when this is longer.
-  const requestTimeoutMs = schedule.requestTimeoutMs ?? poller.requestTimeoutMs;
+  const requestTimeoutMs = schedule.requestTimeoutMs ?? core.timeoutMs;
 
-  const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last && poller.redact(last));
+  const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last));
 
   for (;;) {
-    const left = deadline - now();
+    const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
+    // One attempt per poll (`maxRetries: 0`): the schedule below owns the retrying.
     const result = await runPhase(
-      (inner) => poller.fetch(buildId, { signal: inner, timeoutMs: Math.max(1, Math.floor(Math.min(requestTimeoutMs, left, MAX_TIMER_MS))), headers: schedule.headers }),
+      (inner) => core.exchange({ method: 'GET', path, schema, what: 'build', signal: inner, timeoutMs, headers, maxRetries: 0 }),
       limits,
     );
     let retryAfterMs: number | undefined;
@@ -274,60 +247,43 @@ async function* poll(poller: BuildPoller, buildId: string, schedule: Schedule): 
         if (signal?.aborted) throw aborted(buildId, signal.reason);
         if (!isTransient(error)) throw error;
         if (now() >= deadline) throw timedOut();
-        retryAfterMs = retryAfterOf(error);
-        poller.log(`poll of build ${buildId} failed (${error instanceof Error ? error.message : String(error)}); polling on until the deadline`);
+        retryAfterMs = parseRetryAfter((error as ApiError).headers ?? {});
+        core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
         break;
       }
       case 'done': {
-        const { build, url } = result.value;
-        retryAfterMs = result.value.retryAfterMs;
-        if (typeof build !== 'object' || build === null || typeof build.status !== 'string') {
+        const build = result.value.data;
+        retryAfterMs = parseRetryAfter(result.value.headers);
+        // With validateResponses off, a build is as the service sent it: a wait still needs these two.
+        const bad =
+          typeof build?.status !== 'string' ? 'status' : build.status === 'completed' && typeof build.download_url !== 'string' ? 'download_url' : '';
+        if (bad) {
           throw new ResponseValidationError({
-            body: poller.redact(build),
-            issues: [{ path: ['status'], message: 'must be a string', code: 'invalid_type' }],
+            body: core.redactSecrets(build),
+            issues: [{ path: [bad], message: bad === 'status' ? 'must be a string' : 'must be a string on a completed build', code: 'invalid_type' }],
             method: 'GET',
-            url,
+            url: core.root + core.prefix.prefix + path,
             what: 'build',
           });
         }
-        if (build.status === 'completed' && typeof build.download_url !== 'string') {
-          throw new ResponseValidationError({
-            body: poller.redact(build),
-            issues: [{ path: ['download_url'], message: 'must be a string on a completed build', code: 'invalid_type' }],
-            method: 'GET',
-            url,
-            what: 'completed build',
-          });
-        }
         last = build;
-        const key = stateKey(build);
+        // Two states are the same when status and progress are; other fields (logs, timestamps) do not count.
+        const key = JSON.stringify([build.status, build.progress ?? null]);
         changed = key !== lastKey;
         lastKey = key;
-        if (changed) yield build;
-        if (build.status === 'completed' || isFailure(build)) return;
+        if (changed) {
+          schedule.onProgress?.(build);
+          yield build;
+        }
+        if (build.status === 'completed' || BUILD_FAILURE_STATUSES.includes(build.status)) return;
         break;
       }
     }
 
     interval = changed ? schedule.intervalMs : Math.min(Math.round(interval * BUILD_POLL_BACKOFF), schedule.maxIntervalMs);
-    const wait = Math.max(interval, retryAfterMs ?? 0);
-    const slept = await sleepWithin(wait, limits);
+    const slept = await sleepWithin(Math.max(interval, retryAfterMs ?? 0), limits);
     if (slept === 'deadline') throw timedOut();
     if (slept !== 'slept') throw aborted(buildId, slept.aborted);
-  }
-}
-
-/**
- * Throws `ValidationError` for options a wait cannot use, so a caller can check them before doing anything
- * else (`createAndWait` checks before it creates).
- *
- * @internal
- */
-export function checkWaitOptions(options: WaitForBuildOptions, caller: string): void {
-  checkSchedule(options, caller);
-  const { onProgress } = options;
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new ValidationError(`options of ${caller}`, [{ path: ['onProgress'], message: 'must be a function', code: 'invalid_type' }]);
   }
 }
 
@@ -336,17 +292,17 @@ export function checkWaitOptions(options: WaitForBuildOptions, caller: string): 
  *
  * @internal
  */
-export async function waitForBuild(poller: BuildPoller, buildId: string, options: WaitForBuildOptions, caller: string): Promise<CompletedBuild> {
-  checkWaitOptions(options, caller);
-  const { onProgress } = options;
-  const builds = watchBuild(poller, buildId, options, caller);
+export async function waitForBuild(
+  core: HttpCore,
+  schema: Schema<Build>,
+  target: BuildTarget,
+  options: WaitForBuildOptions | null | undefined,
+  caller: string,
+): Promise<CompletedBuild> {
+  const buildId = buildIdOf(target, caller);
   let last: Build | undefined;
-  for await (const build of builds) {
-    last = build;
-    onProgress?.(build);
-  }
-  // The watch ends only after a terminal state, and that state was yielded: it is `last`.
-  if (last === undefined) throw new Error('unreachable: a build watch ended without a state');
-  if (last.status === 'completed') return last as CompletedBuild;
-  throw new BuildFailedError(buildId, poller.redact(last));
+  for await (last of poll(core, schema, buildId, checkWaitOptions(options, caller)));
+  // The watch ends only after a terminal state, which it yielded: `last` is that state.
+  if (last!.status === 'completed') return last as CompletedBuild;
+  throw new BuildFailedError(buildId, core.redactSecrets(last!));
 }

@@ -3,7 +3,6 @@
  * `download_url`.
  */
 import type { RequestOptions } from '../core/options.js';
-import { parseRetryAfter } from '../core/errors.js';
 import {
   doc,
   idSegment,
@@ -16,15 +15,7 @@ import {
   string,
   unknown,
 } from '../core/schema.js';
-import {
-  buildIdOf,
-  waitForBuild,
-  watchBuild,
-  type BuildPoller,
-  type BuildTarget,
-  type WaitForBuildOptions,
-  type WatchBuildOptions,
-} from './build-wait.js';
+import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import { Resource, coreOf } from './resource.js';
 import type { Build } from './types.generated.js';
 
@@ -108,9 +99,7 @@ export class Builds extends Resource {
    * ```
    */
   async wait(target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
-    const id = buildIdOf(target, 'waitForBuild');
-    idSegment(id, 'build id');
-    return waitForBuild(this.#poller(), id, options ?? {}, 'waitForBuild');
+    return waitForBuild(coreOf(this), BuildSchema, target, options, 'waitForBuild');
   }
 
   /**
@@ -132,26 +121,6 @@ export class Builds extends Resource {
    * ```
    */
   watch(target: BuildTarget, options?: WatchBuildOptions | null): AsyncGenerator<Build, void, undefined> {
-    const id = buildIdOf(target, 'builds.watch');
-    idSegment(id, 'build id');
-    return watchBuild(this.#poller(), id, options ?? {}, 'builds.watch');
-  }
-
-  #poller(): BuildPoller {
-    const core = coreOf(this);
-    return {
-      requestTimeoutMs: core.timeoutMs,
-      log: (message) => core.log.log('warn', message),
-      redact: (value) => core.redactSecrets(value),
-      async fetch(id, { signal, timeoutMs, headers }) {
-        const path = `/builds/${idSegment(id, 'build id')}`;
-        const response = await core.exchange({ method: 'GET', path, schema: BuildSchema, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
-        return {
-          build: response.data,
-          retryAfterMs: parseRetryAfter(response.headers),
-          url: core.root + core.prefix.prefix + path,
-        };
-      },
-    };
+    return watchBuild(coreOf(this), BuildSchema, target, options, 'builds.watch');
   }
 }
