@@ -59,15 +59,15 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  */
 export class Client {
   /** Create, read, change and delete workflows. */
-  readonly workflows: Workflows;
+  declare readonly workflows: Workflows;
   /** Read orders. */
-  readonly orders: Orders;
+  declare readonly orders: Orders;
   /** Read builds, wait for them (`builds.wait`) or watch them change (`builds.watch`). */
-  readonly builds: Builds;
+  declare readonly builds: Builds;
   /** Save, list and remove third-party platform keys. */
-  readonly integrations: Integrations;
+  declare readonly integrations: Integrations;
   /** Issue API keys from an email and password. */
-  readonly auth: Auth;
+  declare readonly auth: Auth;
   readonly #core: HttpCore;
 
   /**

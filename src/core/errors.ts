@@ -6,6 +6,9 @@
  * and CJS builds loaded into one process, or two versions installed side by side.
  *
  * This module imports nothing, so the webhooks entry point can use it without pulling in the HTTP client.
+ *
+ * Fields are `declare`d: each constructor assigns them, and an emitted class field would only repeat every
+ * name in every browser bundle.
  */
 
 const KINDS = Symbol.for('workflow-automation-sdk.error-kinds');
@@ -141,17 +144,17 @@ export interface ApiErrorInit {
 export class ApiError extends WfaError {
   static override readonly kind: string = 'ApiError';
   /** The HTTP status code. */
-  readonly status: number;
+  declare readonly status: number;
   /** The error body as received: parsed JSON, text, or `undefined` when empty. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The response headers, names in lower case. */
-  readonly headers: Record<string, string>;
+  declare readonly headers: Record<string, string>;
   /** The service's request id (`x-request-id` or `request-id`), for support tickets. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The request method, upper case. */
-  readonly method: string;
+  declare readonly method: string;
   /** The full URL that was called. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(init: ApiErrorInit) {
     const requestId = init.headers['x-request-id'] ?? init.headers['request-id'];
@@ -217,7 +220,7 @@ export class UnprocessableEntityError extends ApiError {
 export class RateLimitError extends ApiError {
   static override readonly kind: string = 'RateLimitError';
   /** How long the service asked to wait (`Retry-After`, seconds or HTTP date), in milliseconds. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   constructor(init: ApiErrorInit) {
     super(init);
     this.retryAfterMs = parseRetryAfter(init.headers);
@@ -262,7 +265,7 @@ export class ConnectionError extends WfaError {
 export class TimeoutError extends ConnectionError {
   static override readonly kind: string = 'TimeoutError';
   /** The per-attempt timeout that ran out. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
   constructor(message: string, timeoutMs: number) {
     super(message);
     this.timeoutMs = timeoutMs;
@@ -294,9 +297,9 @@ export class AbortError extends WfaError {
 export class ValidationError extends WfaError {
   static override readonly kind: string = 'ValidationError';
   /** Every problem found. */
-  readonly issues: readonly Issue[];
+  declare readonly issues: readonly Issue[];
   /** The first offending field as a dotted path (`trigger.url`), for quick messages. */
-  readonly field: string;
+  declare readonly field: string;
   constructor(what: string, issues: readonly Issue[]) {
     super(`Invalid ${what}: ${formatIssues(issues)}`);
     this.issues = issues;
@@ -316,13 +319,13 @@ export class ValidationError extends WfaError {
 export class ResponseValidationError extends WfaError {
   static override readonly kind: string = 'ResponseValidationError';
   /** The body as received: parsed JSON, or the text when it was not JSON. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** What did not match. */
-  readonly issues: readonly Issue[];
+  declare readonly issues: readonly Issue[];
   /** The request method, upper case. */
-  readonly method: string;
+  declare readonly method: string;
   /** The full URL that was called. */
-  readonly url: string;
+  declare readonly url: string;
   constructor(init: { body: unknown; issues: readonly Issue[]; method: string; url: string; what?: string }) {
     super(
       `Unexpected response to ${init.method} ${pathOf(init.url)}${init.what ? ` (${init.what})` : ''}: ${formatIssues(init.issues)}`,
@@ -345,13 +348,13 @@ export class ResponseValidationError extends WfaError {
 export class BuildFailedError extends WfaError {
   static override readonly kind: string = 'BuildFailedError';
   /** The last build state received, as the service sent it. */
-  readonly build: {
+  declare readonly build: {
     /** The failure status, such as `failed`. */
     readonly status: string;
     readonly [key: string]: unknown;
   };
   /** The build's logs as received (their shape is not specified by the service). */
-  readonly logs: unknown;
+  declare readonly logs: unknown;
   constructor(buildId: string, build: { readonly status: string; readonly [key: string]: unknown }) {
     super(`Build ${buildId} ended with status "${build.status}"`);
     this.build = build;
@@ -378,7 +381,7 @@ export class WaitTimeoutError extends WfaError {
       }
     | undefined;
   /** The wait's deadline. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
   constructor(
     buildId: string,
     timeoutMs: number,
@@ -402,7 +405,7 @@ export class WaitTimeoutError extends WfaError {
 export class WebhookParseError extends WfaError {
   static override readonly kind: string = 'WebhookParseError';
   /** The offending field (`data.download_url`), or `(root)`. */
-  readonly path: string;
+  declare readonly path: string;
   constructor(message: string, path: readonly PropertyKey[] = []) {
     super(message);
     this.path = formatPath(path);

@@ -127,13 +127,13 @@ export class HttpCore {
   #prefix: ApiPrefix;
   #confirmed: boolean;
   /** The service root: origin plus any base path, no prefix, no trailing slash. */
-  readonly root: string;
+  declare readonly root: string;
   readonly #origin: string;
-  readonly timeoutMs: number;
-  readonly maxRetries: number;
-  readonly validateResponses: boolean;
-  readonly maxResponseBytes: number;
-  readonly log: LevelLogger;
+  declare readonly timeoutMs: number;
+  declare readonly maxRetries: number;
+  declare readonly validateResponses: boolean;
+  declare readonly maxResponseBytes: number;
+  declare readonly log: LevelLogger;
   /** The key the last call sent, so errors built outside the core (build waits) can be cleaned of it. */
   #lastKey: string | undefined;
 
@@ -213,31 +213,24 @@ export class HttpCore {
     };
 
     const fixed = foreign ? undefined : (req.fixedPrefix ?? target.fixedPrefix);
+    const auto = !fixed && !foreign;
+    let prefix = fixed ?? this.#prefix;
     let answer: Received;
-    if (fixed || foreign) {
-      answer = await send(fixed);
-    } else {
-      const prefix = this.#prefix;
+    for (let tries = 0; ; tries++) {
       try {
         answer = await send(prefix);
-        this.#confirm(prefix);
+        break;
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        if (error.status !== 404 || this.#confirmed) {
-          this.#confirm(prefix);
-          throw error;
-        }
+        // Anything but a 404 confirms the prefix; a 404 before any confirmation is tried under the other, once.
+        if (!auto || !(error instanceof ApiError)) throw error;
+        if (error.status !== 404) this.#confirm(prefix);
+        if (error.status !== 404 || tries || this.#confirmed) throw error;
         const other = OTHER_PREFIX[prefix];
         this.log.log('info', `404 under ${prefix}; trying ${other}`);
-        try {
-          answer = await send(other);
-          this.#confirm(other);
-        } catch (second) {
-          if (second instanceof ApiError && second.status !== 404) this.#confirm(other);
-          throw second;
-        }
+        prefix = other;
       }
     }
+    if (auto) this.#confirm(prefix);
     return { data: this.#parse(answer, method, req, secrets), status: answer.status, headers: answer.headers };
   }
 

@@ -191,13 +191,13 @@ function fingerprint(items: readonly unknown[]): string {
  */
 export class Page<T> implements AsyncIterable<T> {
   /** The items of this page, validated. */
-  readonly items: T[];
+  declare readonly items: T[];
   /** Paging facts as the service gave them. */
-  readonly info: PageInfo;
+  declare readonly info: PageInfo;
   /** The response body as received (the envelope, for fields the SDK does not model). */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** True when this page has the same items as the page before it: the server ignored `page`. */
-  readonly repeated: boolean;
+  declare readonly repeated: boolean;
   readonly #fetch: (page: number, previous: string) => Promise<Page<T>>;
   // Computed only when there is a page to compare with: most lists are read one page at a time.
   #fingerprint: string | undefined;
