@@ -64,12 +64,17 @@ export class WfaError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    // Walk from the class being built up to WfaError (Error has no `kind`, so the walk stops there). Only the
+    // SDK's classes have an own `kind`: a user's subclass adds nothing and is named after the SDK class it extends.
     const kinds: string[] = [];
-    for (let c: unknown = new.target; typeof c === 'function' && 'kind' in c; c = Object.getPrototypeOf(c)) {
+    for (let c: object = new.target; 'kind' in c; c = Object.getPrototypeOf(c)) {
       if (Object.hasOwn(c, 'kind')) kinds.push((c as typeof WfaError).kind);
     }
-    Object.defineProperty(this, KINDS, { value: kinds });
-    Object.defineProperty(this, 'name', { value: kinds[0] ?? 'WfaError', writable: true, configurable: true });
+    Object.defineProperties(this, {
+      [KINDS]: { value: kinds },
+      // Not enumerable, like Error's own `name`, so spreading or logging an error does not repeat it.
+      name: { value: kinds[0], writable: true, configurable: true },
+    });
   }
 
   /**
@@ -81,8 +86,8 @@ export class WfaError extends Error {
    * ```
    */
   static is<T extends WfaError>(this: ErrorClass<T> & { kind: string }, value: unknown): value is T {
-    if (typeof value !== 'object' || value === null) return false;
-    const kinds = (value as { [KINDS]?: unknown })[KINDS];
+    // `?.` guards null and undefined; any other primitive simply has no brand.
+    const kinds = (value as { [KINDS]?: unknown } | null | undefined)?.[KINDS];
     return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 
@@ -100,7 +105,8 @@ export class WfaError extends Error {
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A user's subclass has no own `kind`: it gets ordinary prototype-chain semantics.
-    if (!Object.hasOwn(this, 'kind')) return Function.prototype[Symbol.hasInstance].call(this, value);
+    // (`super` here is Error, whose `Symbol.hasInstance` is the ordinary one every function inherits.)
+    if (!Object.hasOwn(this, 'kind')) return super[Symbol.hasInstance](value);
     return (this as unknown as typeof WfaError).is(value);
   }
 }
@@ -303,7 +309,7 @@ export class ValidationError extends WfaError {
   constructor(what: string, issues: readonly Issue[]) {
     super(`Invalid ${what}: ${formatIssues(issues)}`);
     this.issues = issues;
-    this.field = issues[0] ? formatPath(issues[0].path) : '(root)';
+    this.field = formatPath(issues[0]?.path ?? []);
   }
 }
 
@@ -373,7 +379,7 @@ export class BuildFailedError extends WfaError {
 export class WaitTimeoutError extends WfaError {
   static override readonly kind: string = 'WaitTimeoutError';
   /** The last build state seen, if any poll succeeded. */
-  readonly build:
+  declare readonly build:
     | {
         /** The status it still had, such as `building`. */
         readonly status: string;
@@ -414,18 +420,20 @@ export class WebhookParseError extends WfaError {
 
 // ---- helpers shared by the error classes -------------------------------------------------------------
 
+/**
+ * Names for the statuses that have a class of their own, 408 (retried) and the gateway errors, used when the
+ * body gives no message. Any other status is an `Internal Server Error` (5xx) or an `HTTP Error`: the message
+ * starts with the number anyway, and every name listed here is paid for in each browser bundle.
+ */
 const statusTexts: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
-  405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
-  413: 'Payload Too Large',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
-  500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
@@ -444,41 +452,38 @@ const MAX_MESSAGE = 300;
 
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE)}…` : oneLine;
+  return oneLine.length > MAX_MESSAGE ? oneLine.slice(0, MAX_MESSAGE) + '…' : oneLine;
+}
+
+/**
+ * The text a body field holds: a string, the `msg` or `message` of an object (`error: { message }`), or for a
+ * list (FastAPI's `detail: [{ msg, loc }]`) the texts of its entries joined. `''` when it holds none.
+ */
+function textOf(value: unknown): string {
+  const entries = (Array.isArray(value) ? value : [value]) as (string | { msg?: unknown; message?: unknown } | null | undefined)[];
+  return entries
+    .map((entry) => (typeof entry === 'string' ? entry : (entry?.msg ?? entry?.message)))
+    .filter((text) => typeof text === 'string' && text !== '')
+    .join('; ');
 }
 
 /** Reads a human message from an error body, wherever the service put it. */
 export function messageFromBody(status: number, body: unknown): string {
-  const fallback = statusTexts[status] ?? (status >= 500 ? 'Server Error' : 'HTTP Error');
+  const fallback = statusTexts[status] ?? (status >= 500 ? 'Internal Server Error' : 'HTTP Error');
   if (body === undefined || body === null || body === '') return `${fallback} (empty body)`;
-  if (typeof body === 'string') {
-    if (/^\s*</.test(body)) {
-      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
-      return `${fallback} (HTML page${title ? `: ${clip(title)}` : ''})`;
-    }
-    return clip(body);
+  if (typeof body === 'string' && /^\s*</.test(body)) {
+    // An error page from a proxy or load balancer: its title says enough, the markup would drown the message.
+    const title = clip(/<title[^>]*>([^<]*)/i.exec(body)?.[1] ?? '');
+    return `${fallback} (HTML page${title ? `: ${title}` : ''})`;
   }
-  if (typeof body === 'object') {
-    const record = body as Record<string, unknown>;
-    const error = record['error'];
-    const candidates = [
-      record['message'],
-      typeof error === 'object' && error !== null ? (error as Record<string, unknown>)['message'] : error,
-      record['detail'],
-      record['error_description'],
-      record['title'],
-    ];
-    for (const candidate of candidates) {
-      if (typeof candidate === 'string' && candidate.trim()) return clip(candidate);
-      if (Array.isArray(candidate) && candidate.length > 0) {
-        // FastAPI-style `detail: [{ msg, loc }]`
-        const parts = candidate.map((d) =>
-          typeof d === 'string' ? d : typeof d === 'object' && d !== null ? String((d as { msg?: unknown; message?: unknown }).msg ?? (d as { message?: unknown }).message ?? '') : '',
-        );
-        const joined = parts.filter(Boolean).join('; ');
-        if (joined) return clip(joined);
-      }
-    }
+  // A text body is the message itself. In an object, the first field that holds text wins (a field of a number
+  // or a boolean body is `undefined`, which holds none).
+  const fields = body as Record<string, unknown>;
+  const candidates =
+    typeof body === 'string' ? [body] : [fields.message, fields.error, fields.detail, fields.error_description, fields.title];
+  for (const candidate of candidates) {
+    const text = clip(textOf(candidate));
+    if (text) return text;
   }
   return fallback;
 }
@@ -492,13 +497,14 @@ export function parseRetryAfter(
   headers: Record<string, string> | { get(name: string): string | null },
   now = Date.now(),
 ): number | undefined {
+  // Trimmed, so that a blank value counts as absent (`Number(' ')` would read it as 0).
   const read = (name: string): string | undefined =>
-    typeof headers.get === 'function' ? (headers.get(name) ?? undefined) : (headers as Record<string, string>)[name];
+    (typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, string>)[name])?.trim();
   const ms = read('retry-after-ms');
-  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = read('retry-after')?.trim();
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = read('retry-after');
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  // Plain seconds, or else an HTTP date (a date in the past means no wait); `NaN` when it is neither.
+  const wait = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isNaN(wait) ? undefined : Math.max(0, wait);
 }

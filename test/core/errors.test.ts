@@ -84,6 +84,10 @@ describe('messageFromBody', () => {
     [{ error: { message: 'from error.message', code: 'x' } }, 'from error.message'],
     [{ detail: 'from detail' }, 'from detail'],
     [{ detail: [{ msg: 'field required', loc: ['body', 'name'] }] }, 'field required'],
+    [{ detail: [{ msg: 'name required' }, 'a string entry', { message: 'from message' }, { code: 7 }] }, 'name required; a string entry; from message'],
+    [{ error_description: 'from error_description' }, 'from error_description'],
+    [{ title: 'from title' }, 'from title'],
+    [{ message: '  ', error: 'the first field with text wins' }, 'the first field with text wins'],
     ['plain text reason', 'plain text reason'],
   ])('reads %j', (body, expected) => {
     expect(messageFromBody(400, body)).toBe(expected);
@@ -106,6 +110,17 @@ describe('messageFromBody', () => {
 
   it('falls back to the status text when no usual field holds a message', () => {
     expect(messageFromBody(409, { code: 17 })).toBe('Conflict');
+    expect(messageFromBody(400, 42)).toBe('Bad Request');
+    expect(messageFromBody(400, '   ')).toBe('Bad Request');
+  });
+
+  it('names a status without a text of its own by its class of status', () => {
+    expect(messageFromBody(418, undefined)).toBe('HTTP Error (empty body)');
+    expect(messageFromBody(501, undefined)).toBe('Internal Server Error (empty body)');
+  });
+
+  it('says an HTML page without a title is one', () => {
+    expect(messageFromBody(503, '  <html><body>down</body></html>')).toBe('Service Unavailable (HTML page)');
   });
 });
 
@@ -127,6 +142,12 @@ describe('parseRetryAfter', () => {
 
   it('prefers retry-after-ms', () => {
     expect(parseRetryAfter({ 'retry-after-ms': '250', 'retry-after': '9' })).toBe(250);
+  });
+
+  it('falls back to retry-after when retry-after-ms is blank or not a number', () => {
+    expect(parseRetryAfter({ 'retry-after-ms': ' ', 'retry-after': '9' })).toBe(9000);
+    expect(parseRetryAfter({ 'retry-after-ms': 'soon', 'retry-after': '9' })).toBe(9000);
+    expect(parseRetryAfter({ 'retry-after-ms': ' ' })).toBeUndefined();
   });
 
   it('reads a Headers object as it is', () => {
