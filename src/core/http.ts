@@ -31,16 +31,8 @@ import {
   type RequestOptions,
 } from './options.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, ResponseTooLarge, jsonBody, readText } from './body.js';
-import {
-  AttemptTimeout,
-  BodyReadError,
-  CallerAbort,
-  headerRecord,
-  networkErrorCodes,
-  withRetries,
-  type Answer,
-} from './retry.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
+import { AttemptFailure, networkErrorCodes, withRetries, type Answer } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
 /**
@@ -96,7 +88,8 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
 const MAX_REDIRECTS = 5;
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
+// Visible ASCII, `!` (0x21) to `~` (0x7e): no spaces, no control characters.
+const HEADER_SAFE = /^[!-~]+$/;
 
 /** An answer with its body read, as the retry loop and the redirect loop pass it on. */
 interface Received extends Answer {
@@ -128,7 +121,6 @@ export class HttpCore {
   #confirmed: boolean;
   /** The service root: origin plus any base path, no prefix, no trailing slash. */
   declare readonly root: string;
-  readonly #origin: string;
   declare readonly timeoutMs: number;
   declare readonly maxRetries: number;
   declare readonly validateResponses: boolean;
@@ -140,13 +132,12 @@ export class HttpCore {
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('WFA_BASE_URL');
     if (!baseUrl) {
-      throw new WfaError('No baseUrl: pass { baseUrl } to new Client(), or set the WFA_BASE_URL environment variable');
+      throw new WfaError('No baseUrl: pass { baseUrl } to new Client() or set WFA_BASE_URL');
     }
     const { root, prefix } = normaliseBaseUrl(baseUrl);
     this.root = root;
-    this.#origin = new URL(root).origin;
     const apiPrefix = options.apiPrefix ?? 'auto';
-    if (apiPrefix !== 'auto' && apiPrefix !== '/api/v1' && apiPrefix !== '/v1') {
+    if (apiPrefix !== 'auto' && !Object.hasOwn(OTHER_PREFIX, apiPrefix)) {
       throw new WfaError(`apiPrefix must be '/api/v1', '/v1' or 'auto'`);
     }
     this.#prefix = apiPrefix === 'auto' ? (prefix ?? '/api/v1') : apiPrefix;
@@ -154,10 +145,10 @@ export class HttpCore {
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
-    this.timeoutMs = checkCount('timeoutMs', options.timeoutMs ?? 60_000, 1);
-    this.maxRetries = checkCount('maxRetries', options.maxRetries ?? 2, 0);
+    this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
+    this.maxRetries = checkCount(options, 'maxRetries', 2, 0);
     this.validateResponses = options.validateResponses ?? true;
-    this.maxResponseBytes = checkCount('maxResponseBytes', options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 1);
+    this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = new LevelLogger(options.logger, options.logLevel);
   }
 
@@ -199,18 +190,24 @@ export class HttpCore {
         else explicitKeys.push(headers[name]!);
       }
     }
-    const needsKey = req.auth !== false && !foreign && explicitKeys.length === 0;
-    const key = needsKey ? await this.#resolveKey() : undefined;
+    // The configured key, unless the call needs none, goes to another origin or carries its own. Resolved on
+    // every call, so that a rotated key is picked up.
+    let key: string | undefined;
+    if (req.auth !== false && !foreign && explicitKeys.length === 0) {
+      const source = this.#apiKey;
+      key = typeof source === 'function' ? await source() : source;
+      if (typeof key !== 'string' || key === '') {
+        throw new WfaError('No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()');
+      }
+      if (!HEADER_SAFE.test(key)) {
+        throw new WfaError('The API key holds spaces or control characters, which an HTTP header cannot carry');
+      }
+      this.#lastKey = key;
+      headers['x-api-key'] = key;
+    }
     const secrets = usableSecrets([key, ...explicitKeys, ...(req.secrets ?? [])]);
     if (body !== undefined && !contentType) headers['content-type'] = 'application/json';
-    if (key !== undefined) headers['x-api-key'] = key;
-    let search = queryString(req.query);
-    if (search && target.path.includes('?')) search = `&${search.slice(1)}`;
-
-    const send = (prefix: ApiPrefix | undefined) => {
-      const url = (foreign ? target.path : this.root + (prefix ?? '') + target.path) + search;
-      return this.#send(method, url, headers, body, req, secrets);
-    };
+    const path = withQuery(target.path, req.query);
 
     const fixed = foreign ? undefined : (req.fixedPrefix ?? target.fixedPrefix);
     const auto = !fixed && !foreign;
@@ -218,16 +215,19 @@ export class HttpCore {
     let answer: Received;
     for (let tries = 0; ; tries++) {
       try {
-        answer = await send(prefix);
+        answer = await this.#send(method, (foreign ? '' : this.root + prefix) + path, headers, body, req, secrets);
         break;
       } catch (error) {
         // Anything but a 404 confirms the prefix; a 404 before any confirmation is tried under the other, once.
         if (!auto || !(error instanceof ApiError)) throw error;
         if (error.status !== 404) this.#confirm(prefix);
-        if (error.status !== 404 || tries || this.#confirmed) throw error;
-        const other = OTHER_PREFIX[prefix];
-        this.log.log('info', `404 under ${prefix}; trying ${other}`);
-        prefix = other;
+        else if (!tries && !this.#confirmed) {
+          const other = OTHER_PREFIX[prefix];
+          this.log.log('info', `404 under ${prefix}; trying ${other}`);
+          prefix = other;
+          continue;
+        }
+        throw error;
       }
     }
     if (auto) this.#confirm(prefix);
@@ -246,34 +246,20 @@ export class HttpCore {
     let rest = path;
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
       const url = new URL(path);
-      const rootPath = new URL(this.root).pathname.replace(/\/$/, '');
-      if (url.origin !== this.#origin || !url.pathname.startsWith(rootPath)) {
-        return { path: url.href.replace(/#.*$/, ''), foreign: true };
+      const { origin } = new URL(this.root);
+      // The root is that origin and the base path, with no trailing slash.
+      const rootPath = this.root.slice(origin.length);
+      if (url.origin !== origin || !url.pathname.startsWith(rootPath)) {
+        url.hash = '';
+        return { path: url.href, foreign: true };
       }
       rest = url.pathname.slice(rootPath.length) + url.search;
     }
     if (!rest.startsWith('/')) rest = `/${rest}`;
     // Key issuing exists only at /v1/auth, whatever prefix the resources use.
     if (/^\/v1\/auth(?:\?|$)/.test(rest)) return { path: rest.slice(3), foreign: false, fixedPrefix: '/v1' };
-    for (const prefix of ['/api/v1', '/v1'] as const) {
-      if (rest === prefix || rest.startsWith(`${prefix}/`)) return { path: rest.slice(prefix.length), foreign: false };
-    }
-    return { path: rest, foreign: false };
-  }
-
-  async #resolveKey(): Promise<string> {
-    const source = this.#apiKey;
-    const key = typeof source === 'function' ? await source() : source;
-    if (typeof key !== 'string' || key === '') {
-      throw new WfaError(
-        'No API key: pass { apiKey } to new Client(), set the WFA_API_KEY environment variable, or use Client.login()',
-      );
-    }
-    if (!HEADER_SAFE.test(key)) {
-      throw new WfaError('The API key contains characters that cannot be sent in an HTTP header (spaces or control characters)');
-    }
-    this.#lastKey = key;
-    return key;
+    // A path that names a prefix itself (`/api/v1/...`, `/v1/...`) is sent under the confirmed one.
+    return { path: rest.replace(/^(?:\/api)?\/v1(?=\/|$)/, ''), foreign: false };
   }
 
   /**
@@ -292,43 +278,55 @@ export class HttpCore {
     const maxRetries = req.maxRetries ?? this.maxRetries;
     for (let hops = 0; ; hops++) {
       const started = this.log.enabled('debug') ? Date.now() : 0;
-      if (started) this.log.log('debug', `→ ${method} ${redactText(url, secrets)}`);
+      if (started) this.log.log('debug', `→ ${method} ${url}`, secrets);
       let answer: Received;
       try {
-        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal), {
+        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal, secrets), {
           method,
           maxRetries,
           timeoutMs,
           signal: req.signal,
           onRetry: (retry, reason, waitMs) =>
-            this.log.log('warn', `retry ${retry} of ${method} ${redactText(url, secrets)} after ${reason}, in ${Math.round(waitMs)} ms`),
+            this.log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, secrets),
         });
       } catch (error) {
-        throw this.#mapError(error, method, url, secrets);
+        // What the retry loop threw, as the SDK's error with the call's secrets removed.
+        if (error instanceof WfaError) throw error;
+        const shownUrl = redactText(url, secrets);
+        const failure = error instanceof AttemptFailure ? error : undefined;
+        if (failure?.name === 'CallerAbort') {
+          throw new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+        }
+        if (failure?.name === 'AttemptTimeout') {
+          throw new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
+        }
+        // A fetch that failed, or (BodyReadError) a connection that broke while the body was read.
+        const cause = failure ? failure.cause : error;
+        const codes = networkErrorCodes(cause);
+        const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
+        const what = failure ? 'The connection failed while the response was read' : 'Could not reach the service';
+        throw new ConnectionError(redactText(`${what}: ${detail} (${method} ${shownUrl})`, secrets), { cause: safeCause(cause, secrets) });
       }
-      if (started) this.log.log('debug', `← ${answer.status} ${method} ${redactText(url, secrets)} (${Date.now() - started} ms)`);
+      if (started) this.log.log('debug', `← ${answer.status} ${method} ${url} (${Date.now() - started} ms)`, secrets);
       const { status } = answer;
-      if (status < 300 && status !== 0) return { ...answer, url };
+      if (status < 300 && status !== 0) return answer;
       // Everything below is the rare path: built only when needed, every request passes here.
       const shownUrl = redactText(url, secrets);
-      const errorInit = { status, headers: redact(headerRecord(answer.headers), secrets), method, url: shownUrl };
-      if (status >= 400 || status === 0) {
-        if (status === 0) {
-          throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
-        }
-        throw ApiError.from({ ...errorInit, body: redact(parseErrorBody(answer.text), secrets) });
+      if (status === 0) {
+        throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
       }
+      const errorInit = { status, headers: redact(Object.fromEntries(answer.headers), secrets), method, url: shownUrl };
+      if (status >= 400) throw ApiError.from({ ...errorInit, body: redact(parseErrorBody(answer.text), secrets) });
 
       // A redirect. Followed only within the service's origin; elsewhere the key would go with it.
       const location = answer.headers.get('location');
       const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
-      if (!next || hops >= MAX_REDIRECTS || next.origin !== new URL(url).origin) {
-        const why = !next
-          ? 'a redirect without a usable Location header'
-          : hops >= MAX_REDIRECTS
-            ? `more than ${MAX_REDIRECTS} redirects`
-            : `a redirect to another origin (${next.origin}), not followed so the API key stays with the service`;
-        throw ApiError.from({ ...errorInit, body: undefined, message: `The service answered with ${why}` });
+      // The message follows the status: "302 Redirect to another origin (…) not followed, … (GET /path)".
+      const refuse = (message: string) => ApiError.from({ ...errorInit, body: undefined, message });
+      if (!next) throw refuse('Redirect without a usable Location header');
+      if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
+      if (next.origin !== new URL(url).origin) {
+        throw refuse(`Redirect to another origin (${next.origin}) not followed, so the API key stays with the service`);
       }
       if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
         method = 'GET';
@@ -338,65 +336,62 @@ export class HttpCore {
     }
   }
 
-  /** One attempt: the request, and its body read within the attempt's time. */
+  /**
+   * One attempt: the request, and its body read within the attempt's time. A body too large ends the call
+   * with `ResponseValidationError` (which the retry loop passes on as it is).
+   */
   async #attempt(
     method: string,
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
     signal: AbortSignal,
+    secrets: string[],
   ): Promise<Received> {
     const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
     // The global `fetch` is looked up at call time, so tools that patch it after the client exists still work.
     const response = await (this.#fetch ? this.#fetch(url, init) : fetch(url, init));
     const failed = response.status >= 400;
     const text = await readText(response, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, failed);
-    return { status: response.status, headers: response.headers, text, url };
-  }
-
-  #mapError(error: unknown, method: string, url: string, secrets: string[]): WfaError {
-    const shownUrl = redactText(url, secrets);
-    if (error instanceof WfaError) return error;
-    if (error instanceof CallerAbort) return new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: error.reason });
-    if (error instanceof AttemptTimeout) return new TimeoutError(`${method} ${shownUrl} timed out after ${error.timeoutMs} ms`, error.timeoutMs);
-    if (error instanceof ResponseTooLarge) {
-      return new ResponseValidationError({ body: undefined, issues: [{ path: [], message: error.message, code: 'too_big' }], method, url: shownUrl });
+    if (text === undefined) {
+      const message = `is larger than maxResponseBytes (${this.maxResponseBytes} bytes)`;
+      const issues = [{ path: [], message, code: 'too_big' }];
+      throw new ResponseValidationError({ body: undefined, issues, method, url: redactText(url, secrets) });
     }
-    const cause = error instanceof BodyReadError ? error.cause : error;
-    const codes = networkErrorCodes(cause);
-    const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
-    const what = error instanceof BodyReadError ? 'The connection failed while the response was read' : 'Could not reach the service';
-    return new ConnectionError(redactText(`${what}: ${detail} (${method} ${shownUrl})`, secrets), { cause: safeCause(cause, secrets) });
+    return { status: response.status, headers: response.headers, text, url };
   }
 
   /** Parses a 2xx body and checks it. Errors carry the body with every secret of the call removed. */
   #parse<T>(answer: Received, method: string, req: CoreRequest<T>, secrets: string[]): T {
-    const shownUrl = redactText(answer.url, secrets);
-    const shownBody = (body: unknown) => (req.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets));
-    let data: unknown;
-    if (answer.text !== '') {
+    let body: unknown;
+    let issues: readonly Issue[] | undefined;
+    try {
+      if (answer.text !== '') body = JSON.parse(answer.text);
+    } catch {
+      body = answer.text.slice(0, 10_000);
+      issues = [{ path: [], message: `is not JSON (content-type ${answer.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' }];
+    }
+    if (!issues) {
       try {
-        data = JSON.parse(answer.text);
-      } catch {
-        throw new ResponseValidationError({
-          body: shownBody(answer.text.slice(0, 10_000)),
-          issues: [{ path: [], message: `is not JSON (content-type ${answer.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' }],
-          method,
-          url: shownUrl,
-          what: req.what,
-        });
+        if (req.read) return req.read(body);
+        if (!req.schema || !this.validateResponses) return body as T;
+        const result = safeParse(req.schema, body);
+        if (result.success) return result.data;
+        issues = toIssues(result.error);
+      } catch (error) {
+        // `read` reports a body it cannot use this way; it gets the call's URL and redaction below.
+        if (!(error instanceof ResponseValidationError)) throw error;
+        body = error.body;
+        issues = error.issues;
       }
     }
-    try {
-      if (req.read) return req.read(data);
-      if (!req.schema || !this.validateResponses) return data as T;
-      const result = safeParse(req.schema, data);
-      if (result.success) return result.data;
-      throw new ResponseValidationError({ body: data, issues: toIssues(result.error), method, url: shownUrl, what: req.what });
-    } catch (error) {
-      if (!(error instanceof ResponseValidationError)) throw error;
-      throw new ResponseValidationError({ body: shownBody(error.body), issues: error.issues, method, url: shownUrl, what: req.what });
-    }
+    throw new ResponseValidationError({
+      body: req.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
+      issues,
+      method,
+      url: redactText(answer.url, secrets),
+      what: req.what,
+    });
   }
 
   /** Removes the configured API key (as last sent) from a value the caller will see in an error. */
@@ -405,7 +400,14 @@ export class HttpCore {
   }
 }
 
-function checkCount(name: string, value: number, min: number): number {
+/** Reads a whole-number client option (`fallback` when absent), refusing one below `min`. */
+function checkCount(
+  options: ClientOptions,
+  name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes',
+  fallback: number,
+  min: number,
+): number {
+  const value = options[name] ?? fallback;
   if (!Number.isInteger(value) || value < min) throw new WfaError(`${name} must be a whole number >= ${min}`);
   return value;
 }
@@ -423,9 +425,12 @@ function parseErrorBody(text: string): unknown {
   }
 }
 
-/** Builds `?a=1&b=x` from a record, skipping `undefined` and `null`, repeating array values. */
-export function queryString(query: Record<string, QueryValue> | undefined): string {
-  if (!query) return '';
+/**
+ * Adds a query to a path, skipping `undefined` and `null`, repeating array values: `?a=1&b=x`, or `&a=1&b=x`
+ * after a path that has a query already.
+ */
+export function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
+  if (!query) return path;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
@@ -433,5 +438,6 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
     else params.append(name, String(value));
   }
   const text = params.toString();
-  return text ? `?${text}` : '';
+  if (!text) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${text}`;
 }

@@ -2,6 +2,7 @@
  * Levelled logging that costs nothing when off: callers check `enabled(level)` before building a line.
  */
 import type { LogLevel, Logger } from './options.js';
+import { redactText } from './redact.js';
 
 const rank: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
@@ -20,8 +21,9 @@ export class LevelLogger {
     return this.#rank >= rank[level];
   }
 
-  /** Writes `message` when `level` is enabled. */
-  log(level: Exclude<LogLevel, 'off'>, message: string): void {
-    if (this.#logger && this.enabled(level)) this.#logger[level](`[wfa] ${message}`);
+  /** Writes `message` when `level` is enabled, with every one of `secrets` removed from it. */
+  log(level: Exclude<LogLevel, 'off'>, message: string, secrets: readonly string[] = []): void {
+    // Without a logger the rank is 0, so nothing is enabled.
+    if (this.enabled(level)) this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`);
   }
 }

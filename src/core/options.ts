@@ -156,26 +156,20 @@ export interface NormalisedBaseUrl {
  * ```
  */
 export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw new WfaError(`baseUrl must be an absolute http(s) URL such as "https://automation.example.com"`);
+  const text = input.trim();
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new WfaError(`baseUrl must use http or https, not "${url.protocol}"`);
-  }
-  let path = url.pathname.replace(/\/+$/, '');
-  let prefix: ApiPrefix | undefined;
-  if (path.endsWith('/api/v1')) prefix = '/api/v1';
-  else if (path.endsWith('/v1')) prefix = '/v1';
-  if (prefix) path = path.slice(0, -prefix.length);
-  return { root: url.origin + path, prefix };
+  // The path before the prefix it ends with (if any) and any trailing slashes. The pattern always matches.
+  const [, path, prefix] = /^(.*?)((?:\/api)?\/v1)?\/*$/.exec(url.pathname)!;
+  return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// Tab, visible ASCII, space and obs-text: what a Fetch `ByteString` header value may hold.
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// An HTTP token: letters, digits (`\w`, which brings `_`, also a token character) and these symbols.
+const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;
+// Tab, space to `~` (visible ASCII) and obs-text (0x80 to 0xff): what a Fetch `ByteString` header value may hold.
+const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 
 /**
  * Checks what a caller passed as call options, before anything is sent: a wrong type there is the caller's
@@ -185,11 +179,13 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
   const issues: Issue[] = [];
   const { signal, timeoutMs, maxRetries, headers } = options;
-  if (signal !== undefined && !(signal !== null && typeof signal === 'object' && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+  // `typeof null` is 'object': a null signal fails on `aborted`.
+  if (signal !== undefined && !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
     issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
   }
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds greater than 0', code: 'invalid_value' });
+  // Number.isFinite is false for anything that is not a number.
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     issues.push({ path: ['maxRetries'], message: 'must be a whole number >= 0', code: 'invalid_value' });
@@ -200,7 +196,7 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
       for (const [name, value] of Object.entries(headers)) {
         if (!HEADER_NAME.test(name)) issues.push({ path: ['headers', name], message: 'is not a valid header name', code: 'invalid_value' });
         else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-          issues.push({ path: ['headers', name], message: 'must be a string of header characters (no line breaks, nothing past U+00FF)', code: 'invalid_value' });
+          issues.push({ path: ['headers', name], message: 'must be a string without line breaks or characters past U+00FF', code: 'invalid_value' });
         }
       }
     }

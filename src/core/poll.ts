@@ -40,14 +40,6 @@ export type PhaseResult<T> =
   | { readonly type: 'aborted'; readonly reason: unknown }
   | { readonly type: 'deadline' };
 
-/** Why the inner signal of a phase was aborted when the deadline, not the caller, ended it. */
-export class DeadlineReached extends Error {
-  constructor() {
-    super('The deadline was reached');
-    this.name = 'DeadlineReached';
-  }
-}
-
 /**
  * Runs `work` with an inner signal that aborts when the caller's signal aborts or the deadline passes, and
  * settles as soon as any of the three happens, without waiting for `work` to notice (a custom `fetch` that
@@ -57,7 +49,6 @@ export class DeadlineReached extends Error {
 export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: PhaseLimits): Promise<PhaseResult<T>> {
   const { signal, deadline } = limits;
   if (signal?.aborted) return Promise.resolve({ type: 'aborted', reason: signal.reason });
-  if (deadline - now() <= 0) return Promise.resolve({ type: 'deadline' });
 
   return new Promise<PhaseResult<T>>((resolve) => {
     const inner = new AbortController();
@@ -67,25 +58,27 @@ export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: P
     const settle = (result: PhaseResult<T>): void => {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       resolve(result);
       // Only work that is still running is stopped: after 'done' or 'failed' it has finished, and aborting
       // would cost an Error with its stack and an event on every successful request. Last, so that work which
-      // rejects synchronously on abort finds the phase already settled.
+      // rejects synchronously on abort finds the phase already settled. A deadline aborts with the reason
+      // `AbortSignal.timeout()` uses.
       if (result.type === 'aborted') inner.abort(result.reason);
-      else if (result.type === 'deadline') inner.abort(new DeadlineReached());
+      else if (result.type === 'deadline') inner.abort(new DOMException('Deadline reached', 'TimeoutError'));
     };
     const onAbort = (): void => settle({ type: 'aborted', reason: signal?.reason });
     const arm = (): void => {
-      timer = undefined;
       const left = deadline - now();
-      if (left <= 0) settle({ type: 'deadline' });
+      // Not `left <= 0`: a NaN deadline counts as passed, so that no phase waits forever on one.
+      if (!(left > 0)) settle({ type: 'deadline' });
       else if (left !== Infinity) timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
     };
 
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Not `once`: settling removes the listener whichever way the phase ends.
+    signal?.addEventListener('abort', onAbort);
+    // A deadline already past settles here, before `work` starts.
     arm();
     if (settled) return;
     let running: Promise<T>;
@@ -102,32 +95,16 @@ export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: P
 }
 
 /**
- * Resolves after `ms`, or at once when `signal` aborts (it never rejects: the phase around it reports the
- * abort). The timer is cleared and the listener removed either way.
- */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const stop = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}
-
-/**
  * Sleeps `ms`, cut short by the caller's signal or the deadline.
  *
  * @returns `'slept'` when the full time passed, else how the phase ended.
  */
 export async function sleepWithin(ms: number, limits: PhaseLimits): Promise<'slept' | 'deadline' | { aborted: unknown }> {
-  const result = await runPhase((inner) => delay(ms, inner), limits);
+  const wakeAt = now() + ms;
+  // A phase with no work to do (it never settles), so it ends at the earlier of the wake-up time and the
+  // deadline, or on an abort; its own timer is the sleep's, and is cleared like any phase's.
+  const nothing = (): Promise<never> => new Promise(() => undefined);
+  const result = await runPhase(nothing, { ...limits, deadline: Math.min(wakeAt, limits.deadline) });
   if (result.type === 'aborted') return { aborted: result.reason };
-  if (result.type === 'deadline') return 'deadline';
-  return 'slept';
+  return wakeAt > limits.deadline ? 'deadline' : 'slept';
 }

@@ -17,7 +17,7 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 /** Replaces every occurrence of every secret in a string. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const secret of secrets) out = out.replaceAll(secret, REDACTED);
   return out;
 }
 
@@ -31,17 +31,9 @@ export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   if (typeof value !== 'object' || value === null) return value;
   if (depth > 64) return REDACTED as T;
   if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1)) as T;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    // defineProperty, not assignment: a `__proto__` key stays data and never becomes a prototype.
-    Object.defineProperty(out, redactText(key, secrets), {
-      value: redact(item, secrets, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out as T;
+  // fromEntries defines properties rather than assigning them: a `__proto__` key stays data, never a prototype.
+  const entries = Object.entries(value).map(([key, item]) => [redactText(key, secrets), redact(item, secrets, depth + 1)]);
+  return Object.fromEntries(entries) as T;
 }
 
 const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
@@ -52,7 +44,7 @@ const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
  * quote the request it failed on, headers and all.
  */
 export function safeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (typeof error !== 'object' || error === null) return typeof error === 'string' ? redactText(error, secrets) : error;
+  if (typeof error !== 'object' || error === null) return redact(error, secrets);
   if (depth > 3) return undefined;
   const source = error as { name?: unknown; message?: unknown; cause?: unknown; errors?: unknown } & Record<string, unknown>;
   const copy = new Error(redactText(String(source.message ?? ''), secrets)) as Error & Record<string, unknown>;
@@ -60,7 +52,7 @@ export function safeCause(error: unknown, secrets: readonly string[], depth = 0)
   copy.stack = `${copy.name}: ${copy.message}`;
   for (const field of CAUSE_FIELDS) {
     const value = source[field];
-    if (typeof value === 'string' || typeof value === 'number') copy[field] = typeof value === 'string' ? redactText(value, secrets) : value;
+    if (typeof value === 'string' || typeof value === 'number') copy[field] = redact(value, secrets);
   }
   if (source.cause !== undefined) copy.cause = safeCause(source.cause, secrets, depth + 1);
   if (Array.isArray(source.errors)) copy['errors'] = source.errors.slice(0, 8).map((inner) => safeCause(inner, secrets, depth + 1));

@@ -40,11 +40,6 @@ export const MAX_BACKOFF_MS = 8_000;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** 408, 429 and every 5xx. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || (status >= 500 && status <= 599);
-}
-
 /**
  * Error codes meaning the connection never carried the request, so even a POST is safe to send again.
  * Node reports them on `error.cause.code` (or on each error of an `AggregateError` when several addresses
@@ -78,43 +73,22 @@ export function failedBeforeSending(error: unknown): boolean {
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
-/** An attempt ran past its `timeoutMs` (headers and body together). */
-export class AttemptTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`timed out after ${timeoutMs} ms`);
-    this.name = 'AttemptTimeout';
+/**
+ * How an attempt, or the whole loop, ended without an HTTP answer. Like `DOMException`, one class whose `name`
+ * says what happened; the core turns each into the SDK's error:
+ * - `AttemptTimeout`: the attempt ran past its `timeoutMs` (headers and body together);
+ * - `BodyReadError`: the headers arrived, then the connection failed while the body was read (`cause`: how);
+ * - `CallerAbort`: the caller's signal ended the call (`cause`: the signal's reason).
+ *
+ * One class rather than three: none of them leaves the core, and every class costs the browser bundle bytes.
+ */
+export class AttemptFailure extends Error {
+  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort';
+
+  constructor(name: AttemptFailure['name'], cause?: unknown) {
+    super(name, { cause });
+    this.name = name;
   }
-}
-
-/** The answer's headers arrived, then the connection failed while its body was read. */
-export class BodyReadError extends Error {
-  constructor(cause: unknown) {
-    super('the connection failed while the response was being read', { cause });
-    this.name = 'BodyReadError';
-  }
-}
-
-/** The caller's signal ended the call; `reason` is the signal's. */
-export class CallerAbort extends Error {
-  constructor(readonly reason: unknown) {
-    super('aborted by the caller');
-    this.name = 'CallerAbort';
-  }
-}
-
-/** Equal jitter: half the step fixed, half random, so clients that failed together spread out. */
-export function backoff(retry: number): number {
-  const step = Math.min(BASE_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
-  return step / 2 + (Math.random() * step) / 2;
-}
-
-/** Response headers as a plain object with lower-case names. */
-export function headerRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name] = value;
-  });
-  return record;
 }
 
 /** What one attempt produced, when it produced an HTTP answer. */
@@ -131,8 +105,8 @@ export interface RetryPolicy {
   /** Time allowed for each attempt, body included. */
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  /** Told before each retry, for logging. */
-  onRetry?: ((retry: number, reason: string, waitMs: number) => void) | undefined;
+  /** Told before each retry, for logging; `reason` is the status that failed, or the name of the error. */
+  onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
 }
 
 /**
@@ -143,24 +117,29 @@ export interface RetryPolicy {
  */
 export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boolean, retry: number): number | undefined {
   if ('status' in outcome) {
-    if (!isRetryableStatus(outcome.status)) return undefined;
-    if (!idempotent && outcome.status !== 429) return undefined;
+    const { status } = outcome;
+    // A 429 means the service did not act, so even a POST is sent again; a 408 or a 5xx only when idempotent.
+    if (status !== 429 && !(idempotent && (status === 408 || (status >= 500 && status <= 599)))) return undefined;
     const retryAfter = parseRetryAfter(outcome.headers);
     if (retryAfter !== undefined) return retryAfter > MAX_RETRY_AFTER_MS ? undefined : retryAfter;
-    return backoff(retry);
+  } else {
+    const { error } = outcome;
+    // A timeout or a body that broke may go better next time, but a POST may have acted already. The Fetch
+    // standard: a network failure rejects `fetch` with a TypeError. Anything else is not a network failure (our
+    // own errors, bugs, a body too large) and is never retried.
+    const retryable =
+      error instanceof AttemptFailure ? idempotent : error instanceof TypeError && (idempotent || failedBeforeSending(error));
+    if (!retryable) return undefined;
   }
-  const { error } = outcome;
-  if (error instanceof AttemptTimeout || error instanceof BodyReadError) return idempotent ? backoff(retry) : undefined;
-  // The Fetch standard: a network failure rejects `fetch` with a TypeError. Anything else is not a network
-  // failure (our own errors, bugs) and is never retried.
-  if (error instanceof TypeError) return idempotent || failedBeforeSending(error) ? backoff(retry) : undefined;
-  return undefined;
+  // Backoff with equal jitter: half the step fixed, half random, so clients that failed together spread out.
+  const step = Math.min(BASE_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
+  return step / 2 + (Math.random() * step) / 2;
 }
 
 /**
  * Runs `attempt` until it gives a final answer: resolves with the last HTTP answer (an error status
  * included, for the caller to turn into an error), or rejects with what the last attempt threw
- * ({@link AttemptTimeout}, {@link BodyReadError}, a fetch `TypeError`, or {@link CallerAbort}).
+ * (an {@link AttemptFailure}, or a fetch `TypeError`).
  *
  * Each attempt gets a signal that aborts at its timeout or when the caller's signal aborts; every timer and
  * listener is released when the attempt settles.
@@ -171,15 +150,16 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
   const deadline = now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
   for (let retry = 1; ; retry++) {
     const result = await runPhase(attempt, { signal, deadline: now() + timeoutMs });
-    if (result.type === 'aborted') throw new CallerAbort(result.reason);
-    const outcome = result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptTimeout(timeoutMs) : result.error };
+    if (result.type === 'aborted') throw new AttemptFailure('CallerAbort', result.reason);
+    const outcome = result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
     const wait = retry > maxRetries ? undefined : retryDelay(outcome, idempotent, retry);
     if (wait === undefined || now() + wait > deadline) {
       if ('error' in outcome) throw outcome.error;
       return outcome;
     }
-    policy.onRetry?.(retry, 'status' in outcome ? String(outcome.status) : (outcome.error as Error).name, wait);
-    const slept = await sleepWithin(wait, { signal, deadline: Infinity });
-    if (typeof slept === 'object') throw new CallerAbort(slept.aborted);
+    policy.onRetry?.(retry, 'status' in outcome ? outcome.status : (outcome.error as Error).name, wait);
+    // The wait ends before the deadline (checked above). An abort cuts it short; the next phase then starts
+    // aborted and ends the loop.
+    await sleepWithin(wait, { signal, deadline });
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { ResponseTooLarge, jsonBody, readText } from '../../src/core/body.js';
-import { BodyReadError } from '../../src/core/retry.js';
+import { jsonBody, readText } from '../../src/core/body.js';
+import { AttemptFailure } from '../../src/core/retry.js';
 
 /** A response whose body arrives in `chunks`, with no declared length (chunked transfer). */
 function streamed(chunks: string[], status = 200): Response {
@@ -38,27 +38,29 @@ describe('readText', () => {
     expect(await readText(new Response(null, { status: 204 }), 100, false)).toBe('');
   });
 
-  it('refuses a declared length past the limit without reading it', async () => {
+  it('refuses (undefined) a declared length past the limit without reading it', async () => {
     const response = new Response('x'.repeat(50), { headers: { 'content-length': '50' } });
-    await expect(readText(response, 10, false)).rejects.toBeInstanceOf(ResponseTooLarge);
+    await expect(readText(response, 10, false)).resolves.toBeUndefined();
   });
 
-  it('stops reading a streamed body at the limit', async () => {
-    await expect(readText(streamed(['aaaa', 'bbbb', 'cccc']), 6, false)).rejects.toBeInstanceOf(ResponseTooLarge);
+  it('stops reading a streamed body at the limit, and refuses it', async () => {
+    await expect(readText(streamed(['aaaa', 'bbbb', 'cccc']), 6, false)).resolves.toBeUndefined();
   });
 
   it('keeps the head of a body past the limit when asked to truncate (error bodies)', async () => {
     expect(await readText(streamed(['aaaa', 'bbbb', 'cccc'], 500), 6, true)).toBe('aaaabb');
   });
 
-  it('reports a connection that fails mid-body as BodyReadError', async () => {
+  it('reports a connection that fails mid-body as the AttemptFailure BodyReadError', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"partial":'));
         controller.error(new TypeError('terminated'));
       },
     });
-    await expect(readText(new Response(body), 100, false)).rejects.toBeInstanceOf(BodyReadError);
+    const error = await readText(new Response(body), 100, false).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AttemptFailure);
+    expect((error as AttemptFailure).name).toBe('BodyReadError');
   });
 });
 
