@@ -8,10 +8,11 @@
  * Walking stops on an empty page, a short page, `has_more: false`, the last page by `total_pages` or `total`,
  * or a page that repeats the previous one, so a server that ignores `page` cannot make a loop run forever.
  */
-import { ResponseValidationError, WfaError, type Issue } from './errors.js';
-import type { HttpCore } from './http.js';
+import { ResponseValidationError, WfaError } from './errors.js';
+import type { $ZodShape } from 'zod/v4/core';
+import type { HttpCore, QueryValue } from './http.js';
 import type { RequestOptions } from './options.js';
-import { array, safeParse, toIssues, type Schema } from './schema.js';
+import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from './schema.js';
 
 /**
  * Paging parameters every list accepts.
@@ -53,25 +54,26 @@ export interface PageInfo {
   nextPage: number | null | undefined;
 }
 
-/** @internal How a resource's list is fetched. */
-export interface ListSpec<T> {
-  path: string;
-  /** The resource's plural name, also tried as the items key: `workflows`. */
-  plural: string;
-  item: Schema<T>;
-  query: Record<string, string | number | undefined>;
-}
-
 const ITEM_KEYS = ['data', 'items', 'results'];
 const FACT_SOURCES = ['meta', 'pagination', 'paging', 'links'];
+// The names of each paging fact, space-separated, in order of preference. Each is written in snake_case and
+// also tried in camelCase, right after: `total_pages`, then `totalPages`.
 const FACT_NAMES = {
-  page: ['page', 'current_page', 'currentPage', 'page_number'],
-  limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
-  total: ['total', 'total_count', 'totalCount', 'total_items', 'totalItems'],
-  totalPages: ['total_pages', 'totalPages', 'last_page', 'lastPage', 'page_count', 'pageCount'],
-  hasMore: ['has_more', 'hasMore', 'has_next', 'hasNext', 'has_next_page', 'hasNextPage'],
-  nextPage: ['next_page', 'nextPage', 'next'],
-} as const;
+  page: 'page current_page page_number',
+  limit: 'limit per_page page_size',
+  total: 'total total_count total_items',
+  totalPages: 'total_pages last_page page_count',
+  hasMore: 'has_more has_next has_next_page',
+  nextPage: 'next_page next',
+};
+// The spellings of each fact's names, listed once when the module loads so that reading a page only looks
+// fields up (a name without `_` has one): `['total_pages', 'totalPages', 'last_page', 'lastPage', ...]`.
+const SPELLINGS = Object.fromEntries(
+  Object.entries(FACT_NAMES).map(([fact, names]) => [
+    fact,
+    [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))],
+  ]),
+) as Record<keyof typeof FACT_NAMES, string[]>;
 
 type Obj = Record<string, unknown>;
 
@@ -85,17 +87,20 @@ function wholeNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-function pick(sources: Obj[], names: readonly string[]): unknown {
+/** The first object that names the fact wins; within it, the first of `names` it has. */
+function pick(sources: Obj[], names: string[]): unknown {
   for (const source of sources) for (const name of names) if (source[name] !== undefined) return source[name];
   return undefined;
 }
 
-/** Reads a `next_page`/`next` value: a number, a URL with a `page` parameter, `null` for none. */
+/**
+ * Reads a `next_page`/`next` value: a number, a URL with a `page` parameter or `true`; `null` for none,
+ * `undefined` when absent or unreadable.
+ */
 function readNext(value: unknown, current: number): number | null | undefined {
-  if (value === undefined) return undefined;
   if (value === null || value === false || value === '') return null;
-  const n = wholeNumber(value);
-  if (n !== undefined) return n;
+  const number = wholeNumber(value);
+  if (number !== undefined) return number;
   if (typeof value === 'string') {
     const page = URL.canParse(value, 'http://x') ? new URL(value, 'http://x').searchParams.get('page') : null;
     return wholeNumber(page) ?? current + 1;
@@ -103,71 +108,73 @@ function readNext(value: unknown, current: number): number | null | undefined {
   return value === true ? current + 1 : undefined;
 }
 
+/** The paging facts in the objects that were searched for the items, and in their meta, pagination, etc. */
+function readInfo(holders: Obj[], requested: PageParams): PageInfo {
+  const sources = [...holders];
+  for (const holder of holders) {
+    for (const name of FACT_SOURCES) {
+      const inner = holder[name];
+      if (isObj(inner)) {
+        sources.push(inner);
+        if (isObj(inner['pagination'])) sources.push(inner['pagination']);
+      }
+    }
+  }
+  const page = wholeNumber(pick(sources, SPELLINGS.page)) ?? requested.page ?? 1;
+  const hasMore = pick(sources, SPELLINGS.hasMore);
+  return {
+    page,
+    limit: wholeNumber(pick(sources, SPELLINGS.limit)) ?? requested.limit,
+    total: wholeNumber(pick(sources, SPELLINGS.total)),
+    totalPages: wholeNumber(pick(sources, SPELLINGS.totalPages)),
+    hasMore: typeof hasMore === 'boolean' ? hasMore : undefined,
+    nextPage: readNext(pick(sources, SPELLINGS.nextPage), page),
+  };
+}
+
 /**
  * Finds the items and paging facts in a list response.
  *
- * @returns `undefined` when the body holds no list the SDK can recognise.
+ * @returns `undefined` when the body holds no list the SDK can recognise; else the items, where they were
+ * (`itemsPath`, for error paths: `['data', 'orders']`) and the paging facts.
  */
 export function readEnvelope(
   body: unknown,
   plural: string,
   requested: PageParams,
-): { items: unknown[]; itemsKey: string | undefined; info: PageInfo } | undefined {
-  let items: unknown[] | undefined;
-  let itemsKey: string | undefined;
-  const sources: Obj[] = [];
-  if (Array.isArray(body)) {
-    items = body;
-  } else if (isObj(body)) {
-    for (const holder of isObj(body['data']) ? [body, body['data']] : [body]) {
-      sources.push(holder);
-      for (const key of [...ITEM_KEYS, plural]) {
-        if (Array.isArray(holder[key])) {
-          items = holder[key] as unknown[];
-          itemsKey = holder === body ? key : `data.${key}`;
-          break;
-        }
-      }
-      if (items) break;
-    }
-    for (const source of [...sources]) {
-      for (const name of FACT_SOURCES) {
-        const inner = source[name];
-        if (isObj(inner)) {
-          sources.push(inner);
-          if (isObj(inner['pagination'])) sources.push(inner['pagination']);
-        }
-      }
+): { items: unknown[]; itemsPath: string[]; info: PageInfo } | undefined {
+  if (Array.isArray(body)) return { items: body, itemsPath: [], info: readInfo([], requested) };
+  if (!isObj(body)) return undefined;
+  // The items sit at the top level or, failing that, one level down under `data`.
+  const holders: Obj[] = [];
+  for (const holder of isObj(body['data']) ? [body, body['data']] : [body]) {
+    holders.push(holder);
+    for (const key of [...ITEM_KEYS, plural]) {
+      if (!Array.isArray(holder[key])) continue;
+      return {
+        items: holder[key] as unknown[],
+        itemsPath: holder === body ? [key] : ['data', key],
+        // Facts are read where the items were searched for: the top level, and `data` when they are in it.
+        info: readInfo(holders, requested),
+      };
     }
   }
-  if (!items) return undefined;
-  const page = wholeNumber(pick(sources, FACT_NAMES.page)) ?? requested.page ?? 1;
-  const hasMore = pick(sources, FACT_NAMES.hasMore);
-  return {
-    items,
-    itemsKey,
-    info: {
-      page,
-      limit: wholeNumber(pick(sources, FACT_NAMES.limit)) ?? requested.limit,
-      total: wholeNumber(pick(sources, FACT_NAMES.total)),
-      totalPages: wholeNumber(pick(sources, FACT_NAMES.totalPages)),
-      hasMore: typeof hasMore === 'boolean' ? hasMore : undefined,
-      nextPage: readNext(pick(sources, FACT_NAMES.nextPage), page),
-    },
-  };
+  return undefined;
 }
 
 /** A cheap identity for a page's content: its ids when every item has one, else its JSON. */
-function fingerprint(items: readonly unknown[]): string {
+function fingerprint(items: readonly unknown[]): string | undefined {
   const ids: unknown[] = [];
   for (const item of items) {
-    const id = isObj(item) ? item['id'] : undefined;
+    // Any JSON value: `null` has no fields, and a string, number or array has no `id`.
+    const id = (item as Obj | null)?.['id'];
     if (typeof id !== 'string' && typeof id !== 'number') {
       try {
         return JSON.stringify(items);
       } catch {
-        // Too deep or cyclic to serialise: treat the page as new (the empty-page guard still ends a walk).
-        return `unique:${Math.random()}`;
+        // Too deep or cyclic to serialise: no identity, so never taken for a repeat (the empty-page guard
+        // still ends a walk).
+        return undefined;
       }
     }
     ids.push(id);
@@ -198,7 +205,7 @@ export class Page<T> implements AsyncIterable<T> {
   declare readonly body: unknown;
   /** True when this page has the same items as the page before it: the server ignored `page`. */
   declare readonly repeated: boolean;
-  readonly #fetch: (page: number, previous: string) => Promise<Page<T>>;
+  readonly #fetch: (page: number, previous: string | undefined) => Promise<Page<T>>;
   // Computed only when there is a page to compare with: most lists are read one page at a time.
   #fingerprint: string | undefined;
 
@@ -207,19 +214,20 @@ export class Page<T> implements AsyncIterable<T> {
     items: T[],
     info: PageInfo,
     body: unknown,
-    fetch: (page: number, previous: string) => Promise<Page<T>>,
+    fetch: (page: number, previous: string | undefined) => Promise<Page<T>>,
     previous: string | undefined,
   ) {
     this.items = items;
     this.info = info;
     this.body = body;
     this.#fetch = fetch;
-    this.repeated = previous !== undefined && items.length > 0 && previous === this.#print();
+    // `previous` comes from a page with items (an empty page has no next), so an empty page is never a repeat;
+    // nor is a page after one too deep to fingerprint.
+    this.repeated = previous !== undefined && previous === this.#print();
   }
 
-  #print(): string {
-    this.#fingerprint ??= this.items.length === 0 ? '' : fingerprint(this.items);
-    return this.#fingerprint;
+  #print(): string | undefined {
+    return (this.#fingerprint ??= fingerprint(this.items));
   }
 
   /**
@@ -239,8 +247,8 @@ export class Page<T> implements AsyncIterable<T> {
     if (nextPage !== undefined) return nextPage !== null && nextPage > page;
     if (totalPages !== undefined) return page < totalPages;
     if (total !== undefined && limit !== undefined) return page * limit < total;
-    if (limit !== undefined && this.items.length < limit) return false;
-    return true;
+    // A short page is the last one.
+    return limit === undefined || this.items.length >= limit;
   }
 
   /**
@@ -254,9 +262,8 @@ export class Page<T> implements AsyncIterable<T> {
    * ```
    */
   async getNextPage(): Promise<Page<T>> {
-    if (!this.hasNextPage()) throw new WfaError('There is no next page: check hasNextPage() first');
-    const next = this.info.nextPage ?? this.info.page + 1;
-    return this.#fetch(next, this.#print());
+    if (!this.hasNextPage()) throw new WfaError('No next page');
+    return this.#fetch(this.info.nextPage ?? this.info.page + 1, this.#print());
   }
 
   /**
@@ -300,8 +307,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   #page(): Promise<Page<T>> {
-    this.#promise ??= this.#load();
-    return this.#promise;
+    return (this.#promise ??= this.#load());
   }
 
   then<R1 = Page<T>, R2 = never>(
@@ -334,58 +340,63 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 }
 
-// One array schema per item schema, made once: building a zod schema costs more than validating 20 items.
-const arrays = new WeakMap<object, Schema<unknown[]>>();
-function arrayOf<T>(item: Schema<T>): Schema<T[]> {
-  let schema = arrays.get(item);
-  if (!schema) arrays.set(item, (schema = array(item)));
-  return schema as Schema<T[]>;
-}
-
 /**
- * Fetches and reads one page; the resources' `list()` methods are built on it.
+ * Makes a resource's `list()`, once, when its module loads: the parameter and item schemas are built here
+ * rather than on each call (building a zod schema costs more than validating 20 items).
  *
+ * @param plural - the resource's name in its path and in messages, also tried as the items key: `workflows`
+ * @param filters - the list's parameters besides `page` and `limit`; any other parameter is refused
+ * @returns what `list(params, options)` calls with the resource's core
  * @internal
  */
-export function listPages<T>(
-  core: HttpCore,
-  spec: ListSpec<T>,
-  options: RequestOptions | undefined,
-  check: () => void,
-): PagePromise<T> {
-  const arraySchema = arrayOf(spec.item);
-  const what = `list of ${spec.plural}`;
-  const fetchPage = (page: number | undefined, previous: string | undefined): Promise<Page<T>> => {
-    const query = page === undefined ? spec.query : { ...spec.query, page };
-    const requested = { page: query['page'] as number | undefined, limit: query['limit'] as number | undefined };
-    // Read inside the core, so that an error about the body carries it with the call's secrets removed.
-    const read = (body: unknown): Page<T> => {
-      const envelope = readEnvelope(body, spec.plural, requested);
-      const invalid = (issues: Issue[]) => new ResponseValidationError({ body, issues, method: 'GET', url: spec.path, what });
-      if (!envelope) {
-        throw invalid([
-          {
-            path: [],
-            message: `must be an array, or an object with the items under data, items, results or ${spec.plural}`,
-            code: 'invalid_envelope',
-          },
-        ]);
-      }
-      let items = envelope.items as T[];
-      if (core.validateResponses) {
-        const result = safeParse(arraySchema, envelope.items);
-        if (!result.success) {
-          const prefix = envelope.itemsKey ? envelope.itemsKey.split('.') : [];
-          throw invalid(toIssues(result.error).map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })));
-        }
-        items = result.data;
-      }
-      return new Page(items, envelope.info, body, fetchPage, previous);
-    };
-    return core.request({ ...options, method: 'GET', path: spec.path, query, what, read });
-  };
-  return new PagePromise(async () => {
-    check();
-    return fetchPage(undefined, undefined);
-  });
+export function listEndpoint<T>(
+  plural: string,
+  item: Schema<T>,
+  filters: $ZodShape = {},
+): (core: HttpCore, params: PageParams, options: RequestOptions | undefined) => PagePromise<T> {
+  const path = `/${plural}`;
+  const what = `list of ${plural}`;
+  const paramsSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...filters });
+  const itemsSchema = array(item);
+  return (core, params, options) =>
+    new PagePromise(async () => {
+      checkInput(paramsSchema, params, `input to ${plural}.list`);
+      // Copied once checked, so that every page sends what was checked, whatever becomes of the caller's object.
+      const query = { ...params } as Record<string, QueryValue>;
+      // `previous`: the fingerprint of the page before, for every page but the first.
+      const fetchPage = (page: number | undefined, previous?: string): Promise<Page<T>> => {
+        const pageQuery = { ...query, page };
+        // Read inside the core, so that an error about the body carries it with the call's secrets removed.
+        const read = (body: unknown): Page<T> => {
+          // The parameters were checked before the first page: `page` and `limit` are numbers if present.
+          const envelope = readEnvelope(body, plural, pageQuery as PageParams);
+          if (!envelope) {
+            throw new ResponseValidationError({
+              body,
+              issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
+              method: 'GET',
+              url: path,
+              what,
+            });
+          }
+          let items = envelope.items as T[];
+          if (core.validateResponses) {
+            const result = safeParse(itemsSchema, items);
+            if (!result.success) {
+              throw new ResponseValidationError({
+                body,
+                issues: toIssues(result.error, envelope.itemsPath),
+                method: 'GET',
+                url: path,
+                what,
+              });
+            }
+            items = result.data;
+          }
+          return new Page(items, envelope.info, body, fetchPage, previous);
+        };
+        return core.request({ ...options, method: 'GET', path, query: pageQuery, what, read });
+      };
+      return fetchPage(query['page'] as number | undefined);
+    });
 }

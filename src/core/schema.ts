@@ -168,18 +168,14 @@ export function nonEmptyString(): core.$ZodString<string> {
 /** An `http:` or `https:` URL. */
 export function httpUrl(): core.$ZodString<string> {
   return string(
-    refine((value: string) => {
-      if (!URL.canParse(value)) return false;
-      const protocol = new URL(value).protocol;
-      return protocol === 'http:' || protocol === 'https:';
-    }, 'must be an http(s) URL'),
+    refine((value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL'),
   );
 }
 
 /** Lower case letters, digits and underscores, starting with a letter: the spec's app and action identifiers. */
 export function snakeCaseId(): core.$ZodString<string> {
   return string(
-    refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), 'must be lower case letters, digits and underscores, starting with a letter'),
+    refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), 'must be snake_case, like send_message'),
   );
 }
 
@@ -200,15 +196,17 @@ export function anyObject(): Schema<Record<string, unknown>> {
   return looseObject({});
 }
 
-const typeNames: Record<string, string> = { array: 'an array', object: 'an object' };
-
 /**
  * Turns zod's issues into the SDK's plain {@link Issue}s. zod's core carries no locale, so every message is
  * written here or in the schema; the offending value is never quoted (it may be a secret).
+ *
+ * @param at - where the checked value sits in the body, put before each issue's path: `['data']` for a list's items
  */
-export function toIssues(error: core.$ZodError): Issue[] {
+export function toIssues(error: core.$ZodError, at: readonly string[] = []): Issue[] {
   return error.issues.flatMap((issue): Issue[] => {
-    const path = issue.path.map(pathKey);
+    // zod types paths as PropertyKey[], but the schemas built here only ever put object keys (strings) and
+    // array indexes (numbers) there: objects parse their shape's keys and `Object.keys` of the rest.
+    const path = [...at, ...(issue.path as (string | number)[])];
     // One issue per unknown key, at that key, so `ValidationError.field` names it.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ path: [...path, key], message: 'is not a known field', code: issue.code }));
@@ -217,17 +215,15 @@ export function toIssues(error: core.$ZodError): Issue[] {
   });
 }
 
-function pathKey(key: PropertyKey): string | number {
-  return typeof key === 'number' ? key : String(key);
-}
-
 // Only the issues the schemas built here can raise: a type mismatch, a refinement (whose message is its
 // own), an unknown key (above). Another kind of check added to a schema would read "is invalid" until
-// described here.
+// described here; so would zod's own message, which an app's zod locale could have set.
 function describe(issue: core.$ZodIssue): string {
-  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  if (issue.code === 'custom') return issue.message;
   if (issue.code !== 'invalid_type') return 'is invalid';
-  return issue.input === undefined ? 'is required' : `must be ${typeNames[issue.expected] ?? `a ${issue.expected}`}`;
+  if (issue.input === undefined) return 'is required';
+  // "a string", "a number", "an array", "an object": the article by the type's first letter.
+  return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
 }
 
 /**
@@ -265,6 +261,6 @@ export function idSegment(id: unknown, what: string): string {
     return encodeURIComponent(id);
   } catch {
     // A lone UTF-16 surrogate cannot be encoded: no URL can carry it.
-    throw new ValidationError(what, [{ path: ['id'], message: 'is not well-formed Unicode', code: 'invalid_value' }]);
+    throw new ValidationError(what, [{ path: ['id'], message: 'is not valid Unicode', code: 'invalid_value' }]);
   }
 }

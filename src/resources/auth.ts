@@ -38,14 +38,15 @@ const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'access
 
 /** Finds the key in a key-issuing response, top level or under `data`. */
 export function findIssuedKey(body: unknown): string | undefined {
-  if (typeof body === 'string' && body.trim()) return body.trim();
+  if (typeof body === 'string') return body.trim() || undefined;
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   for (const name of KEY_FIELDS) {
     const value = record[name];
     if (typeof value === 'string' && value) return value;
   }
-  return record['data'] !== body ? findIssuedKey(record['data'] ?? null) : undefined;
+  // A parsed JSON body has no cycles, so this ends.
+  return findIssuedKey(record['data']);
 }
 
 /**
@@ -66,7 +67,7 @@ export class Auth extends Resource {
    * ```
    */
   async issueKey(credentials: Credentials, options?: RequestOptions): Promise<IssuedKey> {
-    const body = checkInput(CredentialsSchema, credentials, 'credentials for auth.issueKey');
+    const body = checkInput(CredentialsSchema, credentials, 'input to auth.issueKey');
     const response = await coreOf(this).request({
       ...options,
       method: 'POST',

@@ -3,7 +3,7 @@
  * secret: it never appears in an error or a log line, even when the service echoes it back in an error body.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
+import { listEndpoint, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
   checkInput,
   doc,
@@ -13,8 +13,6 @@ import {
   nullable,
   optional,
   parsesTo,
-  positiveInt,
-  strictObject,
   string,
   stringOrNumber,
 } from '../core/schema.js';
@@ -48,7 +46,7 @@ export const IntegrationSaveSchema = parsesTo<IntegrationSaveParams>()(
   }),
 );
 
-const ListSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()) });
+const listIntegrations = listEndpoint('integrations', IntegrationSchema);
 
 /**
  * `client.integrations`: save, list and remove third-party platform keys.
@@ -90,9 +88,7 @@ export class Integrations extends Resource {
    * ```
    */
   list(params: PageParams = {}, options?: RequestOptions): PagePromise<Integration> {
-    return listPages(coreOf(this), { path: '/integrations', plural: 'integrations', item: IntegrationSchema, query: { ...params } }, options, () => {
-      checkInput(ListSchema, params, 'parameters of integrations.list');
-    });
+    return listIntegrations(coreOf(this), params, options);
   }
 
   /**

@@ -3,17 +3,14 @@
  * is kept as received.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
+import { listEndpoint, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
-  checkInput,
   doc,
   idSegment,
   looseObject,
   nonEmptyString,
   optional,
   parsesTo,
-  positiveInt,
-  strictObject,
   string,
   stringOrNumber,
 } from '../core/schema.js';
@@ -30,11 +27,7 @@ export const OrderSchema = parsesTo<Order>()(
   }),
 );
 
-const ListSchema = strictObject({
-  page: optional(positiveInt()),
-  limit: optional(positiveInt()),
-  status: optional(nonEmptyString()),
-});
+const listOrders = listEndpoint('orders', OrderSchema, { status: optional(nonEmptyString()) });
 
 /**
  * Filters and paging of `orders.list`.
@@ -68,9 +61,7 @@ export class Orders extends Resource {
    * ```
    */
   list(params: OrderListParams = {}, options?: RequestOptions): PagePromise<Order> {
-    return listPages(coreOf(this), { path: '/orders', plural: 'orders', item: OrderSchema, query: { ...params } }, options, () => {
-      checkInput(ListSchema, params, 'parameters of orders.list');
-    });
+    return listOrders(coreOf(this), params, options);
   }
 
   /**

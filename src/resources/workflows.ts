@@ -2,9 +2,8 @@
  * Workflows: a name, a target platform, one trigger and an ordered list of actions. Creating one starts a build.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listPages, type PagePromise, type PageParams } from '../core/pagination.js';
+import { listEndpoint, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
-  anyObject,
   array,
   checkInput,
   doc,
@@ -15,10 +14,8 @@ import {
   openString,
   optional,
   parsesTo,
-  positiveInt,
   refine,
   snakeCaseId,
-  strictObject,
   string,
 } from '../core/schema.js';
 import { ResponseValidationError } from '../core/errors.js';
@@ -32,7 +29,7 @@ export type { Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdatePara
 /** The schema of a workflow's status: the values seen so far, and any other string. */
 export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
 
-const config = optional(doc(anyObject(), 'Settings of the action; their keys depend on the app.'));
+const config = optional(doc(looseObject({}), 'Settings of the action; their keys depend on the app.'));
 
 /** The schema of a workflow as the service returns it; unknown fields are kept. */
 export const WorkflowSchema = parsesTo<Workflow>()(
@@ -104,15 +101,11 @@ export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
       trigger: optional(createFields.trigger),
       actions: optional(createFields.actions),
     },
-    refine((changes: object) => Object.keys(changes).length > 0, 'must name at least one field to change'),
+    refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
   ),
 );
 
-const ListSchema = strictObject({
-  page: optional(positiveInt()),
-  limit: optional(positiveInt()),
-  status: optional(nonEmptyString()),
-});
+const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) });
 
 /**
  * Filters and paging of `workflows.list`.
@@ -190,9 +183,7 @@ export class Workflows extends Resource {
    * ```
    */
   list(params: WorkflowListParams = {}, options?: RequestOptions): PagePromise<Workflow> {
-    return listPages(coreOf(this), { path: '/workflows', plural: 'workflows', item: WorkflowSchema, query: { ...params } }, options, () => {
-      checkInput(ListSchema, params, 'parameters of workflows.list');
-    });
+    return listWorkflows(coreOf(this), params, options);
   }
 
   /**
@@ -233,7 +224,7 @@ export class Workflows extends Resource {
     if (typeof workflow.build_id !== 'string' || workflow.build_id === '') {
       throw new ResponseValidationError({
         body: workflow,
-        issues: [{ path: ['build_id'], message: 'is missing, so its build cannot be waited for', code: 'invalid_type' }],
+        issues: [{ path: ['build_id'], message: 'is missing, so there is no build to wait for', code: 'invalid_type' }],
         method: 'POST',
         url: `${coreOf(this).root}${coreOf(this).prefix.prefix}/workflows`,
         what: `workflow ${workflow.id} was created`,
@@ -266,7 +257,7 @@ export class Workflows extends Resource {
    */
   async update(id: string, changes: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    const body = checkInput(WorkflowUpdateSchema, changes, 'changes to workflows.update');
+    const body = checkInput(WorkflowUpdateSchema, changes, 'input to workflows.update');
     return coreOf(this).request({ ...options, method: 'PUT', path, body, schema: WorkflowSchema, what: 'workflow' });
   }
 

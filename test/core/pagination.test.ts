@@ -29,16 +29,16 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 describe('list envelopes', () => {
   const items = orders(0, 2);
   it.each([
-    ['a bare array', items, undefined],
-    ['data', { data: items }, 'data'],
-    ['items', { items }, 'items'],
-    ['results', { results: items }, 'results'],
-    ['the plural name', { orders: items }, 'orders'],
-    ['data.<plural>', { data: { orders: items } }, 'data.orders'],
-  ])('reads items from %s', (_, body, key) => {
+    ['a bare array', items, []],
+    ['data', { data: items }, ['data']],
+    ['items', { items }, ['items']],
+    ['results', { results: items }, ['results']],
+    ['the plural name', { orders: items }, ['orders']],
+    ['data.<plural>', { data: { orders: items } }, ['data', 'orders']],
+  ])('reads items from %s', (_, body, path) => {
     const envelope = readEnvelope(body, 'orders', {});
     expect(envelope?.items).toEqual(items);
-    expect(envelope?.itemsKey).toBe(key);
+    expect(envelope?.itemsPath).toEqual(path);
   });
 
   it.each([
@@ -50,6 +50,16 @@ describe('list envelopes', () => {
     ['a next link', { data: [], page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, links: { next: 'https://x/v1/orders?page=3&limit=5' } }],
   ])('reads paging facts from %s', (_, body) => {
     expect(readEnvelope(body, 'orders', {})?.info).toEqual({ page: 2, limit: 5, total: 11, totalPages: 3, hasMore: true, nextPage: 3 });
+  });
+
+  it('reads every name in camelCase too', () => {
+    const body = { data: [], pageNumber: 2, pageSize: 5, totalItems: 11, pageCount: 3, hasNextPage: true, nextPage: 3 };
+    expect(readEnvelope(body, 'orders', {})?.info).toEqual({ page: 2, limit: 5, total: 11, totalPages: 3, hasMore: true, nextPage: 3 });
+  });
+
+  it('prefers the first object that states a fact, then the first of its names', () => {
+    const body = { data: [], current_page: 2, page_size: 5, limit: 7, meta: { page: 9, per_page: 9 } };
+    expect(readEnvelope(body, 'orders', {})?.info).toMatchObject({ page: 2, limit: 7 });
   });
 
   it('falls back to the requested page and limit', () => {
@@ -113,6 +123,15 @@ describe('awaiting list()', () => {
     expect(server.seen).toHaveLength(0);
     await pending;
     expect(server.seen).toHaveLength(1);
+  });
+
+  it('sends the parameters it checked, even when the caller changes them before awaiting', async () => {
+    server.use(paged(3, (items) => items));
+    const params = { limit: 0 };
+    const pending = client().orders.list(params);
+    params.limit = 5;
+    await pending;
+    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=5']);
   });
 
   it('rejects bad parameters with ValidationError and sends nothing', async () => {

@@ -102,6 +102,6 @@ describe('idSegment', () => {
 
 describe('idSegment and lone surrogates', () => {
   it('refuses an id no URL can carry', () => {
-    expect(() => idSegment('wf_\ud800', 'workflow id')).toThrow(/not well-formed Unicode/);
+    expect(() => idSegment('wf_\ud800', 'workflow id')).toThrow(/not valid Unicode/);
   });
 });
