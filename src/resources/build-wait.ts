@@ -26,12 +26,11 @@ import {
   ValidationError,
   WaitTimeoutError,
   parseRetryAfter,
-  type Issue,
 } from '../core/errors.js';
-import type { HttpCore } from '../core/http.js';
+import type { CoreResponse, HttpCore } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
-import { idSegment, type Schema } from '../core/schema.js';
-import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/poll.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
+import { MAX_TIMER_MS, now, sleepWithin } from '../core/poll.js';
 import type { Build, CompletedBuild } from './builds.js';
 
 /** Default time between polls, in milliseconds. */
@@ -115,6 +114,25 @@ export type BuildTarget =
       readonly build_id?: string | null | undefined;
     };
 
+const positiveMs = () =>
+  optional(checked<number>('number', 'a number greater than 0', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value)));
+
+// The schedule's options; any other option (`signal`, `headers`, a caller's own) passes through unchecked here.
+const WaitOptionsSchema = looseObject(
+  {
+    intervalMs: positiveMs(),
+    maxIntervalMs: positiveMs(),
+    timeoutMs: optional(checked<number>('number', 'a number greater than 0 (or Infinity)', (value) => typeof value === 'number' && value > 0)),
+    requestTimeoutMs: positiveMs(),
+    onProgress: optional(checked<(build: Build) => void>('function', 'a function', (value) => typeof value === 'function')),
+  },
+  refine(
+    (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS),
+    'must not be less than intervalMs',
+    ['maxIntervalMs'],
+  ),
+);
+
 interface Schedule {
   intervalMs: number;
   maxIntervalMs: number;
@@ -155,27 +173,15 @@ export function buildIdOf(target: BuildTarget, caller: string): string {
  * @internal
  */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
-  const { intervalMs = DEFAULT_BUILD_POLL_INTERVAL_MS, maxIntervalMs, timeoutMs, requestTimeoutMs, signal, headers, onProgress } = options ?? {};
   const what = `options of ${caller}`;
+  const { intervalMs = DEFAULT_BUILD_POLL_INTERVAL_MS, maxIntervalMs, timeoutMs, requestTimeoutMs, onProgress } = checkInput(
+    WaitOptionsSchema,
+    options ?? {},
+    what,
+  );
   // The signal and headers go to every poll: checked once, here, like any call's options.
+  const { signal, headers } = options ?? {};
   checkRequestOptions({ signal, headers }, what);
-  const issues: Issue[] = [];
-  const positive = (name: string, value: number | undefined, allowInfinity = false): void => {
-    if (value !== undefined && !(typeof value === 'number' && value > 0 && (Number.isFinite(value) || (allowInfinity && value === Infinity)))) {
-      issues.push({ path: [name], message: `must be a number greater than 0${allowInfinity ? ' (or Infinity)' : ''}`, code: 'too_small' });
-    }
-  };
-  positive('intervalMs', intervalMs);
-  positive('maxIntervalMs', maxIntervalMs);
-  positive('timeoutMs', timeoutMs, true);
-  positive('requestTimeoutMs', requestTimeoutMs);
-  if (!issues.length && maxIntervalMs !== undefined && maxIntervalMs < intervalMs) {
-    issues.push({ path: ['maxIntervalMs'], message: 'must not be less than intervalMs', code: 'too_small' });
-  }
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    issues.push({ path: ['onProgress'], message: 'must be a function', code: 'invalid_type' });
-  }
-  if (issues.length) throw new ValidationError(what, issues);
   return {
     intervalMs,
     maxIntervalMs: maxIntervalMs ?? Math.min(intervalMs * 5, Math.max(intervalMs, DEFAULT_CAP_MS)),
@@ -219,7 +225,7 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
   const { signal, headers } = schedule;
   const path = `/builds/${idSegment(buildId, 'build id')}`;
   const deadline = now() + schedule.timeoutMs;
-  const limits: PhaseLimits = { signal, deadline };
+  const limits = { signal, deadline };
   let last: Build | undefined;
   let lastKey: string | undefined;
   let interval = schedule.intervalMs;
@@ -229,55 +235,47 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
   const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last));
 
   for (;;) {
-    const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
-    // One attempt per poll (`maxRetries: 0`): the schedule below owns the retrying.
-    const result = await runPhase(
-      (inner) => core.exchange({ method: 'GET', path, schema, what: 'build', signal: inner, timeoutMs, headers, maxRetries: 0 }),
-      limits,
-    );
     let retryAfterMs: number | undefined;
     let changed = false;
-    switch (result.type) {
-      case 'aborted':
-        throw aborted(buildId, result.reason);
-      case 'deadline':
-        throw timedOut();
-      case 'failed': {
-        const { error } = result;
-        if (signal?.aborted) throw aborted(buildId, signal.reason);
-        if (!isTransient(error)) throw error;
-        if (now() >= deadline) throw timedOut();
-        retryAfterMs = parseRetryAfter((error as ApiError).headers ?? {});
-        core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
-        break;
+    let response: CoreResponse<Build> | undefined;
+    try {
+      // One attempt per poll (`maxRetries: 0`): the schedule below owns the retrying. The attempt's timeout is
+      // cut to the time left, so a poll in flight when the deadline passes ends then, as a TimeoutError.
+      const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
+      response = await core.exchange({ method: 'GET', path, schema, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
+    } catch (error) {
+      if (AbortError.is(error)) throw aborted(buildId, signal?.reason);
+      if (!isTransient(error)) throw error;
+      if (now() >= deadline) throw timedOut();
+      retryAfterMs = parseRetryAfter((error as ApiError).headers ?? {});
+      core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
+    }
+    // No response: the poll failed, and the wait goes on.
+    if (response) {
+      const build = response.data;
+      retryAfterMs = parseRetryAfter(response.headers);
+      // With validateResponses off, a build is as the service sent it: a wait still needs these two.
+      const bad =
+        typeof build?.status !== 'string' ? 'status' : build.status === 'completed' && typeof build.download_url !== 'string' ? 'download_url' : '';
+      if (bad) {
+        throw new ResponseValidationError({
+          body: core.redactSecrets(build),
+          issues: [{ path: [bad], message: bad === 'status' ? 'must be a string' : 'must be a string on a completed build', code: 'invalid_type' }],
+          method: 'GET',
+          url: core.root + core.prefix.prefix + path,
+          what: 'build',
+        });
       }
-      case 'done': {
-        const build = result.value.data;
-        retryAfterMs = parseRetryAfter(result.value.headers);
-        // With validateResponses off, a build is as the service sent it: a wait still needs these two.
-        const bad =
-          typeof build?.status !== 'string' ? 'status' : build.status === 'completed' && typeof build.download_url !== 'string' ? 'download_url' : '';
-        if (bad) {
-          throw new ResponseValidationError({
-            body: core.redactSecrets(build),
-            issues: [{ path: [bad], message: bad === 'status' ? 'must be a string' : 'must be a string on a completed build', code: 'invalid_type' }],
-            method: 'GET',
-            url: core.root + core.prefix.prefix + path,
-            what: 'build',
-          });
-        }
-        last = build;
-        // Two states are the same when status and progress are; other fields (logs, timestamps) do not count.
-        const key = JSON.stringify([build.status, build.progress ?? null]);
-        changed = key !== lastKey;
-        lastKey = key;
-        if (changed) {
-          schedule.onProgress?.(build);
-          yield build;
-        }
-        if (build.status === 'completed' || BUILD_FAILURE_STATUSES.includes(build.status)) return;
-        break;
+      last = build;
+      // Two states are the same when status and progress are; other fields (logs, timestamps) do not count.
+      const key = JSON.stringify([build.status, build.progress ?? null]);
+      changed = key !== lastKey;
+      lastKey = key;
+      if (changed) {
+        schedule.onProgress?.(build);
+        yield build;
       }
+      if (build.status === 'completed' || BUILD_FAILURE_STATUSES.includes(build.status)) return;
     }
 
     interval = changed ? schedule.intervalMs : Math.min(Math.round(interval * BUILD_POLL_BACKOFF), schedule.maxIntervalMs);

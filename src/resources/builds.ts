@@ -7,8 +7,8 @@ import {
   doc,
   idSegment,
   looseObject,
-  nullable,
-  number,
+  nullableNumber,
+  nullableString,
   openString,
   optional,
   parsesTo,
@@ -29,8 +29,8 @@ export const BuildSchema = parsesTo<Build>()(
   looseObject({
     id: optional(doc(string(), 'Its id; not in every response.')),
     status: doc(BuildStatusSchema, 'A status this SDK does not know is kept, and a wait treats it as still running.'),
-    progress: optional(doc(nullable(number()), 'How far it has got, while `building`.')),
-    download_url: optional(doc(nullable(string()), 'Where to download what was built, once `completed`.')),
+    progress: optional(doc(nullableNumber(), 'How far it has got, while `building`.')),
+    download_url: optional(doc(nullableString(), 'Where to download what was built, once `completed`.')),
     logs: optional(doc(unknown(), 'Kept as received: the spec mentions logs without showing their shape.')),
   }),
 );

@@ -10,7 +10,7 @@ import {
   idSegment,
   looseObject,
   nonEmptyString,
-  nullable,
+  nullableString,
   optional,
   parsesTo,
   string,
@@ -29,8 +29,8 @@ export const IntegrationSchema = parsesTo<Integration>()(
   looseObject({
     id: optional(doc(stringOrNumber(), 'Its id, for `integrations.delete`.')),
     platform: optional(doc(string(), 'The platform the key belongs to.')),
-    label: optional(doc(nullable(string()), 'The label it was saved with.')),
-    api_key: optional(doc(nullable(string()), "The platform's key as the service returns it, perhaps masked.")),
+    label: optional(doc(nullableString(), 'The label it was saved with.')),
+    api_key: optional(doc(nullableString(), "The platform's key as the service returns it, perhaps masked.")),
   }),
 );
 

@@ -5,13 +5,16 @@ import {
   httpUrl,
   idSegment,
   looseObject,
-  number,
+  nullableNumber,
+  nullableString,
   openString,
   optional,
+  positiveInt,
   refine,
   safeParse,
   snakeCaseId,
   string,
+  stringOrNumber,
   toIssues,
   type Schema,
 } from '../../src/core/schema.js';
@@ -24,7 +27,7 @@ function parse<T>(schema: Schema<T>, value: unknown): T {
 }
 
 describe('looseObject', () => {
-  const schema = looseObject({ id: string(), n: optional(number()) });
+  const schema = looseObject({ id: string(), n: optional(nullableNumber()) });
 
   it('keeps fields it does not know', () => {
     expect(parse(schema, { id: 'a', extra: { deep: [1] }, n: 2 })).toEqual({ id: 'a', extra: { deep: [1] }, n: 2 });
@@ -64,6 +67,22 @@ describe('field checks', () => {
     expect(safeParse(snakeCaseId(), 'send_message').success).toBe(true);
     expect(safeParse(snakeCaseId(), 'google_sheets2').success).toBe(true);
     for (const bad of ['Slack', 'send-message', '_x', '2x', '', 'a b']) expect(safeParse(snakeCaseId(), bad).success).toBe(false);
+  });
+});
+
+describe('types checked without a zod class of their own', () => {
+  it.each([
+    ['positiveInt', positiveInt(), [1, 50], [0, -1, 1.5, '2', Number.NaN, null], 'must be a whole number greater than 0'],
+    ['nullableNumber', nullableNumber(), [0, 42.5, null], [Number.NaN, Infinity, '5', undefined], 'must be a number or null'],
+    ['nullableString', nullableString(), ['', 'x', null], [0, false, {}, undefined], 'must be a string or null'],
+    ['stringOrNumber', stringOrNumber(), ['a', 7], [null, true, [], undefined], 'must be a string or a number'],
+  ] as const)('%s accepts what it names and refuses the rest, saying what it expects', (_, schema, good, bad, message) => {
+    for (const value of good) expect(safeParse(schema, value).success).toBe(true);
+    for (const value of bad) {
+      const result = safeParse(schema, value);
+      expect(result.success).toBe(false);
+      expect(toIssues(result.error!)).toEqual([{ path: [], message, code: 'custom' }]);
+    }
   });
 });
 

@@ -255,6 +255,9 @@ describe('client.waitForBuild', () => {
       ['timeoutMs: -1', { timeoutMs: -1 }, 'timeoutMs'],
       ['requestTimeoutMs: 0', { requestTimeoutMs: 0 }, 'requestTimeoutMs'],
       ['maxIntervalMs below intervalMs', { intervalMs: 1000, maxIntervalMs: 500 }, 'maxIntervalMs'],
+      // No primitive value: comparing it with maxIntervalMs would throw a TypeError, not a ValidationError.
+      ['intervalMs: an object without a prototype', { intervalMs: Object.create(null) as number, maxIntervalMs: 500 }, 'intervalMs'],
+      ['onProgress: not a function', { onProgress: 'log' as unknown as () => void }, 'onProgress'],
     ])('rejects %s with a ValidationError', async (_, options, field) => {
       const service = serveBuild(completed());
       const error = await rejection(makeClient().waitForBuild('bld_1', options), ValidationError);

@@ -20,7 +20,7 @@ import type {
 } from '../../src/index.js';
 import {
   looseObject,
-  nullable,
+  nullableString,
   openString,
   optional,
   parsesTo,
@@ -98,7 +98,7 @@ describe('parsesTo refuses a schema that differs from its interface', () => {
     // @ts-expect-error optional in the interface, required in the schema
     parsesTo<Thing>()(looseObject({ ...fields, note: string() }));
     // @ts-expect-error nullable in the schema only
-    parsesTo<Thing>()(looseObject({ ...fields, note: optional(nullable(string())) }));
+    parsesTo<Thing>()(looseObject({ ...fields, note: optional(nullableString()) }));
     // @ts-expect-error another known value
     parsesTo<Thing>()(looseObject({ ...fields, state: openString(['on', 'off', 'broken']) }));
     // @ts-expect-error a closed object has no index signature
