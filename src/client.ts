@@ -81,6 +81,9 @@ export class Client {
     this.builds = new Builds(this.#core);
     this.integrations = new Integrations(this.#core);
     this.auth = new Auth(this.#core);
+    // What `util.inspect` and `console.log` show: the same facts as toJSON. Set here rather than declared as a
+    // method: a class with a computed method name is one a bundler must keep, even when nothing uses it.
+    Object.defineProperty(this, inspectSymbol, { value: () => `Client ${JSON.stringify(this.toJSON())}` });
   }
 
   /**
@@ -156,10 +159,5 @@ export class Client {
   } {
     const { prefix, confirmed } = this.#core.prefix;
     return { baseUrl: this.#core.root, apiPrefix: prefix, prefixConfirmed: confirmed, apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)' };
-  }
-
-  /** @internal What `util.inspect` and `console.log` show. */
-  [inspectSymbol](): string {
-    return `Client ${JSON.stringify(this.toJSON())}`;
   }
 }

@@ -56,24 +56,24 @@ export interface PageInfo {
 
 const ITEM_KEYS = ['data', 'items', 'results'];
 const FACT_SOURCES = ['meta', 'pagination', 'paging', 'links'];
-// The names of each paging fact, space-separated, in order of preference. Each is written in snake_case and
-// also tried in camelCase, right after: `total_pages`, then `totalPages`.
-const FACT_NAMES = {
-  page: 'page current_page page_number',
-  limit: 'limit per_page page_size',
-  total: 'total total_count total_items',
-  totalPages: 'total_pages last_page page_count',
-  hasMore: 'has_more has_next has_next_page',
-  nextPage: 'next_page next',
+/**
+ * The spellings of a paging fact's names, given space-separated in snake_case in order of preference: each
+ * name, then its camelCase form (`total_pages`, then `totalPages`). Listed once when the module loads, so that
+ * reading a page only looks fields up.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function spellings(names: string): string[] {
+  return [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))];
+}
+
+const SPELLINGS = {
+  page: spellings('page current_page page_number'),
+  limit: spellings('limit per_page page_size'),
+  total: spellings('total total_count total_items'),
+  totalPages: spellings('total_pages last_page page_count'),
+  hasMore: spellings('has_more has_next has_next_page'),
+  nextPage: spellings('next_page next'),
 };
-// The spellings of each fact's names, listed once when the module loads so that reading a page only looks
-// fields up (a name without `_` has one): `['total_pages', 'totalPages', 'last_page', 'lastPage', ...]`.
-const SPELLINGS = Object.fromEntries(
-  Object.entries(FACT_NAMES).map(([fact, names]) => [
-    fact,
-    [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))],
-  ]),
-) as Record<keyof typeof FACT_NAMES, string[]>;
 
 type Obj = Record<string, unknown>;
 
@@ -349,6 +349,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
  * @returns what `list(params, options)` calls with the resource's core
  * @internal
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function listEndpoint<T>(
   plural: string,
   item: Schema<T>,

@@ -12,6 +12,9 @@
  * `JSON.parse` time; zod's JIT-compiled one (what full `zod` uses) in about 0.5x. Where `eval` is forbidden
  * (strict CSP), zod falls back to the interpreted parser on its own.
  *
+ * Why the builders are marked `@__NO_SIDE_EFFECTS__`: a bundler may then drop a schema nobody uses, so an app
+ * that imports only the error classes from the root entry does not carry the client's schemas (or zod).
+ *
  * Why the helpers below use {@link refine} rather than zod's `minLength`, `regex`, `int`, `union` or
  * `record`: each of those brings its own implementation into a browser bundle (200-700 bytes gzip apiece),
  * while one refinement serves them all, with the same messages.
@@ -42,34 +45,55 @@ type Refinement = core.$ZodCustom;
  * const even = number(refine((n: number) => n % 2 === 0, 'must be even'));
  * ```
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): Refinement {
   return new core.$ZodCustom({ type: 'custom', check: 'custom', fn: fn as (value: unknown) => boolean, error: () => message, path, abort: true });
 }
 
 /** A string. */
+/* @__NO_SIDE_EFFECTS__ */
 export function string(...checks: Refinement[]): core.$ZodString<string> {
   return new core.$ZodString({ type: 'string', checks }) as core.$ZodString<string>;
 }
 
 /** Any value, kept as received. */
+/* @__NO_SIDE_EFFECTS__ */
 export function unknown(...checks: Refinement[]): core.$ZodUnknown {
   return new core.$ZodUnknown({ type: 'unknown', checks });
 }
 
 /** `T` or a missing field. */
+/* @__NO_SIDE_EFFECTS__ */
 export function optional<T extends core.$ZodType>(innerType: T): core.$ZodOptional<T> {
   return new core.$ZodOptional({ type: 'optional', innerType }) as core.$ZodOptional<T>;
 }
 
 /** An array of `T`. */
+/* @__NO_SIDE_EFFECTS__ */
 export function array<T extends core.$ZodType>(element: T): core.$ZodArray<T> {
   return new core.$ZodArray({ type: 'array', element }) as core.$ZodArray<T>;
+}
+
+/**
+ * The same fields, each optional: an update's shape from a create's.
+ *
+ * @example
+ * ```ts
+ * const Changes = looseObject(optionalFields({ name: nonEmptyString() })); // { name?: string }
+ * ```
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function optionalFields<Shape extends core.$ZodShape>(shape: Shape): { [K in keyof Shape]: core.$ZodOptional<Shape[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, optional(field)])) as {
+    [K in keyof Shape]: core.$ZodOptional<Shape[K]>;
+  };
 }
 
 /**
  * An object schema that keeps unknown fields (the service may add fields at any time; dropping them would
  * lose data the caller can see in the raw response). For responses.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function looseObject<Shape extends core.$ZodLooseShape>(
   shape: Shape,
   ...checks: Refinement[]
@@ -81,6 +105,7 @@ export function looseObject<Shape extends core.$ZodLooseShape>(
  * An object schema that refuses unknown fields, each reported at its key: for a caller's input, where an
  * unknown field is a typo that would otherwise be dropped without a word.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function strictObject<Shape extends core.$ZodShape>(shape: Shape): core.$ZodObject<Shape, core.$strict> {
   return new core.$ZodObjectJIT({ type: 'object', shape, catchall: new core.$ZodNever({ type: 'never' }) }) as core.$ZodObject<
     Shape,
@@ -108,6 +133,7 @@ const docs = new WeakMap<object, SchemaDoc>();
  * Documents a schema field, once, next to its checks: the generated interface carries `description` as the
  * field's doc comment. Apply it to the schema that carries the checks (it is recorded on that object).
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function doc<S extends core.$ZodType>(schema: S, description: string): S {
   docs.set(schema, { ...docs.get(schema), description });
   return schema;
@@ -131,6 +157,7 @@ type Same<A, B> = (<V>() => V extends A ? 1 : 2) extends <V>() => V extends B ? 
  * export const OrderSchema = parsesTo<Order>()(looseObject({ id: stringOrNumber() }));
  * ```
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function parsesTo<T>(): <S extends Schema<T>>(
   schema: S &
     ([Same<core.output<S>, T>, Same<core.input<S>, T>] extends [true, true]
@@ -145,6 +172,7 @@ export function parsesTo<T>(): <S extends Schema<T>>(
  * lists only the values it has seen, and a new one must never break a caller (`'building' | (string & {})`).
  * The values are kept at runtime too, for the type generator.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function openString<const Known extends string = never>(
   known: readonly Known[] = [],
 ): Schema<Known | (string & {})> {
@@ -154,11 +182,13 @@ export function openString<const Known extends string = never>(
 }
 
 /** A non-empty string, with a message that says so. */
+/* @__NO_SIDE_EFFECTS__ */
 export function nonEmptyString(): core.$ZodString<string> {
   return string(refine((value: string) => value.length > 0, 'must not be empty'));
 }
 
 /** An `http:` or `https:` URL. */
+/* @__NO_SIDE_EFFECTS__ */
 export function httpUrl(): core.$ZodString<string> {
   return string(
     refine((value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL'),
@@ -166,6 +196,7 @@ export function httpUrl(): core.$ZodString<string> {
 }
 
 /** Lower case letters, digits and underscores, starting with a letter: the spec's app and action identifiers. */
+/* @__NO_SIDE_EFFECTS__ */
 export function snakeCaseId(): core.$ZodString<string> {
   return string(
     refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), 'must be snake_case, like send_message'),
@@ -182,6 +213,7 @@ export function snakeCaseId(): core.$ZodString<string> {
  * const positiveMs = checked<number>('number', 'a number greater than 0', (v) => typeof v === 'number' && v > 0);
  * ```
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function checked<T>(type: string, what: string, test: (value: unknown) => boolean): Schema<T> {
   const schema = unknown(refine(test, `must be ${what}`));
   docs.set(schema, { type });
@@ -189,26 +221,31 @@ export function checked<T>(type: string, what: string, test: (value: unknown) =>
 }
 
 /** A positive whole number, for `page` and `limit`. */
+/* @__NO_SIDE_EFFECTS__ */
 export function positiveInt(): Schema<number> {
   return checked('number', 'a whole number greater than 0', (value) => Number.isInteger(value) && (value as number) > 0);
 }
 
 /** A finite number or `null`, such as a build's `progress`. */
+/* @__NO_SIDE_EFFECTS__ */
 export function nullableNumber(): Schema<number | null> {
   return checked('number | null', 'a number or null', (value) => value === null || Number.isFinite(value));
 }
 
 /** A string or `null`. */
+/* @__NO_SIDE_EFFECTS__ */
 export function nullableString(): Schema<string | null> {
   return checked('string | null', 'a string or null', (value) => value === null || typeof value === 'string');
 }
 
 /** An id the service may send as a string or a number. */
+/* @__NO_SIDE_EFFECTS__ */
 export function stringOrNumber(): Schema<string | number> {
   return checked('string | number', 'a string or a number', (value) => typeof value === 'string' || typeof value === 'number');
 }
 
 /** A JSON object with any keys: free-form settings such as an action's `config`. */
+/* @__NO_SIDE_EFFECTS__ */
 export function anyObject(): Schema<Record<string, unknown>> {
   return looseObject({});
 }

@@ -11,7 +11,7 @@ import type { Credentials } from './types.generated.js';
 export type { Credentials } from './types.generated.js';
 
 /** The schema of `auth.issueKey` input: checked before sending. */
-export const CredentialsSchema = parsesTo<Credentials>()(
+export const CredentialsSchema = /* @__PURE__ */ parsesTo<Credentials>()(
   strictObject({
     email: doc(
       string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),

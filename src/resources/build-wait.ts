@@ -114,8 +114,11 @@ export type BuildTarget =
       readonly build_id?: string | null | undefined;
     };
 
-const positiveMs = () =>
-  optional(checked<number>('number', 'a number greater than 0', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value)));
+/** An optional duration: a finite number of milliseconds greater than 0. */
+/* @__NO_SIDE_EFFECTS__ */
+function positiveMs() {
+  return optional(checked<number>('number', 'a number greater than 0', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value)));
+}
 
 // The schedule's options; any other option (`signal`, `headers`, a caller's own) passes through unchecked here.
 const WaitOptionsSchema = looseObject(

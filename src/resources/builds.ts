@@ -25,7 +25,7 @@ export type { Build, BuildStatus } from './types.generated.js';
 export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
 
 /** The schema of a build; `download_url` is not URL-checked here (responses are trusted to be URLs). */
-export const BuildSchema = parsesTo<Build>()(
+export const BuildSchema = /* @__PURE__ */ parsesTo<Build>()(
   looseObject({
     id: optional(doc(string(), 'Its id; not in every response.')),
     status: doc(BuildStatusSchema, 'A status this SDK does not know is kept, and a wait treats it as still running.'),

@@ -25,7 +25,7 @@ export type { Integration, IntegrationSaveParams } from './types.generated.js';
  * The schema of a saved integration. The spec does not show the record, so every field is optional and kept
  * (whether `api_key` comes back masked is up to the service).
  */
-export const IntegrationSchema = parsesTo<Integration>()(
+export const IntegrationSchema = /* @__PURE__ */ parsesTo<Integration>()(
   looseObject({
     id: optional(doc(stringOrNumber(), 'Its id, for `integrations.delete`.')),
     platform: optional(doc(string(), 'The platform the key belongs to.')),
@@ -35,7 +35,7 @@ export const IntegrationSchema = parsesTo<Integration>()(
 );
 
 /** The schema of `integrations.save` input: checked before sending. */
-export const IntegrationSaveSchema = parsesTo<IntegrationSaveParams>()(
+export const IntegrationSaveSchema = /* @__PURE__ */ parsesTo<IntegrationSaveParams>()(
   looseObject({
     platform: doc(nonEmptyString(), 'The platform the key belongs to, such as `shopify`; not empty.'),
     api_key: doc(

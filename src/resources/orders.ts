@@ -20,7 +20,7 @@ import type { Order } from './types.generated.js';
 export type { Order } from './types.generated.js';
 
 /** The schema of an order; only `id` is required, every field is kept. */
-export const OrderSchema = parsesTo<Order>()(
+export const OrderSchema = /* @__PURE__ */ parsesTo<Order>()(
   looseObject({
     id: doc(stringOrNumber(), 'Its id, a string or a number as the service sends it.'),
     status: optional(doc(string(), 'As received: the service does not list its values.')),

@@ -13,6 +13,7 @@ import {
   nonEmptyString,
   openString,
   optional,
+  optionalFields,
   parsesTo,
   refine,
   snakeCaseId,
@@ -32,7 +33,7 @@ export const WorkflowStatusSchema = openString(['building', 'active', 'completed
 const config = optional(doc(looseObject({}), 'Settings of the action; their keys depend on the app.'));
 
 /** The schema of a workflow as the service returns it; unknown fields are kept. */
-export const WorkflowSchema = parsesTo<Workflow>()(
+export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
   looseObject({
     id: doc(string(), 'Its id (`wf_…`), as `get`, `update` and `delete` take it.'),
     name: doc(string(), 'The name given at creation.'),
@@ -90,17 +91,12 @@ const createFields = {
 };
 
 /** The schema of the body of `workflows.create`: checked before sending. */
-export const WorkflowCreateSchema = parsesTo<WorkflowCreateParams>()(looseObject(createFields));
+export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(looseObject(createFields));
 
 /** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
-export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
+export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
   looseObject(
-    {
-      name: optional(createFields.name),
-      platform: optional(createFields.platform),
-      trigger: optional(createFields.trigger),
-      actions: optional(createFields.actions),
-    },
+    optionalFields(createFields),
     refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
   ),
 );
