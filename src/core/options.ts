@@ -3,6 +3,7 @@
  * (defaults, environment variables, base URL normalisation).
  */
 import { ValidationError, WfaError, type Issue } from './errors.js';
+import { isHttpUrl } from './url.js';
 
 /**
  * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
@@ -157,10 +158,10 @@ export interface NormalisedBaseUrl {
  */
 export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
   const text = input.trim();
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+  if (!isHttpUrl(text)) {
     throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
   }
+  const url = new URL(text);
   // The path before the prefix it ends with (if any) and any trailing slashes. The pattern always matches.
   const [, path, prefix] = /^(.*?)((?:\/api)?\/v1)?\/*$/.exec(url.pathname)!;
   return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };

@@ -27,6 +27,7 @@
  */
 import * as core from 'zod/v4/core';
 import { ValidationError, type Issue } from './errors.js';
+import { isHttpUrl } from './url.js';
 
 /** Any schema built here, by what it produces. */
 export type Schema<T = unknown> = core.$ZodType<T, T>;
@@ -191,7 +192,7 @@ export function nonEmptyString(): core.$ZodString<string> {
 /* @__NO_SIDE_EFFECTS__ */
 export function httpUrl(): core.$ZodString<string> {
   return string(
-    refine((value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL'),
+    refine(isHttpUrl, 'must be an http(s) URL'),
   );
 }
 

@@ -3,6 +3,7 @@
  * that the mock stays an independent judge of what the SDK sends.
  */
 
+import { isHttpUrl } from '../core/url.js';
 import { HttpError } from './responses.js';
 import type { JsonObject, JsonValue, MockAction, MockTrigger } from './types.js';
 
@@ -72,15 +73,6 @@ function isNonEmptyString(value: unknown): value is string {
 function invalid(what: string, issues: Issue[]): HttpError {
   const list = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
   return new HttpError(422, `Invalid ${what}: ${list}`, 'validation_error', {}, { issues: issues.map((i) => ({ ...i })) });
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 function checkTrigger(value: unknown, issues: Issue[]): MockTrigger | undefined {

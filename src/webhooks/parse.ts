@@ -8,6 +8,7 @@
  */
 
 import { WebhookParseError } from '../core/errors.js';
+import { isHttpUrl } from '../core/url.js';
 
 /**
  * The content of a `build.completed` event. Fields the service adds later are kept, typed `unknown`.
@@ -280,15 +281,6 @@ function requireString(record: Record<string, unknown>, key: string, at: string[
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 function describe(value: unknown): string {
