@@ -9,12 +9,11 @@
  */
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
 import { createWebhookHandler, toNodeHandler } from '../../src/webhooks/index.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
+import { gc } from './gc.js';
 import { activeHandles, count, figure, openHandlesSince, recordOpenHandles } from './summary.js';
 
 const API_KEY = 'wfa_live_large_Bd4sWq1zXc';
@@ -35,13 +34,6 @@ afterAll(async () => {
   recordOpenHandles('large-bodies.test.ts', await openHandlesSince(baseline));
 });
 
-function gcFunction(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-const gc = gcFunction();
 
 interface Measured<T> {
   outcome: T;

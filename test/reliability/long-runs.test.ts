@@ -8,11 +8,10 @@
  */
 import { getEventListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import { startFaultServer, workflowBody, type Fault, type FaultServer, type LoggedRequest } from './fault-server.js';
+import { gc } from './gc.js';
 import { activeHandles, count, figure, openHandlesSince, recordOpenHandles } from './summary.js';
 
 const API_KEY = 'wfa_live_longrun_Pq7vX2mD0s';
@@ -49,14 +48,6 @@ function service(r: LoggedRequest): Fault {
   return { kind: 'json', status: r.method === 'POST' ? 201 : 200, body: workflowBody('wf_1') };
 }
 
-/** The gc function: exposed by `--expose-gc`, or enabled here when a file runs under another config. */
-function gcFunction(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-const gc = gcFunction();
 
 function heapAfterGc(): number {
   for (let i = 0; i < 3; i++) gc();
