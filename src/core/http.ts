@@ -78,8 +78,9 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
   /** @internal Values sent in this call that must never appear in an error or a log line. */
   secrets?: readonly (string | undefined)[] | undefined;
   /**
-   * @internal Reads the parsed body instead of `schema` (lists). A `ResponseValidationError` it throws is
-   * re-thrown with the call's secrets removed from its body.
+   * @internal Reads the body once `schema` (if any) has checked it: lists find their items this way, a build
+   * poll checks what a wait needs. A `ResponseValidationError` it throws is re-thrown with the call's URL, and
+   * with the call's secrets removed from its body.
    */
   read?: ((data: unknown) => T) | undefined;
   /** @internal Keep a success body out of errors entirely (it may hold a credential we cannot name). */
@@ -373,11 +374,13 @@ export class HttpCore {
     }
     if (!issues) {
       try {
-        if (req.read) return req.read(body);
-        if (!req.schema || !this.validateResponses) return body as T;
-        const result = safeParse(req.schema, body);
-        if (result.success) return result.data;
-        issues = toIssues(result.error);
+        let data: unknown = body;
+        if (req.schema && this.validateResponses) {
+          const result = safeParse(req.schema, body);
+          if (result.success) data = result.data;
+          else issues = toIssues(result.error);
+        }
+        if (!issues) return req.read ? req.read(data) : (data as T);
       } catch (error) {
         // `read` reports a body it cannot use this way; it gets the call's URL and redaction below.
         if (!(error instanceof ResponseValidationError)) throw error;

@@ -202,6 +202,21 @@ function isTransient(error: unknown): boolean {
   return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
 }
 
+/**
+ * What a wait needs of a polled build beyond its schema, which a build read with `validateResponses: false`
+ * has not passed: a status, and a download URL once completed. Run by the core, which puts the call's URL on
+ * the error and removes the call's secrets from its body.
+ */
+function checkPolled(data: unknown): Build {
+  const build = data as Build | null | undefined;
+  const bad = typeof build?.status !== 'string' ? 'status' : build.status === 'completed' && typeof build.download_url !== 'string' ? 'download_url' : '';
+  if (bad) {
+    const message = bad === 'status' ? 'must be a string' : 'must be a string on a completed build';
+    throw new ResponseValidationError({ body: data, issues: [{ path: [bad], message, code: 'invalid_type' }], method: 'GET', url: '', what: 'build' });
+  }
+  return build!;
+}
+
 function aborted(buildId: string, reason: unknown): AbortError {
   return new AbortError(`Waiting for build ${buildId} was aborted`, { cause: reason });
 }
@@ -245,7 +260,7 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
       // One attempt per poll (`maxRetries: 0`): the schedule below owns the retrying. The attempt's timeout is
       // cut to the time left, so a poll in flight when the deadline passes ends then, as a TimeoutError.
       const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
-      response = await core.exchange({ method: 'GET', path, schema, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
+      response = await core.exchange({ method: 'GET', path, schema, read: checkPolled, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
     } catch (error) {
       if (AbortError.is(error)) throw aborted(buildId, signal?.reason);
       if (!isTransient(error)) throw error;
@@ -257,18 +272,6 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
     if (response) {
       const build = response.data;
       retryAfterMs = parseRetryAfter(response.headers);
-      // With validateResponses off, a build is as the service sent it: a wait still needs these two.
-      const bad =
-        typeof build?.status !== 'string' ? 'status' : build.status === 'completed' && typeof build.download_url !== 'string' ? 'download_url' : '';
-      if (bad) {
-        throw new ResponseValidationError({
-          body: core.redactSecrets(build),
-          issues: [{ path: [bad], message: bad === 'status' ? 'must be a string' : 'must be a string on a completed build', code: 'invalid_type' }],
-          method: 'GET',
-          url: core.root + core.prefix.prefix + path,
-          what: 'build',
-        });
-      }
       last = build;
       // Two states are the same when status and progress are; other fields (logs, timestamps) do not count.
       const key = JSON.stringify([build.status, build.progress ?? null]);
