@@ -17,7 +17,8 @@ import OpenAI from 'openai';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 import { WorkflowSchema } from '../src/resources/workflows.js';
-import { array, safeParse } from '../src/core/schema.js';
+import { array } from '../src/core/schema.js';
+import { validateResponse } from '../src/core/validate.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 30);
@@ -196,8 +197,9 @@ try {
   const parsedItems = (JSON.parse(text) as { data: unknown[] }).data;
   const listSchema = array(WorkflowSchema);
   const parseMs = timeSync(() => JSON.parse(text), 300);
+  // What the SDK runs on a list's items: the check-only pass (zod parses only a body it refuses).
   const validateMs = timeSync(() => {
-    if (!safeParse(listSchema, parsedItems).success) throw new Error('the benchmark list does not validate');
+    if (!validateResponse(listSchema, parsedItems).success) throw new Error('the benchmark list does not validate');
   }, 300);
   budgets.push({
     name: 'validating a 1000-item list vs its JSON.parse',

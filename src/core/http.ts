@@ -33,7 +33,8 @@ import {
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { AttemptFailure, networkErrorCodes, withRetries, type Answer } from './retry.js';
-import { safeParse, toIssues, type Schema } from './schema.js';
+import { toIssues, type Schema } from './schema.js';
+import { validateResponse } from './validate.js';
 
 /**
  * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
@@ -376,7 +377,7 @@ export class HttpCore {
       try {
         let data: unknown = body;
         if (req.schema && this.validateResponses) {
-          const result = safeParse(req.schema, body);
+          const result = validateResponse(req.schema, body);
           if (result.success) data = result.data;
           else issues = toIssues(result.error);
         }

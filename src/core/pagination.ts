@@ -12,7 +12,8 @@ import { ResponseValidationError, WfaError } from './errors.js';
 import type { $ZodShape } from 'zod/v4/core';
 import type { HttpCore, QueryValue } from './http.js';
 import type { RequestOptions } from './options.js';
-import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from './schema.js';
+import { array, checkInput, optional, positiveInt, strictObject, toIssues, type Schema } from './schema.js';
+import { validateResponse } from './validate.js';
 
 /**
  * Paging parameters every list accepts.
@@ -197,7 +198,7 @@ function fingerprint(items: readonly unknown[]): string | undefined {
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
-  /** The items of this page, validated. */
+  /** The items of this page, validated: the very objects in {@link Page.body}, not copies. */
   declare readonly items: T[];
   /** Paging facts as the service gave them. */
   declare readonly info: PageInfo;
@@ -382,7 +383,7 @@ export function listEndpoint<T>(
           }
           let items = envelope.items as T[];
           if (core.validateResponses) {
-            const result = safeParse(itemsSchema, items);
+            const result = validateResponse(itemsSchema, items);
             if (!result.success) {
               throw new ResponseValidationError({
                 body,

@@ -8,9 +8,9 @@
  * layer zod documents for libraries built on it) with the same definitions `zod/mini` would make, so parsing,
  * issues and error paths are zod's, unchanged.
  *
- * Why objects use `$ZodObjectJIT`: the interpreted object parser validates a 1000-item list in about 1.4x its
- * `JSON.parse` time; zod's JIT-compiled one (what full `zod` uses) in about 0.5x. Where `eval` is forbidden
- * (strict CSP), zod falls back to the interpreted parser on its own.
+ * Why objects use zod's interpreted `$ZodObject`, not `$ZodObjectJIT`: a valid response is checked by
+ * `validate.ts`, which never calls zod's parser; what zod parses is a caller's input (a few fields) or a body
+ * already found invalid. The JIT would cost 1.1 KB of every browser bundle for neither, and needs `eval`.
  *
  * Why the builders are marked `@__NO_SIDE_EFFECTS__`: a bundler may then drop a schema nobody uses, so an app
  * that imports only the error classes from the root entry does not carry the client's schemas (or zod).
@@ -99,7 +99,7 @@ export function looseObject<Shape extends core.$ZodLooseShape>(
   shape: Shape,
   ...checks: Refinement[]
 ): core.$ZodObject<Shape, core.$loose> {
-  return new core.$ZodObjectJIT({ type: 'object', shape, catchall: unknown(), checks }) as core.$ZodObject<Shape, core.$loose>;
+  return new core.$ZodObject({ type: 'object', shape, catchall: unknown(), checks }) as core.$ZodObject<Shape, core.$loose>;
 }
 
 /**
@@ -108,7 +108,7 @@ export function looseObject<Shape extends core.$ZodLooseShape>(
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function strictObject<Shape extends core.$ZodShape>(shape: Shape): core.$ZodObject<Shape, core.$strict> {
-  return new core.$ZodObjectJIT({ type: 'object', shape, catchall: new core.$ZodNever({ type: 'never' }) }) as core.$ZodObject<
+  return new core.$ZodObject({ type: 'object', shape, catchall: new core.$ZodNever({ type: 'never' }) }) as core.$ZodObject<
     Shape,
     core.$strict
   >;
