@@ -87,6 +87,23 @@ describe('validateResponse', () => {
     expect(validateResponse(truthy, 'x')).toEqual({ success: true, data: 'x' });
   });
 
+  it('validates with zod alone where code cannot be compiled (a strict CSP, Cloudflare Workers)', () => {
+    const schema = array(looseObject({ id: string() }));
+    const real = globalThis.Function;
+    globalThis.Function = function refused() {
+      throw new EvalError('Code generation from strings disallowed for this context');
+    } as unknown as FunctionConstructor;
+    try {
+      const body = [{ id: 'a', extra: 1 }];
+      const valid = validateResponse(schema, body);
+      expect(valid).toEqual({ success: true, data: body });
+      expect(valid.data).not.toBe(body); // zod's copy: no check was made
+      expect(toIssues(validateResponse(schema, [{ id: 1 }]).error!)).toEqual([{ path: [0, 'id'], message: 'must be a string', code: 'invalid_type' }]);
+    } finally {
+      globalThis.Function = real;
+    }
+  });
+
   // The check only decides when zod's copy can be skipped: whatever the body, the answer is zod's.
   it.each([
     ['workflows', WorkflowSchema, workflow],
