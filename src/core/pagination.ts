@@ -13,7 +13,7 @@ import type { $ZodShape } from 'zod/v4/core';
 import type { HttpCore, QueryValue } from './http.js';
 import type { RequestOptions } from './options.js';
 import { array, checkInput, optional, positiveInt, strictObject, toIssues, type Schema } from './schema.js';
-import { validateResponse } from './validate.js';
+import { passes, validateResponse } from './validate.js';
 
 /**
  * Paging parameters every list accepts.
@@ -362,9 +362,10 @@ export function listEndpoint<T>(
   const itemsSchema = array(item);
   return (core, params, options) =>
     new PagePromise(async () => {
-      checkInput(paramsSchema, params, `input to ${plural}.list`);
-      // Copied once checked, so that every page sends what was checked, whatever becomes of the caller's object.
-      const query = { ...params } as Record<string, QueryValue>;
+      // Copied, then the copy checked: every page sends exactly what was checked, whatever becomes of the
+      // caller's object (a getter is read once). Not an array or a primitive, which zod refuses as it is.
+      const query = (isObj(params) ? { ...params } : params) as Record<string, QueryValue>;
+      if (!passes(paramsSchema, query)) checkInput(paramsSchema, query, `input to ${plural}.list`);
       // `previous`: the fingerprint of the page before, for every page but the first.
       const fetchPage = (page: number | undefined, previous?: string): Promise<Page<T>> => {
         const pageQuery = { ...query, page };

@@ -10,7 +10,7 @@
  * check decides nothing but when zod's copy can be skipped.
  *
  * The check is built only from what it can match exactly: the classes `schema.ts` builds (strings, unknowns,
- * optionals, arrays, objects that keep unknown keys, custom refinements). A schema holding anything else gets no
+ * optionals, arrays, objects that keep or refuse unknown keys, custom refinements). A schema holding anything else gets no
  * check and is always parsed by zod. Where the check and zod could differ, it declines: a field named like a
  * key every object inherits, an own `__proto__` key (zod leaves it out of its copy), a refinement that returns
  * anything but `true`.
@@ -44,9 +44,24 @@ const checks = new WeakMap<object, Check | null>();
  * copy), else zod's result. Never throws for a body; like {@link safeParse}, answers with a result.
  */
 export function validateResponse<T>(schema: Schema<T>, value: unknown): core.util.SafeParseResult<T> {
+  return passes(schema, value) ? { success: true, data: value as T } : safeParse(schema, value);
+}
+
+/**
+ * True when `value` is certainly valid, with nothing allocated; false when zod must decide (it may still
+ * find the value valid). For a caller's input, check a copy the caller cannot change: the check reads each
+ * field once, and a getter read again later could answer differently.
+ *
+ * @example
+ * ```ts
+ * const query = { ...params };
+ * if (!passes(ParamsSchema, query)) checkInput(ParamsSchema, query, 'input to orders.list');
+ * ```
+ */
+export function passes(schema: Schema, value: unknown): boolean {
   let check = checks.get(schema);
   if (check === undefined) checks.set(schema, (check = compile(schema) ?? null));
-  return check?.(value) ? { success: true, data: value as T } : safeParse(schema, value);
+  return check !== null && check(value);
 }
 
 /**
@@ -93,12 +108,13 @@ function compile(schema: core.$ZodType): Check | undefined {
     return code;
   };
   /**
-   * Only objects that keep unknown keys (catchall `unknown`) have a check: zod's copy of any other leaves keys
-   * out or refuses them, which a response check has no use for. An own `__proto__` key (JSON.parse makes one
-   * from `"__proto__": …`) is left out of zod's copy, so such an object is zod's to parse.
+   * Objects that keep unknown keys (catchall `unknown`) or refuse them (`never`) have a check; zod's copy of
+   * any other leaves keys out. An own `__proto__` key (JSON.parse makes one from `"__proto__": …`) is left out
+   * of zod's copy, so such an object is zod's to parse.
    */
   const emitObject = (shape: Record<string, core.$ZodType>, catchall: core.$ZodType | undefined, v: string) => {
-    if (catchall?._zod.def.type !== 'unknown' || catchall._zod.def.checks?.length) return undefined;
+    const rest = catchall?._zod.def;
+    if ((rest?.type !== 'unknown' && rest?.type !== 'never') || rest.checks?.length) return undefined;
     let code = `if(typeof ${v}!=="object"||${v}===null||Array.isArray(${v})||Object.hasOwn(${v},"__proto__"))return false;`;
     for (const [key, field] of Object.entries(shape)) {
       // A key that objects inherit (`constructor`, `toString`…) reads the prototype's value when absent.
@@ -110,6 +126,7 @@ function compile(schema: core.$ZodType): Check | undefined {
       const required = field._zod.optin === 'optional' && field._zod.optout === 'optional' ? '' : `if(${value}===undefined)return false;`;
       code += `const ${value}=${v}[${JSON.stringify(key)}];${required}${check}`;
     }
+    if (rest.type === 'never') code += `for(const k in ${v})if(!Object.hasOwn(f[${refinements.push(shape) - 1}],k))return false;`;
     return code;
   };
   const body = emit(schema, 'v');

@@ -134,6 +134,20 @@ describe('awaiting list()', () => {
     expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=5']);
   });
 
+  it('reads each parameter once, so what was checked is what is sent', async () => {
+    server.use(paged(3, (items) => ({ data: items })));
+    let reads = 0;
+    const params = {
+      get limit() {
+        reads++;
+        return reads === 1 ? 5 : 'not a number';
+      },
+    };
+    await client().orders.list(params as { limit: number });
+    expect(reads).toBe(1);
+    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=5']);
+  });
+
   it('rejects bad parameters with ValidationError and sends nothing', async () => {
     await expect(client().orders.list({ page: 0 })).rejects.toBeInstanceOf(ValidationError);
     await expect(client().orders.list({ limit: 2.5 })).rejects.toThrow(/limit: must be a whole number/);

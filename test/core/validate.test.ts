@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   array,
   looseObject,
+  nonEmptyString,
   nullableNumber,
   optional,
+  positiveInt,
   refine,
   safeParse,
   strictObject,
@@ -14,11 +16,14 @@ import {
   unknown,
   type Schema,
 } from '../../src/core/schema.js';
-import { validateResponse } from '../../src/core/validate.js';
+import { passes, validateResponse } from '../../src/core/validate.js';
 import { BuildSchema } from '../../src/resources/builds.js';
 import { IntegrationSchema } from '../../src/resources/integrations.js';
 import { OrderSchema } from '../../src/resources/orders.js';
 import { WorkflowSchema } from '../../src/resources/workflows.js';
+
+// As `listEndpoint` builds a list's parameters: a strict object, so an unknown parameter is refused.
+const listParams = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), status: optional(nonEmptyString()) });
 
 const workflow = {
   id: 'wf_1',
@@ -72,12 +77,17 @@ describe('validateResponse', () => {
     expect(validateResponse(schema, {})).toEqual(safeParse(schema, {}));
   });
 
-  it('validates schemas it cannot check (strict objects, other zod classes) with zod', () => {
+  it('refuses unknown keys of a strict object, at each key, through zod', () => {
     const strict = strictObject({ id: string() });
+    expect(validateResponse(strict, { id: 'a' }).success).toBe(true);
     expect(toIssues(validateResponse(strict, { id: 'a', extra: 1 }).error!)).toEqual([
       { path: ['extra'], message: 'is not a known field', code: 'unrecognized_keys' },
     ]);
+  });
+
+  it('validates schemas holding other zod classes with zod alone', () => {
     const numbers = array(new core.$ZodNumber({ type: 'number' }) as Schema<number>);
+    expect(passes(numbers, [1, 2])).toBe(false);
     expect(validateResponse(numbers, [1, 2]).data).toEqual([1, 2]);
     expect(validateResponse(numbers, [1, '2']).success).toBe(false);
   });
@@ -104,12 +114,22 @@ describe('validateResponse', () => {
     }
   });
 
+  it('passes: true only for a value certainly valid, false where zod must decide', () => {
+    const schema = strictObject({ limit: optional(nullableNumber()) });
+    expect(passes(schema, {})).toBe(true);
+    expect(passes(schema, { limit: 5 })).toBe(true);
+    expect(passes(schema, { limit: '5' })).toBe(false);
+    expect(passes(schema, { limit: 5, page: 2 })).toBe(false);
+    expect(passes(schema, null)).toBe(false);
+  });
+
   // The check only decides when zod's copy can be skipped: whatever the body, the answer is zod's.
   it.each([
     ['workflows', WorkflowSchema, workflow],
     ['builds', BuildSchema, { id: 'bld_1', status: 'completed', progress: 100, download_url: 'https://x.example/b.zip' }],
     ['orders', OrderSchema, { id: 1, status: 'paid', total: '9.99', currency: 'EUR', created_at: '2026-01-01' }],
     ['integrations', IntegrationSchema, { id: 'int_1', platform: 'shopify', label: null, api_key: 'shpa…1234' }],
+    ['list parameters (strict)', listParams, { page: 2, limit: 20, status: 'active' }],
   ])('agrees with zod on any change to a valid %s body', (_name, schema: Schema, valid: Record<string, unknown>) => {
     const json = fc.jsonValue({ maxDepth: 2 });
     const changed = fc.record({ key: fc.constantFrom(...Object.keys(valid), 'extra', '__proto__'), value: fc.option(json, { nil: undefined }) });
