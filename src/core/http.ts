@@ -429,19 +429,30 @@ function parseErrorBody(text: string): unknown {
   }
 }
 
+/** What form encoding (URLSearchParams) leaves as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/** Text as URLSearchParams writes it (`a b` → `a+b`), built only for text that needs encoding. */
+function formEncode(text: string): string {
+  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
+}
+
 /**
  * Adds a query to a path, skipping `undefined` and `null`, repeating array values: `?a=1&b=x`, or `&a=1&b=x`
- * after a path that has a query already.
+ * after a path that has a query already. Encoded as URLSearchParams would, without building one for the
+ * plain names and numbers nearly every query holds.
  */
 export function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) params.append(name, String(item));
-    else params.append(name, String(value));
+  let text = '';
+  const add = (name: string, value: string | number | boolean) => {
+    text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
+  };
+  for (const name in query) {
+    if (!Object.hasOwn(query, name)) continue;
+    const value = query[name];
+    if (Array.isArray(value)) for (const item of value as readonly (string | number | boolean)[]) add(name, item);
+    else if (value !== undefined && value !== null) add(name, value as string | number | boolean);
   }
-  const text = params.toString();
   if (!text) return path;
   return `${path}${path.includes('?') ? '&' : '?'}${text}`;
 }

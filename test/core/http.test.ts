@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { http, HttpResponse, delay } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,7 @@ import {
   WfaError,
   AuthenticationError,
 } from '../../src/index.js';
+import { withQuery } from '../../src/core/http.js';
 import { BASE, recordingServer } from '../helpers/recorder.js';
 
 const server = recordingServer();
@@ -171,6 +173,22 @@ describe('client.request (raw calls)', () => {
     server.use(http.get(`${BASE}/api/v1/things`, () => HttpResponse.json({})));
     await client().request({ method: 'GET', path: '/things', query: { a: 'x y', b: undefined, c: null, d: [1, 2], e: true } });
     expect(server.seen[0]!.url.search).toBe('?a=x+y&d=1&d=2&e=true');
+  });
+
+  it('encodes any name and value exactly as URLSearchParams does', () => {
+    // Mostly characters at the edge of what form encoding leaves alone; any UTF-16 (lone surrogates too) besides.
+    const edge = fc.constantFrom('a', 'Z', '0', '_', '-', '.', '*', '~', ' ', '+', '%', '&', '=', '?', '#', "'", '!', 'é', '\uD800');
+    const text = fc.oneof(fc.string({ unit: edge, maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 12 }));
+    const value = fc.oneof(text, fc.integer(), fc.double(), fc.boolean());
+    fc.assert(
+      fc.property(fc.dictionary(text, fc.oneof(value, fc.array(value, { maxLength: 3 }))), (query) => {
+        const expected = new URLSearchParams();
+        for (const [name, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) expected.append(name, String(item));
+        const search = expected.toString();
+        expect(withQuery('/things', query)).toBe(search ? `/things?${search}` : '/things');
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('sends a JSON body with its content type', async () => {
