@@ -17,6 +17,8 @@
  *    waits for its build, lists with `for await`, catches a 404, parses a webhook, and renders a table. The
  *    checks read the DOM, the page's console and every request the page made; a screenshot is saved to a
  *    temp path (printed) for a person to look at.
+ * 5. The same page again under a strict Content-Security-Policy (no eval): the app must run the same, and the
+ *    SDK may try eval once (one violation report), not once per schema.
  */
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +37,9 @@ import { Client, NotFoundError, WfaError } from 'workflow-automation-sdk';
 import { parseWebhookEvent } from 'workflow-automation-sdk/webhooks';
 
 const params = new URLSearchParams(location.search);
+// Under a strict CSP (the ?csp page), each blocked eval is reported here, as a site's report-uri would get it.
+const violations = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e.effectiveDirective + ' ' + e.blockedURI));
 const client = new Client({ baseUrl: params.get('api'), apiKey: params.get('key') });
 const rows = [];
 const progress = [];
@@ -86,6 +91,7 @@ async function main() {
   const event = parseWebhookEvent(new TextEncoder().encode(JSON.stringify({ event: 'build.completed', workflow_id: workflow.id, data: { download_url: build.download_url } })));
   rows.push(['webhook', event.event + ' ' + event.workflow_id]);
   // Read through globalThis: a bare \`typeof require\` would make esbuild add its own require shim to the bundle.
+  rows.push(['csp violations', violations.length + (violations.length ? ': ' + violations.join(', ') : '')]);
   rows.push(['globals', 'process: ' + typeof globalThis.process + ', Buffer: ' + typeof globalThis.Buffer + ', require: ' + typeof globalThis.require]);
   render('done');
 }
@@ -175,7 +181,11 @@ async function main() {
     mock = await testing.startMockServer({ buildDurationMs: 600 });
     pageServer = createServer((req, res) => {
       const path = new URL(req.url, 'http://x').pathname;
-      if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML);
+      // `?csp`: the policy of a strict site: no eval (zod's JIT and the SDK's compiled response check need it).
+      const csp = new URL(req.url, 'http://x').searchParams.has('csp')
+        ? { 'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src http://127.0.0.1:*" }
+        : {};
+      if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...csp }).end(HTML);
       else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(code);
       else if (path === '/favicon.ico') res.writeHead(204).end();
       else res.writeHead(404).end();
@@ -187,24 +197,29 @@ async function main() {
     // ---- load in Chromium ----------------------------------------------------------------------------------
     const { chromium } = await import('playwright');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-    const page = await browser.newPage({ viewport: { width: 1100, height: 560 } });
-    const consoleErrors = [];
-    const requests = [];
-    // The app's deliberate 404 (wf_does_not_exist) is logged by Chromium as a failed resource: that one is expected.
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      if (/Failed to load resource.*404/.test(m.text()) && /\/workflows\/wf_does_not_exist$/.test(m.location().url)) return;
-      consoleErrors.push(`${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
-    await page.goto(pageUrl);
-    await page.waitForSelector('body[data-status=done], body[data-status=error]', { timeout: 30_000 });
-
-    const status = await page.getAttribute('body', 'data-status');
-    const table = Object.fromEntries(await page.$$eval('tbody tr', (trs) => trs.map((tr) => [tr.dataset.step, tr.querySelector('td')?.textContent ?? ''])));
-    const screenshot = join(tmpdir(), `wfa-browser-consumer-${Date.now()}.png`);
-    await page.screenshot({ path: screenshot, fullPage: true });
+    /** Loads the app and waits for it to finish: its status, its table, console errors and requests. */
+    const load = async (url, name) => {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 560 } });
+      const consoleErrors = [];
+      const requests = [];
+      // The app's deliberate 404 (wf_does_not_exist) is logged by Chromium as a failed resource: that one is expected.
+      page.on('console', (m) => {
+        if (m.type() !== 'error') return;
+        if (/Failed to load resource.*404/.test(m.text()) && /\/workflows\/wf_does_not_exist$/.test(m.location().url)) return;
+        consoleErrors.push(`${m.text()} (${m.location().url})`);
+      });
+      page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+      page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+      await page.goto(url);
+      await page.waitForSelector('body[data-status=done], body[data-status=error]', { timeout: 30_000 });
+      const status = await page.getAttribute('body', 'data-status');
+      const table = Object.fromEntries(await page.$$eval('tbody tr', (trs) => trs.map((tr) => [tr.dataset.step, tr.querySelector('td')?.textContent ?? ''])));
+      const screenshot = join(tmpdir(), `wfa-browser-consumer-${name}-${Date.now()}.png`);
+      await page.screenshot({ path: screenshot, fullPage: true });
+      await page.close();
+      return { status, table, consoleErrors, requests, screenshot };
+    };
+    const { status, table, consoleErrors, requests, screenshot } = await load(pageUrl, 'page');
 
     record('the app ran to the end in Chromium', status === 'done', status === 'done' ? `status ${status}` : table.error);
     record('DOM: create → building workflow', /^wf_\S+ building$/.test(table.create ?? ''), table.create);
@@ -218,6 +233,19 @@ async function main() {
     const offHost = requests.filter((r) => !/^\w+ http:\/\/127\.0\.0\.1:\d+\//.test(r));
     record('every request went to 127.0.0.1 (the page, then the mock service)', offHost.length === 0, offHost.join(', ') || `${requests.length} requests, e.g. ${requests.filter((r) => r.includes(mock.url)).slice(0, 2).join(', ')}`);
     record('screenshot saved', true, screenshot);
+
+    // The same app under a strict Content-Security-Policy: no eval, so zod parses every body; one try, one report.
+    const strict = await load(`${pageUrl}&csp`, 'csp');
+    record('strict CSP (no eval): the app ran to the end', strict.status === 'done', strict.status === 'done' ? `status ${strict.status}` : strict.table.error);
+    // The mock keeps the first load's workflows, so this list holds four.
+    const listed = (strict.table['for await list'] ?? '').split(', ');
+    record(
+      'strict CSP: same answers (create, waitForBuild, for await, 404)',
+      /^wf_\S+ building$/.test(strict.table.create ?? '') && /^completed /.test(strict.table.waitForBuild ?? '') && listed.length === 4 && listed.includes('Notify on order') && strict.table['404'] === table['404'],
+      `${strict.table.create} | ${strict.table.waitForBuild} | ${listed.length} listed | ${strict.table['404']}`,
+    );
+    record('strict CSP: at most one eval was tried (one violation report)', /^[01](:|$)/.test(strict.table['csp violations'] ?? ''), strict.table['csp violations']);
+    record('strict CSP: no console errors', strict.consoleErrors.length === 0, strict.consoleErrors.join(' | ') || 'none');
   } catch (error) {
     record('setup', false, error instanceof Error ? error.stack ?? error.message : String(error));
   } finally {

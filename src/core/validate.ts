@@ -38,6 +38,8 @@ type Def = core.$ZodTypeDef & {
 
 // `null`: the schema holds something the check cannot match; zod parses it every time.
 const checks = new WeakMap<object, Check | null>();
+// False once `Function` was refused: tried again, it would only add CSP violation reports.
+let compiles = true;
 
 /**
  * Validates a response body: the body itself when it is valid (as zod would have returned it, without the
@@ -68,7 +70,7 @@ export function passes(schema: Schema, value: unknown): boolean {
  * Reads a schema into its check: the source of one function, with each field read by name, so that the
  * engine sees one object shape per call site (a check made of one closure per schema node ran 8 µs per
  * 20 items, this one under 1 µs). Where `Function` is refused (a strict CSP, Cloudflare Workers), there is
- * no check and zod parses every body, as it would anyway.
+ * no check and zod parses every body, as it would anyway; it is tried once, not once per schema.
  */
 function compile(schema: core.$ZodType): Check | undefined {
   const refinements: unknown[] = [];
@@ -129,11 +131,12 @@ function compile(schema: core.$ZodType): Check | undefined {
     if (rest.type === 'never') code += `for(const k in ${v})if(!Object.hasOwn(f[${refinements.push(shape) - 1}],k))return false;`;
     return code;
   };
-  const body = emit(schema, 'v');
+  const body = compiles ? emit(schema, 'v') : undefined;
   if (body === undefined) return undefined;
   try {
     return new Function('f', `return v=>{${body}return true}`)(refinements) as Check;
   } catch {
+    compiles = false;
     return undefined;
   }
 }
