@@ -10,10 +10,10 @@
  * check decides nothing but when zod's copy can be skipped.
  *
  * The check is built only from what it can match exactly: the classes `schema.ts` builds (strings, unknowns,
- * optionals, arrays, objects that keep or refuse unknown keys, custom refinements). A schema holding anything else gets no
- * check and is always parsed by zod. Where the check and zod could differ, it declines: a field named like a
- * key every object inherits, an own `__proto__` key (zod leaves it out of its copy), a refinement that returns
- * anything but `true`.
+ * optionals, arrays, objects that keep or refuse unknown keys, custom refinements). A schema holding anything
+ * else gets no check and is always parsed by zod. Where the check and zod could differ, it declines: a field
+ * named like a key every object inherits, an own `__proto__` key (zod leaves it out of its copy), a refinement
+ * that returns anything but `true`.
  *
  * @example
  * ```ts
@@ -124,7 +124,7 @@ function compile(schema: core.$ZodType): Check | undefined {
       const value = `v${names++}`;
       const check = emit(field, value);
       if (check === undefined) return undefined;
-      // JSON has no `undefined`: it is a missing key, fine only for an optional field.
+      // `undefined` (never in JSON) is taken for a missing key: fine for an optional field, zod's call otherwise.
       const required = field._zod.optin === 'optional' && field._zod.optout === 'optional' ? '' : `if(${value}===undefined)return false;`;
       code += `const ${value}=${v}[${JSON.stringify(key)}];${required}${check}`;
     }
