@@ -90,8 +90,8 @@ async function main() {
 
   const event = parseWebhookEvent(new TextEncoder().encode(JSON.stringify({ event: 'build.completed', workflow_id: workflow.id, data: { download_url: build.download_url } })));
   rows.push(['webhook', event.event + ' ' + event.workflow_id]);
-  // Read through globalThis: a bare \`typeof require\` would make esbuild add its own require shim to the bundle.
   rows.push(['csp violations', violations.length + (violations.length ? ': ' + violations.join(', ') : '')]);
+  // Read through globalThis: a bare \`typeof require\` would make esbuild add its own require shim to the bundle.
   rows.push(['globals', 'process: ' + typeof globalThis.process + ', Buffer: ' + typeof globalThis.Buffer + ', require: ' + typeof globalThis.require]);
   render('done');
 }
