@@ -54,6 +54,10 @@ describe('validateResponse', () => {
     const schema = looseObject({ id: string(), note: optional(string()) });
     expect(validateResponse(schema, { id: 'a' }).success).toBe(true);
     expect(validateResponse(schema, { note: 'n' }).success).toBe(false);
+    // A required field that takes any value is still required: zod says so, and so must the check.
+    const anything = looseObject({ data: unknown() });
+    expect(validateResponse(anything, { data: null }).success).toBe(true);
+    expect(toIssues(validateResponse(anything, {}).error!)).toEqual([{ path: ['data'], message: 'is required', code: 'invalid_type' }]);
   });
 
   it('runs refinements, on fields and on objects', () => {
