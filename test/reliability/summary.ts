@@ -49,7 +49,22 @@ export interface Figure {
   bound?: number | undefined;
 }
 
-type RecordLine = { type: 'count'; name: Counter; n: number } | ({ type: 'figure' } & Figure) | { type: 'handles'; file: string; open: number; detail: string[] };
+/** The families of attacks the suite makes, each printed as a row of the table with how many attacks held. */
+export type Family =
+  | 'compressed bodies'
+  | 'user callbacks that hang, reject or throw'
+  | 'page cycles'
+  | 'secrets at cuts and in escaped forms'
+  | 'deadlines across redirects and the prefix fallback'
+  | 'hostile requests refused before sending'
+  | 'build waits on hostile polls'
+  | 'webhook deliveries that stall';
+
+type RecordLine =
+  | { type: 'count'; name: Counter; n: number }
+  | ({ type: 'figure' } & Figure)
+  | { type: 'handles'; file: string; open: number; detail: string[] }
+  | { type: 'attack'; family: Family; held: boolean };
 
 const ENV = 'WFA_RELIABILITY_DIR';
 
@@ -68,6 +83,14 @@ function write(line: RecordLine): void {
 /** Adds `n` to a counter of the table. */
 export function count(name: Counter, n = 1): void {
   if (n !== 0) write({ type: 'count', name, n });
+}
+
+/**
+ * Records one attack of a family: `held` when the SDK kept its documented guarantee. Call it after the test's
+ * own assertions (or in a `finally` with their outcome), so that a broken guarantee shows in the table too.
+ */
+export function attacked(family: Family, held: boolean): void {
+  write({ type: 'attack', family, held });
 }
 
 /** Records a measured figure (memory growth, a duration) for the table. */
@@ -201,10 +224,16 @@ export function summaryTable(lines: readonly RecordLine[], modules: readonly Tes
   const totals = new Map<Counter, number>();
   const figures: Figure[] = [];
   const handles: string[] = [];
+  const families = new Map<Family, { held: number; made: number }>();
   for (const line of lines) {
     if (line.type === 'count') totals.set(line.name, (totals.get(line.name) ?? 0) + line.n);
     else if (line.type === 'figure') figures.push(line);
-    else if (line.open > 0) handles.push(`    ${line.file}: ${line.detail.join(', ')}`);
+    else if (line.type === 'attack') {
+      const tally = families.get(line.family) ?? { held: 0, made: 0 };
+      tally.made++;
+      if (line.held) tally.held++;
+      families.set(line.family, tally);
+    } else if (line.open > 0) handles.push(`    ${line.file}: ${line.detail.join(', ')}`);
   }
   let passed = 0;
   let failed = 0;
@@ -223,6 +252,9 @@ export function summaryTable(lines: readonly RecordLine[], modules: readonly Tes
   rows.push(['property runs (fast-check)', String(get('propertyRuns')), '']);
   rows.push(['requests answered by test servers', String(get('requests')), '']);
   rows.push(['faults survived / injected', `${get('faultsSurvived')} / ${get('faultsInjected')}`, get('faultsSurvived') === get('faultsInjected') ? 'ok' : 'FAIL']);
+  for (const [family, { held, made }] of [...families].sort(([a], [b]) => a.localeCompare(b))) {
+    rows.push([`attacks: ${family}`, `${held} / ${made}`, held === made ? 'held' : 'FAIL']);
+  }
   for (const row of COUNTER_ROWS) {
     let value = get(row.name);
     if (row.name === 'unhandledRejections') value += unhandledErrors;
