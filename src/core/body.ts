@@ -16,14 +16,17 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a body as text, at most `limit` bytes. Past the limit it either stops and returns what it has
- * (`truncate`, for error bodies: their head says all there is to say) or returns `undefined`: too large.
- * A failure of the connection while reading throws the {@link AttemptFailure} `BodyReadError`.
+ * Reads a body as text, at most `limit` bytes *as decoded*. Past the limit it stops reading and either returns
+ * what it has (`truncate`, for error bodies: their head says all there is to say) or returns `undefined`: too
+ * large. A failure of the connection while reading throws the {@link AttemptFailure} `BodyReadError`.
  */
 export async function readText(response: Response, limit: number, truncate: boolean): Promise<string | undefined> {
   // A 204 or 205 (a null-body status in the Fetch standard) has a null body too.
   if (response.body === null) return '';
-  const declared = Number(response.headers.get('content-length') ?? NaN);
+  // `fetch` decodes gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
+  // the body inflates to: only an unencoded body may be judged by its Content-Length.
+  const encoded = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
+  const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN);
   try {
     if (Number.isFinite(declared)) {
       // The common case: a declared, acceptable length; the platform's own reader is fastest.
@@ -35,6 +38,7 @@ export async function readText(response: Response, limit: number, truncate: bool
       }
     }
     // Chunks are kept as bytes and decoded once at the end: an answer that turns out too large costs no string.
+    // Reading stops at the limit, so an inflating body is never decoded past it either.
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
