@@ -161,6 +161,11 @@ export class ApiError extends WfaError {
   declare readonly method: string;
   /** The full URL that was called. */
   declare readonly url: string;
+  /**
+   * How long the service asked to wait (`Retry-After` in seconds or as an HTTP date, or `retry-after-ms`), in
+   * milliseconds, on any status; `undefined` when it named no wait.
+   */
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     const requestId = init.headers['x-request-id'] ?? init.headers['request-id'];
@@ -172,6 +177,7 @@ export class ApiError extends WfaError {
     this.requestId = requestId;
     this.method = init.method;
     this.url = init.url;
+    this.retryAfterMs = parseRetryAfter(init.headers);
   }
 
   /**
@@ -225,12 +231,6 @@ export class UnprocessableEntityError extends ApiError {
  */
 export class RateLimitError extends ApiError {
   static override readonly kind: string = 'RateLimitError';
-  /** How long the service asked to wait (`Retry-After`, seconds or HTTP date), in milliseconds. */
-  declare readonly retryAfterMs: number | undefined;
-  constructor(init: ApiErrorInit) {
-    super(init);
-    this.retryAfterMs = parseRetryAfter(init.headers);
-  }
 }
 
 /** 5xx: the service failed. Retried automatically for GET, PUT and DELETE. @example `if (InternalServerError.is(e)) alertOps(e.requestId);` */
