@@ -21,9 +21,20 @@ export class LevelLogger {
     return this.#rank >= rank[level];
   }
 
-  /** Writes `message` when `level` is enabled, with every one of `secrets` removed from it. */
+  /**
+   * Writes `message` when `level` is enabled, with every one of `secrets` removed from it. A logger is an
+   * observer: one that throws, or returns a promise that rejects, never changes what a call does.
+   */
   log(level: Exclude<LogLevel, 'off'>, message: string, secrets: readonly string[] = []): void {
     // Without a logger the rank is 0, so nothing is enabled.
-    if (this.enabled(level)) this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`);
+    if (!this.enabled(level)) return;
+    try {
+      const result: unknown = this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`);
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
+        (result as PromiseLike<unknown>).then(undefined, () => undefined);
+      }
+    } catch {
+      // Ignored: see above.
+    }
   }
 }
