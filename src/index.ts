@@ -25,6 +25,7 @@ export { Page, PagePromise, type PageInfo, type PageParams } from './core/pagina
 export {
   AbortError,
   ApiError,
+  ApiKeyError,
   AuthenticationError,
   BadRequestError,
   BuildFailedError,
@@ -44,7 +45,7 @@ export {
   type ApiErrorInit,
   type Issue,
 } from './core/errors.js';
-export { MAX_RETRY_AFTER_MS } from './core/retry.js';
+export { MAX_RETRIES, MAX_RETRY_AFTER_MS } from './core/retry.js';
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,

@@ -279,6 +279,21 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
+ * No usable API key for a call: none configured, one an HTTP header cannot carry, or an `apiKey` function that
+ * threw, rejected or returned no key (its error is the `cause`, with the last key sent removed). Not retried;
+ * an `apiKey` function that does not settle within the call's `timeoutMs` is a {@link TimeoutError} instead.
+ *
+ * @example
+ * ```ts
+ * try { await client.orders.list(); }
+ * catch (e) { if (ApiKeyError.is(e)) console.error('could not get a key from the vault', e.cause); }
+ * ```
+ */
+export class ApiKeyError extends WfaError {
+  static override readonly kind: string = 'ApiKeyError';
+}
+
+/**
  * The caller's `signal` aborted the call. `cause` is the signal's reason.
  *
  * @example

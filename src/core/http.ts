@@ -12,6 +12,7 @@
 import {
   AbortError,
   ApiError,
+  ApiKeyError,
   ConnectionError,
   ResponseValidationError,
   TimeoutError,
@@ -32,7 +33,8 @@ import {
 } from './options.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
-import { AttemptFailure, networkErrorCodes, withRetries, type Answer } from './retry.js';
+import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
+import { now, runPhase } from './poll.js';
 import { toIssues, type Schema } from './schema.js';
 import { validateResponse } from './validate.js';
 
@@ -90,6 +92,8 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
 const MAX_REDIRECTS = 5;
+// The longest URL the SDK sends: many servers and proxies refuse longer ones, and an error quotes its URL.
+const MAX_URL_LENGTH = 8192;
 // Visible ASCII, `!` (0x21) to `~` (0x7e): no spaces, no control characters.
 const HEADER_SAFE = /^[!-~]+$/;
 
@@ -148,7 +152,7 @@ export class HttpCore {
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
     this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
-    this.maxRetries = checkCount(options, 'maxRetries', 2, 0);
+    this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
     this.validateResponses = options.validateResponses ?? true;
     this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = new LevelLogger(options.logger, options.logLevel);
@@ -176,9 +180,13 @@ export class HttpCore {
     checkRequestOptions(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    // One deadline for the whole call: every redirect hop and the prefix fallback run inside it.
+    const deadline = callDeadline(timeoutMs, req.maxRetries ?? this.maxRetries);
     const target = this.#target(req.path);
     const foreign = target.foreign;
     const body = jsonBody(req.body);
+    const path = withQuery(target.path, req.query);
     const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
     // One pass over the caller's headers. An X-API-Key given explicitly (any case) is used as it is, and never
     // goes to another origin; adding ours too would send both. Likewise a Content-Type in any case is kept.
@@ -196,28 +204,26 @@ export class HttpCore {
     // every call, so that a rotated key is picked up.
     let key: string | undefined;
     if (req.auth !== false && !foreign && explicitKeys.length === 0) {
-      const source = this.#apiKey;
-      key = typeof source === 'function' ? await source() : source;
-      if (typeof key !== 'string' || key === '') {
-        throw new WfaError('No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()');
-      }
-      if (!HEADER_SAFE.test(key)) {
-        throw new WfaError('The API key holds spaces or control characters, which an HTTP header cannot carry');
-      }
+      key = await this.#key(req.signal, timeoutMs);
       this.#lastKey = key;
       headers['x-api-key'] = key;
     }
     const secrets = usableSecrets([key, ...explicitKeys, ...(req.secrets ?? [])]);
     if (body !== undefined && !contentType) headers['content-type'] = 'application/json';
-    const path = withQuery(target.path, req.query);
 
     const fixed = foreign ? undefined : (req.fixedPrefix ?? target.fixedPrefix);
     const auto = !fixed && !foreign;
     let prefix = fixed ?? this.#prefix;
     let answer: Received;
     for (let tries = 0; ; tries++) {
+      const url = (foreign ? '' : this.root + prefix) + path;
+      if (url.length > MAX_URL_LENGTH) {
+        throw new ValidationError('request', [
+          { path: ['url'], message: `is ${url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`, code: 'too_big' },
+        ]);
+      }
       try {
-        answer = await this.#send(method, (foreign ? '' : this.root + prefix) + path, headers, body, req, secrets);
+        answer = await this.#send(method, url, headers, body, req, secrets, deadline);
         break;
       } catch (error) {
         // Anything but a 404 confirms the prefix; a 404 before any confirmation is tried under the other, once.
@@ -234,6 +240,40 @@ export class HttpCore {
     }
     if (auto) this.#confirm(prefix);
     return { data: this.#parse(answer, method, req, secrets), status: answer.status, headers: answer.headers };
+  }
+
+  /**
+   * The key for one call. A key function is a user's callback: it may hang, throw or reject, so it runs bounded
+   * by the call's `timeoutMs` and `signal`, and whatever it does ends in the SDK's own errors.
+   */
+  async #key(signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
+    const source = this.#apiKey;
+    let key: unknown = source;
+    if (typeof source === 'function') {
+      const result = await runPhase(async () => source(), { signal, deadline: now() + timeoutMs });
+      if (result.type === 'aborted') throw new AbortError('The request was aborted by its signal', { cause: result.reason });
+      if (result.type === 'deadline') throw new TimeoutError(`The apiKey function did not return within ${timeoutMs} ms`, timeoutMs);
+      if (result.type === 'failed') {
+        const { error } = result;
+        const name = error instanceof Error ? error.name : typeof error;
+        // Its message is not quoted: a vault's error may hold the key. The cause keeps it, with the last key removed.
+        throw new ApiKeyError(`The apiKey function failed (${name}); its error is the cause`, {
+          cause: safeCause(error, usableSecrets([this.#lastKey])),
+        });
+      }
+      key = result.value;
+    }
+    if (typeof key !== 'string' || key === '') {
+      throw new ApiKeyError(
+        typeof source === 'function'
+          ? 'The apiKey function returned no key: it must return a non-empty string'
+          : 'No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()',
+      );
+    }
+    if (!HEADER_SAFE.test(key)) {
+      throw new ApiKeyError('The API key holds spaces or control characters, which an HTTP header cannot carry');
+    }
+    return key;
   }
 
   #confirm(prefix: ApiPrefix): void {
@@ -275,6 +315,7 @@ export class HttpCore {
     body: string | undefined,
     req: CoreRequest<unknown>,
     secrets: string[],
+    deadline: number,
   ): Promise<Received> {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const maxRetries = req.maxRetries ?? this.maxRetries;
@@ -288,6 +329,7 @@ export class HttpCore {
           maxRetries,
           timeoutMs,
           signal: req.signal,
+          deadline,
           onRetry: (retry, reason, waitMs) =>
             this.log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, secrets),
         });
@@ -410,9 +452,12 @@ function checkCount(
   name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes',
   fallback: number,
   min: number,
+  max = Number.MAX_SAFE_INTEGER,
 ): number {
   const value = options[name] ?? fallback;
-  if (!Number.isInteger(value) || value < min) throw new WfaError(`${name} must be a whole number >= ${min}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new WfaError(`${name} must be a whole number >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ''}`);
+  }
   return value;
 }
 
@@ -444,14 +489,19 @@ function formEncode(text: string): string {
  */
 export function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
   let text = '';
-  const add = (name: string, value: string | number | boolean) => {
+  const add = (name: string, value: unknown) => {
+    // A JavaScript caller can pass anything: an object or a symbol would be sent as `[object Object]` or throw.
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      const message = 'must be a string, number or boolean, or an array of them';
+      throw new ValidationError('query', [{ path: [name], message, code: 'invalid_type' }]);
+    }
     text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
   };
   for (const name in query) {
     if (!Object.hasOwn(query, name)) continue;
     const value = query[name];
-    if (Array.isArray(value)) for (const item of value as readonly (string | number | boolean)[]) add(name, item);
-    else if (value !== undefined && value !== null) add(name, value as string | number | boolean);
+    if (Array.isArray(value)) for (const item of value as readonly unknown[]) add(name, item);
+    else if (value !== undefined && value !== null) add(name, value);
   }
   if (!text) return path;
   return `${path}${path.includes('?') ? '&' : '?'}${text}`;

@@ -4,6 +4,7 @@
  */
 import { ValidationError, WfaError, type Issue } from './errors.js';
 import { isHttpUrl } from './url.js';
+import { MAX_RETRIES } from './retry.js';
 
 /**
  * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
@@ -79,7 +80,7 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Time allowed for each attempt, in milliseconds. Overrides the client's `timeoutMs`. */
   timeoutMs?: number | undefined;
-  /** How many times a failed attempt may be retried (see the README's Retries section). `0` disables retries. */
+  /** How many times a failed attempt may be retried (see the README's Retries section), 0 to 10. `0` disables retries. */
   maxRetries?: number | undefined;
   /** Extra headers for this call only; they override the client's `headers`. */
   headers?: Record<string, string> | undefined;
@@ -109,7 +110,7 @@ export interface ClientOptions {
   apiPrefix?: ApiPrefix | 'auto' | undefined;
   /** Time allowed for each attempt, in milliseconds. Default 60 000. */
   timeoutMs?: number | undefined;
-  /** Retries after the first attempt. Default 2; `0` disables retries. */
+  /** Retries after the first attempt, 0 to 10. Default 2; `0` disables retries. */
   maxRetries?: number | undefined;
   /** The Fetch implementation. Default: the global `fetch`, looked up at call time. */
   fetch?: FetchLike | undefined;
@@ -162,6 +163,16 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
     throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
   }
   const url = new URL(text);
+  // Parts a request URL cannot keep: named, so the caller knows what to move where. The values are never quoted.
+  const part =
+    url.username || url.password
+      ? 'user:password@ (send credentials with the apiKey or headers option)'
+      : url.search
+        ? 'a query (?…); pass query parameters with each call'
+        : url.hash
+          ? 'a fragment (#…)'
+          : '';
+  if (part) throw new ValidationError('client options', [{ path: ['baseUrl'], message: `must not contain ${part}`, code: 'invalid_value' }]);
   // The path before the prefix it ends with (if any) and any trailing slashes. The pattern always matches.
   const [, path, prefix] = /^(.*?)((?:\/api)?\/v1)?\/*$/.exec(url.pathname)!;
   return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };
@@ -188,8 +199,8 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
   }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    issues.push({ path: ['maxRetries'], message: 'must be a whole number >= 0', code: 'invalid_value' });
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= MAX_RETRIES)) {
+    issues.push({ path: ['maxRetries'], message: `must be a whole number from 0 to ${MAX_RETRIES}`, code: 'invalid_value' });
   }
   if (headers !== undefined) {
     if (headers === null || typeof headers !== 'object') issues.push({ path: ['headers'], message: 'must be an object', code: 'invalid_type' });

@@ -10,7 +10,8 @@
  *   gives one, else exponential backoff with jitter. A `Retry-After` longer than {@link MAX_RETRY_AFTER_MS}
  *   is not slept on: the call fails with `RateLimitError` (or the status's error) carrying `retryAfterMs`.
  * - No retry starts when its wait would end past the call's deadline, `(timeoutMs + 8 s) × (maxRetries + 1)`
- *   after the call began: one attempt's time plus the longest backoff, for each attempt allowed.
+ *   after the call began: one attempt's time plus the longest backoff, for each attempt allowed. The deadline
+ *   is the call's: redirects and the prefix fallback share it, and no attempt runs past it.
  *
  * Why a loop of our own rather than ky's `retry` (the SDK used ky at first): an attempt here covers reading the
  * body as well as the headers (ky's timeout and retries end when the headers arrive, so a body that stalls or
@@ -37,6 +38,17 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 export const BASE_BACKOFF_MS = 500;
 /** The longest backoff between two attempts when the service gives no `Retry-After`. */
 export const MAX_BACKOFF_MS = 8_000;
+
+/**
+ * The most retries a call may ask for. More would only hammer a service that keeps failing: ten retries with
+ * backoff already span over a minute.
+ *
+ * @example
+ * ```ts
+ * new Client({ apiKey, baseUrl, maxRetries: MAX_RETRIES }); // 10, the most allowed
+ * ```
+ */
+export const MAX_RETRIES = 10;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -105,6 +117,11 @@ export interface RetryPolicy {
   /** Time allowed for each attempt, body included. */
   timeoutMs: number;
   signal?: AbortSignal | undefined;
+  /**
+   * The call's deadline on {@link now}'s clock, shared by every hop of one call (redirects, the prefix
+   * fallback): no attempt runs past it and no retry starts that would end past it.
+   */
+  deadline: number;
   /** Told before each retry, for logging; `reason` is the status that failed, or the name of the error. */
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
 }
@@ -137,6 +154,13 @@ export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boo
 }
 
 /**
+ * The deadline of a call that starts now: one attempt's time plus the longest backoff, for each attempt allowed.
+ */
+export function callDeadline(timeoutMs: number, maxRetries: number): number {
+  return now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
+}
+
+/**
  * Runs `attempt` until it gives a final answer: resolves with the last HTTP answer (an error status
  * included, for the caller to turn into an error), or rejects with what the last attempt threw
  * (an {@link AttemptFailure}, or a fetch `TypeError`).
@@ -145,11 +169,10 @@ export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boo
  * listener is released when the attempt settles.
  */
 export async function withRetries<T extends Answer>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
-  const { method, maxRetries, timeoutMs, signal } = policy;
+  const { method, maxRetries, timeoutMs, signal, deadline } = policy;
   const idempotent = IDEMPOTENT.has(method);
-  const deadline = now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
   for (let retry = 1; ; retry++) {
-    const result = await runPhase(attempt, { signal, deadline: now() + timeoutMs });
+    const result = await runPhase(attempt, { signal, deadline: Math.min(now() + timeoutMs, deadline) });
     if (result.type === 'aborted') throw new AttemptFailure('CallerAbort', result.reason);
     const outcome = result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
     const wait = retry > maxRetries ? undefined : retryDelay(outcome, idempotent, retry);

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, Client, NotFoundError, ValidationError } from '../../src/index.js';
+import { ApiKeyError, AuthenticationError, Client, NotFoundError, ValidationError } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
 import { createWebhookHandler, toNodeHandler, type BuildCompletedEvent } from '../../src/webhooks/index.js';
 
@@ -98,7 +98,8 @@ describe('authentication failures', () => {
   it('no key at all fails before anything is sent', async () => {
     const server = await mock();
     const client = new Client({ baseUrl: server.url, apiKey: async () => '' });
-    await expect(client.orders.list()).rejects.toThrow(/No API key/);
+    await expect(client.orders.list()).rejects.toThrow(/The apiKey function returned no key/);
+    await expect(new Client({ baseUrl: server.url, apiKey: '' }).orders.list()).rejects.toThrow(ApiKeyError);
   });
 });
 
