@@ -63,16 +63,46 @@ export async function readText(response: Response, limit: number, truncate: bool
   }
 }
 
+/** Values `JSON.stringify` would silently turn into `{}` or drop, by what the caller is told they are. */
+const NOT_JSON: [string, (value: object) => boolean][] = [
+  ['a stream', (v) => typeof ReadableStream !== 'undefined' && v instanceof ReadableStream],
+  ['a Blob', (v) => typeof Blob !== 'undefined' && v instanceof Blob],
+  ['FormData', (v) => typeof FormData !== 'undefined' && v instanceof FormData],
+  ['URLSearchParams', (v) => v instanceof URLSearchParams],
+  ['binary data', (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v)],
+  ['a Map or Set', (v) => v instanceof Map || v instanceof Set || v instanceof WeakMap || v instanceof WeakSet],
+  ['a Promise', (v) => v instanceof Promise],
+];
+
 /**
- * Serialises a request body, before anything is sent: a value JSON cannot carry (a BigInt, a cycle) is the
- * caller's mistake, reported as such, not a network failure.
+ * Serialises a request body, before anything is sent: a value JSON cannot carry (a BigInt, a cycle, a stream,
+ * a function) is the caller's mistake, reported as such, not a network failure or a silent `{}`.
  */
 export function jsonBody(body: unknown): string | undefined {
   if (body === undefined) return undefined;
+  let text: string | undefined;
   try {
-    return JSON.stringify(body);
+    text = JSON.stringify(body, refuseNonJson);
   } catch (error) {
+    if (error instanceof ValidationError) throw error;
     const why = error instanceof Error && /circular/i.test(error.message) ? 'has a circular reference' : 'has a value JSON cannot carry, such as a BigInt';
     throw new ValidationError('request body', [{ path: [], message: `cannot be sent as JSON: it ${why}`, code: 'invalid_json' }]);
   }
+  return text;
+}
+
+/** A `JSON.stringify` replacer that throws on a value JSON would drop or turn into `{}`, naming its key. */
+function refuseNonJson(this: unknown, key: string, value: unknown): unknown {
+  // `this[key]` is the value before any toJSON: a Date is fine, and so is anything else with a toJSON.
+  const raw: unknown = (this as Record<string, unknown>)[key];
+  let what: string | undefined;
+  if (typeof raw === 'function' || typeof raw === 'symbol') what = `a ${typeof raw}`;
+  else if (typeof raw === 'object' && raw !== null && typeof (raw as { toJSON?: unknown }).toJSON !== 'function') {
+    what = NOT_JSON.find(([, test]) => test(raw))?.[0];
+  }
+  if (what) {
+    const message = `is ${what}, which JSON cannot carry: send plain objects, arrays, strings, numbers and booleans`;
+    throw new ValidationError('request body', [{ path: key === '' ? [] : [key], message, code: 'invalid_json' }]);
+  }
+  return value;
 }

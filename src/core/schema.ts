@@ -304,6 +304,9 @@ export function checkInput<T>(schema: Schema<T>, value: unknown, what: string): 
  * One path segment from a caller's id. Encoded, so an id can never change which endpoint is called; `.` and
  * `..` are refused because URL parsers resolve them (even encoded) into a different path.
  */
+/** The longest id sent: far past any real id, short enough that a URL holding it stays a usable size. */
+const MAX_ID_LENGTH = 1024;
+
 export function idSegment(id: unknown, what: string): string {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   if (typeof id !== 'string' || id.trim() === '') {
@@ -311,6 +314,9 @@ export function idSegment(id: unknown, what: string): string {
   }
   if (id === '.' || id === '..') {
     throw new ValidationError(what, [{ path: ['id'], message: 'must not be "." or ".."', code: 'invalid_value' }]);
+  }
+  if (id.length > MAX_ID_LENGTH) {
+    throw new ValidationError(what, [{ path: ['id'], message: `is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, code: 'too_big' }]);
   }
   try {
     return encodeURIComponent(id);
