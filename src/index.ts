@@ -21,7 +21,7 @@ export type {
   RequestOptions,
 } from './core/options.js';
 export type { QueryValue } from './core/http.js';
-export { Page, PagePromise, type PageInfo, type PageParams } from './core/pagination.js';
+export { Page, PagePromise, type ListOptions, type PageInfo, type PageParams } from './core/pagination.js';
 export {
   AbortError,
   ApiError,

@@ -6,9 +6,9 @@
  * paging facts from the usual fields, top level or inside `meta`, `pagination`, `paging` or `links`.
  *
  * Walking stops on an empty page, a short page, `has_more: false`, the last page by `total_pages` or `total`,
- * or a page that repeats the previous one, so a server that ignores `page` cannot make a loop run forever.
+ * a page number or a page content already seen in the walk, or `maxPages`: no server bug makes a loop repeat.
  */
-import { ResponseValidationError, WfaError } from './errors.js';
+import { ResponseValidationError, ValidationError, WfaError } from './errors.js';
 import type { $ZodShape } from 'zod/v4/core';
 import type { HttpCore, QueryValue } from './http.js';
 import type { RequestOptions } from './options.js';
@@ -184,6 +184,35 @@ function fingerprint(items: readonly unknown[]): string | undefined {
 }
 
 /**
+ * What a walk has seen before a page: the page numbers it asked for or was told, and the contents of the pages
+ * it read. A new trail per page (the sets are copied), so that walking from a page again, or from two pages of
+ * one list, starts from what that page knew. A few numbers and id strings per page: small beside the pages.
+ */
+class Trail {
+  constructor(
+    readonly numbers: ReadonlySet<number>,
+    readonly prints: ReadonlySet<string>,
+    /** Pages read before this one. */
+    readonly pages: number,
+  ) {}
+
+  static readonly start = new Trail(new Set(), new Set(), 0);
+
+  then(numbers: readonly number[], print: string | undefined): Trail {
+    const prints = print === undefined ? this.prints : new Set(this.prints).add(print);
+    return new Trail(new Set([...this.numbers, ...numbers]), prints, this.pages + 1);
+  }
+}
+
+/** How a list fetches its next page, and the bounds of its walk. */
+interface Walk<T> {
+  fetch(page: number, trail: Trail): Promise<Page<T>>;
+  /** Tells the client's logger why a walk ended early: a server bug the caller should hear about. */
+  warn(message: string): void;
+  maxPages: number | undefined;
+}
+
+/**
  * One page of a list: its items, the paging facts, and the way to the next page. Also an async iterable of
  * every item from this page on.
  *
@@ -204,36 +233,45 @@ export class Page<T> implements AsyncIterable<T> {
   declare readonly info: PageInfo;
   /** The response body as received (the envelope, for fields the SDK does not model). */
   declare readonly body: unknown;
-  /** True when this page has the same items as the page before it: the server ignored `page`. */
+  /** True when this page has the same items as a page read before it in this walk: the server ignored `page`. */
   declare readonly repeated: boolean;
-  readonly #fetch: (page: number, previous: string | undefined) => Promise<Page<T>>;
+  readonly #walk: Walk<T>;
+  readonly #trail: Trail;
   // Computed only when there is a page to compare with: most lists are read one page at a time.
   #fingerprint: string | undefined;
 
   /** @internal Pages are made by `list()`. */
-  constructor(
-    items: T[],
-    info: PageInfo,
-    body: unknown,
-    fetch: (page: number, previous: string | undefined) => Promise<Page<T>>,
-    previous: string | undefined,
-  ) {
+  constructor(items: T[], info: PageInfo, body: unknown, walk: Walk<T>, trail: Trail) {
     this.items = items;
     this.info = info;
     this.body = body;
-    this.#fetch = fetch;
-    // `previous` comes from a page with items (an empty page has no next), so an empty page is never a repeat;
-    // nor is a page after one too deep to fingerprint.
-    this.repeated = previous !== undefined && previous === this.#print();
+    this.#walk = walk;
+    this.#trail = trail;
+    // An empty page is never a repeat (it ends a walk anyway); nor is a page too deep to fingerprint.
+    this.repeated = trail.prints.size > 0 && items.length > 0 && trail.prints.has(this.#print() as string);
   }
 
   #print(): string | undefined {
     return (this.#fingerprint ??= fingerprint(this.items));
   }
 
+  /** The number the next page would be asked for. */
+  #next(): number {
+    return this.info.nextPage ?? this.info.page + 1;
+  }
+
+  /** Why a walk must stop here although the service says there is more, if it must. */
+  #stop(): string | undefined {
+    if (this.repeated) return `page ${this.info.page} repeats a page already read`;
+    const next = this.#next();
+    if (next === this.info.page || this.#trail.numbers.has(next)) return `page ${this.info.page} points back to page ${next}, already read`;
+    return undefined;
+  }
+
   /**
-   * True when another page is expected. Unknown facts lean towards asking: the empty-page and repeated-page
-   * guards end a walk on a server that gives none.
+   * True when another page is expected. Unknown facts lean towards asking: the empty-page guard ends a walk on a
+   * server that gives none. False on a page that repeats one read before, on a page whose next page was already
+   * read, and once the list's `maxPages` are read.
    *
    * @example
    * ```ts
@@ -243,7 +281,9 @@ export class Page<T> implements AsyncIterable<T> {
    */
   hasNextPage(): boolean {
     const { page, limit, total, totalPages, hasMore, nextPage } = this.info;
-    if (this.repeated || this.items.length === 0) return false;
+    if (this.items.length === 0 || this.#stop() !== undefined) return false;
+    const { maxPages } = this.#walk;
+    if (maxPages !== undefined && this.#trail.pages + 1 >= maxPages) return false;
     if (hasMore !== undefined) return hasMore;
     if (nextPage !== undefined) return nextPage !== null && nextPage > page;
     if (totalPages !== undefined) return page < totalPages;
@@ -264,7 +304,8 @@ export class Page<T> implements AsyncIterable<T> {
    */
   async getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) throw new WfaError('No next page');
-    return this.#fetch(this.info.nextPage ?? this.info.page + 1, this.#print());
+    const next = this.#next();
+    return this.#walk.fetch(next, this.#trail.then([this.info.page, next], this.#print()));
   }
 
   /**
@@ -280,9 +321,12 @@ export class Page<T> implements AsyncIterable<T> {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk moves on from this page
     let page: Page<T> = this;
     for (;;) {
-      if (page.repeated) return;
-      yield* page.items;
-      if (!page.hasNextPage()) return;
+      if (!page.repeated) yield* page.items;
+      if (!page.hasNextPage()) {
+        const why = page.items.length > 0 ? page.#stop() : undefined;
+        if (why) this.#walk.warn(why);
+        return;
+      }
       page = await page.getNextPage();
     }
   }
@@ -342,6 +386,22 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 }
 
 /**
+ * Options of a `list()` call: those of every call, and a bound on how many pages one walk reads.
+ *
+ * @example
+ * ```ts
+ * for await (const wf of client.workflows.list({ limit: 100 }, { maxPages: 10 })) console.log(wf.id); // at most 1000
+ * ```
+ */
+export interface ListOptions extends RequestOptions {
+  /**
+   * The most pages one walk reads, the first included: `for await` ends quietly after them, and the last
+   * page's `hasNextPage()` is false. Default: no bound (a walk still ends on a repeated page or page number).
+   */
+  maxPages?: number | undefined;
+}
+
+/**
  * Makes a resource's `list()`, once, when its module loads: the parameter and item schemas are built here
  * rather than on each call (building a zod schema costs more than validating 20 items).
  *
@@ -355,19 +415,27 @@ export function listEndpoint<T>(
   plural: string,
   item: Schema<T>,
   filters: $ZodShape = {},
-): (core: HttpCore, params: PageParams, options: RequestOptions | undefined) => PagePromise<T> {
+): (core: HttpCore, params: PageParams, options: ListOptions | undefined) => PagePromise<T> {
   const path = `/${plural}`;
   const what = `list of ${plural}`;
   const paramsSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...filters });
   const itemsSchema = array(item);
-  return (core, params, options) =>
+  return (core, params, listOptions) =>
     new PagePromise(async () => {
       // Copied, then the copy checked: every page sends exactly what was checked, whatever becomes of the
       // caller's object (a getter is read once). Not an array or a primitive, which zod refuses as it is.
       const query = (isObj(params) ? { ...params } : params) as Record<string, QueryValue>;
       if (!passes(paramsSchema, query)) checkInput(paramsSchema, query, `input to ${plural}.list`);
-      // `previous`: the fingerprint of the page before, for every page but the first.
-      const fetchPage = (page: number | undefined, previous?: string): Promise<Page<T>> => {
+      const { maxPages, ...options } = listOptions ?? {};
+      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
+        throw new ValidationError(`options of ${plural}.list`, [{ path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' }]);
+      }
+      const walk: Walk<T> = {
+        maxPages,
+        warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
+        fetch: (page, trail) => fetchPage(page, trail),
+      };
+      const fetchPage = (page: number | undefined, trail: Trail): Promise<Page<T>> => {
         const pageQuery = { ...query, page };
         // Read inside the core, so that an error about the body carries it with the call's secrets removed.
         const read = (body: unknown): Page<T> => {
@@ -396,10 +464,10 @@ export function listEndpoint<T>(
             }
             items = result.data;
           }
-          return new Page(items, envelope.info, body, fetchPage, previous);
+          return new Page(items, envelope.info, body, walk, trail);
         };
         return core.request({ ...options, method: 'GET', path, query: pageQuery, what, read });
       };
-      return fetchPage(query['page'] as number | undefined);
+      return fetchPage(query['page'] as number | undefined, Trail.start);
     });
 }

@@ -3,7 +3,7 @@
  * secret: it never appears in an error or a log line, even when the service echoes it back in an error body.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listEndpoint, type PagePromise, type PageParams } from '../core/pagination.js';
+import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
   checkInput,
   doc,
@@ -87,7 +87,7 @@ export class Integrations extends Resource {
    * const page = await client.integrations.list({ limit: 100 });
    * ```
    */
-  list(params: PageParams = {}, options?: RequestOptions): PagePromise<Integration> {
+  list(params: PageParams = {}, options?: ListOptions): PagePromise<Integration> {
     return listIntegrations(coreOf(this), params, options);
   }
 

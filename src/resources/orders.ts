@@ -3,7 +3,7 @@
  * is kept as received.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listEndpoint, type PagePromise, type PageParams } from '../core/pagination.js';
+import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
   doc,
   idSegment,
@@ -60,7 +60,7 @@ export class Orders extends Resource {
    * for await (const order of client.orders.list({ status: 'open' })) console.log(order.id);
    * ```
    */
-  list(params: OrderListParams = {}, options?: RequestOptions): PagePromise<Order> {
+  list(params: OrderListParams = {}, options?: ListOptions): PagePromise<Order> {
     return listOrders(coreOf(this), params, options);
   }
 

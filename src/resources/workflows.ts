@@ -2,7 +2,7 @@
  * Workflows: a name, a target platform, one trigger and an ordered list of actions. Creating one starts a build.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listEndpoint, type PagePromise, type PageParams } from '../core/pagination.js';
+import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
   array,
   checkInput,
@@ -178,7 +178,7 @@ export class Workflows extends Resource {
    * for await (const wf of client.workflows.list({ status: 'active' })) console.log(wf.name);
    * ```
    */
-  list(params: WorkflowListParams = {}, options?: RequestOptions): PagePromise<Workflow> {
+  list(params: WorkflowListParams = {}, options?: ListOptions): PagePromise<Workflow> {
     return listWorkflows(coreOf(this), params, options);
   }
 

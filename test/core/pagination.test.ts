@@ -234,4 +234,38 @@ describe('loop guards: iteration ends on', () => {
     expect(rounds).toBe(1);
     expect(page.repeated).toBe(true);
   });
+
+  it('a page content seen before, not only on the previous page (A, B, A)', async () => {
+    let calls = 0;
+    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ data: orders(calls++ % 2 === 0 ? 0 : 10, 2), has_more: true })));
+    const items = await collect(client().orders.list());
+    expect(items.map((o) => o.id)).toEqual(['ord_0', 'ord_1', 'ord_10', 'ord_11']);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('a next_page already read, even when has_more says true', async () => {
+    server.use(
+      http.get(`${BASE}/v1/orders`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return HttpResponse.json({ data: orders(page * 10, 2), page, has_more: true, next_page: page === 2 ? 1 : 2 });
+      }),
+    );
+    const items = await collect(client().orders.list());
+    expect(items).toHaveLength(4);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('maxPages: the last page allowed has no next page', async () => {
+    server.use(paged(100, (items, page) => ({ data: items, page, has_more: true })));
+    const items = await collect(client().orders.list({}, { maxPages: 3 }));
+    expect(items).toHaveLength(30);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('walking from one page twice yields the same items both times', async () => {
+    server.use(paged(25, (items, page) => ({ data: items, page })));
+    const first = await client().orders.list();
+    expect(await collect(first)).toHaveLength(25);
+    expect(await collect(first)).toHaveLength(25);
+  });
 });
