@@ -31,7 +31,7 @@ import {
   type FetchLike,
   type RequestOptions,
 } from './options.js';
-import { redact, redactText, safeCause, usableSecrets } from './redact.js';
+import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
 import { now, runPhase } from './poll.js';
@@ -412,7 +412,7 @@ export class HttpCore {
     try {
       if (answer.text !== '') body = JSON.parse(answer.text);
     } catch {
-      body = answer.text.slice(0, 10_000);
+      body = redactAndCut(answer.text, secrets, 10_000);
       issues = [{ path: [], message: `is not JSON (content-type ${answer.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' }];
     }
     if (!issues) {

@@ -14,11 +14,43 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
   return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 }
 
-/** Replaces every occurrence of every secret in a string. */
+/** The forms a service may echo a secret in: as sent, escaped inside a JSON string, and URL-encoded. */
+function forms(secret: string): string[] {
+  const out = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+  try {
+    out.add(encodeURIComponent(secret));
+    out.add(new URLSearchParams([['', secret]]).toString().slice(1));
+  } catch {
+    // A lone surrogate cannot be URL-encoded, so no URL carries it in that form.
+  }
+  return [...out];
+}
+
+/**
+ * Replaces every occurrence of every secret in a string, in every form it may be echoed in; and a secret cut
+ * short at the end of the text (a body cut by the service or by the SDK's own limits), which still says most
+ * of it.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) out = out.replaceAll(secret, REDACTED);
+  for (const secret of secrets) {
+    for (const form of forms(secret)) {
+      out = out.replaceAll(form, REDACTED);
+      // The longest head of the secret the text ends with, if it is long enough to say anything.
+      for (let length = Math.min(form.length - 1, out.length); length >= MIN_SECRET_LENGTH; length--) {
+        if (out.endsWith(form.slice(0, length))) {
+          out = out.slice(0, out.length - length) + REDACTED;
+          break;
+        }
+      }
+    }
+  }
   return out;
+}
+
+/** Cuts a text to `limit` characters after removing secrets, so that no cut leaves part of one behind. */
+export function redactAndCut(text: string, secrets: readonly string[], limit: number): string {
+  return redactText(redactText(text, secrets).slice(0, limit), secrets);
 }
 
 /**

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
-import { redact, safeCause, usableSecrets } from '../../src/core/redact.js';
+import { redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
 import { BASE, recordingServer } from '../helpers/recorder.js';
 
 const server = recordingServer();
@@ -109,6 +109,29 @@ describe('redact', () => {
 
   it('only secrets long enough to search for are used', () => {
     expect(usableSecrets(['a', undefined, 'long_enough'])).toEqual(['long_enough']);
+  });
+});
+
+describe('redactText', () => {
+  const secret = 'pa"ss\\w rd/+é';
+  it.each([
+    ['as sent', secret],
+    ['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
+    ['URL-encoded', encodeURIComponent(secret)],
+    ['form-encoded', new URLSearchParams([['', secret]]).toString().slice(1)],
+  ])('removes a secret %s', (_, form) => {
+    expect(redactText(`before ${form} after`, [secret])).toBe('before [redacted] after');
+  });
+
+  it('removes the head of a secret that a text ends with, from 4 characters on', () => {
+    expect(redactText('echo: pa"ss\\w', [secret])).toBe('echo: [redacted]');
+    expect(redactText('echo: pa"s', [secret])).toBe('echo: [redacted]');
+    expect(redactText('echo: pa"', [secret])).toBe('echo: pa"');
+  });
+
+  it('redactAndCut removes a secret before cutting, so no part of it is left at the cut', () => {
+    expect(redactAndCut(`${'x'.repeat(10)}${secret}tail`, [secret], 14)).toBe(`${'x'.repeat(10)}[red`);
+    expect(redactAndCut(`${'x'.repeat(10)}${secret}`.slice(0, 16), [secret], 100)).toBe(`${'x'.repeat(10)}[redacted]`);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Ids and query values that try to escape their endpoint (`../auth`, `%2F`, `?x=`, `#`, unicode, 5000
+ * Ids and query values that try to escape their endpoint (`../auth`, `%2F`, `?x=`, `#`, unicode, 1024
  * characters, CR LF) stay inside it: the server receives exactly the intended path, with the id as one
  * percent-encoded segment that decodes back to the id, and query values that parse back to what was given.
  * The raw request target is read off the wire by a real `node:http` server.
@@ -68,8 +68,8 @@ const HOSTILE_IDS: [string, string][] = [
   ['@evil.example', '%40evil.example'],
   ['http://evil.example/x', 'http%3A%2F%2Fevil.example%2Fx'],
   ['//evil.example', '%2F%2Fevil.example'],
-  ['a'.repeat(5_000), 'a'.repeat(5_000)],
-  ['€'.repeat(5_000), '%E2%82%AC'.repeat(5_000)],
+  ['a'.repeat(1_024), 'a'.repeat(1_024)],
+  ['€'.repeat(800), '%E2%82%AC'.repeat(800)],
 ];
 
 const label = (id: string) => (id.length > 40 ? `${JSON.stringify(id.slice(0, 3))}×${id.length}` : JSON.stringify(id));
