@@ -7,11 +7,13 @@
  *   interval, but at most 10 s unless the interval itself is longer), so a stalled build costs fewer requests;
  *   it drops back to `intervalMs` as soon as anything moves. A status the SDK has never seen counts like
  *   `building`: it keeps the wait going on this schedule, never faster.
- * - A `Retry-After` from the service (on a success or an error) is a floor for the next delay: the service
- *   asked not to be called sooner, and it may be longer than the cap.
+ * - A `Retry-After` from the service (on a success or an error) is a floor for the next delay, up to
+ *   `MAX_RETRY_AFTER_MS`: the one rule for every sleep the SDK takes on a service's word.
  * - Each poll is one attempt (`maxRetries: 0`): the poller owns the schedule, so the core's own retries would
  *   only stack up delays. A poll's timeout is `requestTimeoutMs` (default: the client's `timeoutMs`), never
  *   longer than the time left before the deadline.
+ * - A terminal status is matched in any case (`FAILED`), and a completed build needs an http(s) `download_url`,
+ *   the webhook parser's rule.
  * - Connection errors, timeouts, 408, 429 and 5xx are transient: the wait carries on until its deadline. Any
  *   other error (401, 403, 404, other 4xx, an unreadable body) ends it at once, because polling again would
  *   get the same answer.
@@ -31,6 +33,8 @@ import type { CoreResponse, HttpCore } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
 import { MAX_TIMER_MS, now, sleepWithin } from '../core/poll.js';
+import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
+import { isHttpUrl } from '../core/url.js';
 import type { Build, CompletedBuild } from './builds.js';
 
 /** Default time between polls, in milliseconds. */
@@ -91,7 +95,8 @@ export interface WaitForBuildOptions extends WatchBuildOptions {
   /**
    * Called once for each new state: the first one seen, then each change of `status` or `progress` (the
    * final state included), never twice in a row for the same state. Progress that goes backwards is a change.
-   * If it throws, the wait stops and rejects with what it threw.
+   * It only observes: if it throws or returns a promise that rejects, the client's logger gets a `warn` line
+   * and the wait goes on; a promise it returns is not awaited.
    */
   onProgress?: ((build: Build) => void) | undefined;
 }
@@ -209,12 +214,46 @@ function isTransient(error: unknown): boolean {
  */
 function checkPolled(data: unknown): Build {
   const build = data as Build | null | undefined;
-  const bad = typeof build?.status !== 'string' ? 'status' : build.status === 'completed' && typeof build.download_url !== 'string' ? 'download_url' : '';
-  if (bad) {
-    const message = bad === 'status' ? 'must be a string' : 'must be a string on a completed build';
-    throw new ResponseValidationError({ body: data, issues: [{ path: [bad], message, code: 'invalid_type' }], method: 'GET', url: '', what: 'build' });
+  if (typeof build?.status !== 'string') throw pollIssue(data, 'status', 'must be a string');
+  // The webhook parser's rule: a download URL is http(s), so a `javascript:` URL never reaches a caller.
+  if (ended(build) === 'completed' && !(typeof build.download_url === 'string' && isHttpUrl(build.download_url))) {
+    throw pollIssue(data, 'download_url', 'must be an http(s) URL on a completed build');
   }
-  return build!;
+  return build;
+}
+
+function pollIssue(body: unknown, field: string, message: string): ResponseValidationError {
+  return new ResponseValidationError({ body, issues: [{ path: [field], message, code: 'invalid_type' }], method: 'GET', url: '', what: 'build' });
+}
+
+/** How a build ended, its status matched in any case (`FAILED` is a failure); `undefined` while it runs. */
+function ended(build: Build): 'completed' | 'failed' | undefined {
+  const status = build.status.toLowerCase();
+  if (status === 'completed') return 'completed';
+  return BUILD_FAILURE_STATUSES.includes(status) ? 'failed' : undefined;
+}
+
+/**
+ * What a poll's state is compared by: status and progress, never walked into (a hostile `progress` may be
+ * nested past any stack). Other fields (logs, timestamps) do not count.
+ */
+function stateKey(build: Build): string {
+  const { progress } = build;
+  const shown = typeof progress === 'number' || typeof progress === 'string' ? String(progress) : progress == null ? '' : typeof progress;
+  return `${build.status}\u0000${shown}`;
+}
+
+/** Calls the caller's `onProgress`, an observer: whatever it does (throw, reject, hang), the wait goes on. */
+function notify(core: HttpCore, onProgress: ((build: Build) => void) | undefined, build: Build, buildId: string): void {
+  if (!onProgress) return;
+  const report = (error: unknown) =>
+    core.log.log('warn', `onProgress for build ${buildId} failed (${error instanceof Error ? error.name : typeof error}); the wait goes on`);
+  try {
+    const result: unknown = onProgress(build);
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);
+  } catch (error) {
+    report(error);
+  }
 }
 
 function aborted(buildId: string, reason: unknown): AbortError {
@@ -265,7 +304,7 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
       if (AbortError.is(error)) throw aborted(buildId, signal?.reason);
       if (!isTransient(error)) throw error;
       if (now() >= deadline) throw timedOut();
-      retryAfterMs = parseRetryAfter((error as ApiError).headers ?? {});
+      retryAfterMs = ApiError.is(error) ? error.retryAfterMs : undefined;
       core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
     }
     // No response: the poll failed, and the wait goes on.
@@ -273,19 +312,22 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
       const build = response.data;
       retryAfterMs = parseRetryAfter(response.headers);
       last = build;
-      // Two states are the same when status and progress are; other fields (logs, timestamps) do not count.
-      const key = JSON.stringify([build.status, build.progress ?? null]);
+      const key = stateKey(build);
       changed = key !== lastKey;
       lastKey = key;
+      const end = ended(build);
+      // A wait resolves with `status: 'completed'` as typed, whatever case the service wrote it in.
+      const state = end === 'completed' && build.status !== 'completed' ? { ...build, status: 'completed' } : build;
       if (changed) {
-        schedule.onProgress?.(build);
-        yield build;
+        notify(core, schedule.onProgress, state, buildId);
+        yield state;
       }
-      if (build.status === 'completed' || BUILD_FAILURE_STATUSES.includes(build.status)) return;
+      if (end) return;
     }
 
     interval = changed ? schedule.intervalMs : Math.min(Math.round(interval * BUILD_POLL_BACKOFF), schedule.maxIntervalMs);
-    const slept = await sleepWithin(Math.max(interval, retryAfterMs ?? 0), limits);
+    // A Retry-After is a floor for the next poll, but no longer than the SDK ever sleeps on one.
+    const slept = await sleepWithin(Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)), limits);
     if (slept === 'deadline') throw timedOut();
     if (slept !== 'slept') throw aborted(buildId, slept.aborted);
   }
@@ -307,6 +349,6 @@ export async function waitForBuild(
   let last: Build | undefined;
   for await (last of poll(core, schema, buildId, checkWaitOptions(options, caller)));
   // The watch ends only after a terminal state, which it yielded: `last` is that state.
-  if (last!.status === 'completed') return last as CompletedBuild;
+  if (ended(last!) === 'completed') return last as CompletedBuild;
   throw new BuildFailedError(buildId, core.redactSecrets(last!));
 }

@@ -3,12 +3,13 @@
  * `download_url`.
  */
 import type { RequestOptions } from '../core/options.js';
+import { isHttpUrl } from '../core/url.js';
 import {
   doc,
   idSegment,
   looseObject,
+  checked,
   nullableNumber,
-  nullableString,
   openString,
   optional,
   parsesTo,
@@ -21,16 +22,22 @@ import type { Build } from './types.generated.js';
 
 export type { Build, BuildStatus } from './types.generated.js';
 
+/** An http(s) URL or `null`: the webhook parser's rule for a download URL, so a `javascript:` URL is refused. */
+/* @__NO_SIDE_EFFECTS__ */
+function nullableHttpUrl() {
+  return checked<string | null>('string | null', 'an http(s) URL or null', (value) => value === null || (typeof value === 'string' && isHttpUrl(value)));
+}
+
 /** The schema of a build's status: the values the SDK knows, and any other string. */
 export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
 
-/** The schema of a build; `download_url` is not URL-checked here (responses are trusted to be URLs). */
+/** The schema of a build; `download_url` is an http(s) URL, as in a webhook event. */
 export const BuildSchema = /* @__PURE__ */ parsesTo<Build>()(
   looseObject({
     id: optional(doc(string(), 'Its id; not in every response.')),
     status: doc(BuildStatusSchema, 'A status this SDK does not know is kept, and a wait treats it as still running.'),
     progress: optional(doc(nullableNumber(), 'How far it has got, while `building`.')),
-    download_url: optional(doc(nullableString(), 'Where to download what was built, once `completed`.')),
+    download_url: optional(doc(nullableHttpUrl(), 'Where to download what was built, once `completed`.')),
     logs: optional(doc(unknown(), 'Kept as received: the spec mentions logs without showing their shape.')),
   }),
 );
@@ -77,15 +84,15 @@ export class Builds extends Resource {
    * Polls a build until it completes and resolves with it (`download_url` typed as a string). Same as
    * `client.waitForBuild`.
    *
-   * Rejects with `BuildFailedError` (status `failed`, `error`, `cancelled` or `canceled`; carries the build
-   * and its logs), `WaitTimeoutError` (after `timeoutMs`, default 10 minutes; carries the last build seen),
-   * `AbortError` (the `signal`), `ValidationError` (no build id; nothing sent), `ResponseValidationError` (a
-   * `completed` build without a `download_url`), or the API error of a poll that cannot succeed by trying
+   * Rejects with `BuildFailedError` (status `failed`, `error`, `cancelled` or `canceled`, in any case; carries
+   * the build and its logs), `WaitTimeoutError` (after `timeoutMs`, default 10 minutes; carries the last build
+   * seen), `AbortError` (the `signal`), `ValidationError` (no build id; nothing sent), `ResponseValidationError`
+   * (a poll without a string `status`, or a `completed` build without an http(s) `download_url`), or the API error of a poll that cannot succeed by trying
    * again (401, 403, 404, other 4xx). Connection errors, timeouts, 408, 429 and 5xx only delay the next poll.
    *
    * Polls at once, then every `intervalMs` (default 2000); while status and progress stay the same the
    * interval grows by 1.5x per poll up to `maxIntervalMs` (default 5x the interval, at most 10 s unless the
-   * interval is longer), and a `Retry-After` from the service is always respected. Every timer and signal
+   * interval is longer), and a `Retry-After` from the service is respected up to `MAX_RETRY_AFTER_MS`. Every timer and signal
    * listener is released when the wait ends, whichever way it ends.
    *
    * @param target - a build id, or a workflow (its `build_id` is used)

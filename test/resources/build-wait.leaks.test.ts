@@ -1,8 +1,9 @@
 /**
  * A wait leaves nothing that keeps a Node process alive: a child process that runs one wait against its own
- * local HTTP server, then closes the server and does nothing else, must exit on its own within a second of
- * the wait ending, however the wait ended. A leaked timer (a 60 s sleep, the 10-minute deadline) or a leaked
- * handle would hold it open far longer.
+ * local HTTP server, then closes the server and does nothing else, must exit on its own, however the wait
+ * ended. A leaked timer (a 60 s sleep, the 10-minute deadline) or a leaked handle would hold it open for a
+ * minute or more; the harness gives it 3 s, a margin no busy machine uses up. Aborts are triggered by the
+ * server when the poll they interrupt arrives, so no scenario depends on the machine's speed.
  *
  * The child runs the SDK as shipped code: `src/index.ts` bundled by esbuild into a temporary directory.
  */
@@ -15,8 +16,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** How long after the wait ends the child may take to exit. */
-const EXIT_WITHIN_MS = 1000;
+/** How long after the wait ends the child is given to exit before it is taken for kept alive and killed. */
+const EXIT_WITHIN_MS = 3_000;
 
 let dir = '';
 
@@ -48,11 +49,14 @@ const server = http.createServer((req, res) => {
     case 'not-found':
       return send(404, { message: 'no such build' });
     case 'abort-mid-sleep':
-      return send(200, building);
+      // Answered, then aborted while the wait sleeps its 60 s interval.
+      send(200, building);
+      return setTimeout(() => controller.abort(), 50);
     case 'abort-mid-request':
-    case 'timeout-mid-request':
       if (polls === 1) return send(200, building);
-      return; // never answered
+      return controller.abort(); // the second poll is never answered: aborted while in flight
+    case 'timeout-mid-request':
+      return; // never answered: the wait's deadline passes while a poll is in flight
     default:
       return send(200, building);
   }
@@ -63,12 +67,8 @@ const client = new Client({ baseUrl: 'http://127.0.0.1:' + server.address().port
 const controller = new AbortController();
 const options = { signal: controller.signal, intervalMs: 20 };
 if (scenario === 'abort-before-first-poll') controller.abort();
-if (scenario === 'abort-mid-sleep') {
-  options.intervalMs = 60_000;
-  setTimeout(() => controller.abort(), 150);
-}
-if (scenario === 'abort-mid-request') setTimeout(() => controller.abort(), 150);
-if (scenario === 'timeout-mid-request') options.timeoutMs = 150;
+if (scenario === 'abort-mid-sleep') options.intervalMs = 60_000;
+if (scenario === 'timeout-mid-request') options.timeoutMs = 300;
 
 let outcome;
 try {
@@ -81,7 +81,7 @@ server.close();
 server.closeAllConnections();
 process.stdout.write(JSON.stringify({ outcome, polls, listeners: getEventListeners(controller.signal, 'abort').length }) + '\n');
 // A deliberately leaked timer, to show this harness notices one.
-if (scenario === 'leaky-control') setTimeout(() => {}, 5000);
+if (scenario === 'leaky-control') setTimeout(() => {}, 60_000);
 `;
 
 beforeAll(async () => {
@@ -104,8 +104,8 @@ afterAll(async () => {
 
 interface ChildRun {
   report: { outcome: string; polls: number; listeners: number } | undefined;
-  /** ms from the report line (the wait has ended) to the process exiting; `undefined` if it had not exited in time. */
-  exitAfterMs: number | undefined;
+  /** True when the process exited by itself after its report (the wait had ended), false when it was killed. */
+  exitedOnItsOwn: boolean;
   code: number | null;
   stderr: string;
 }
@@ -131,14 +131,13 @@ function runChild(scenario: string): Promise<ChildRun> {
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      const exitedAt = performance.now();
       clearTimeout(overall);
       clearTimeout(killer);
       const line = stdout.split('\n')[0];
       const killed = code === null;
       resolve({
         report: line ? (JSON.parse(line) as ChildRun['report']) : undefined,
-        exitAfterMs: reportedAt === undefined || killed ? undefined : exitedAt - reportedAt,
+        exitedOnItsOwn: reportedAt !== undefined && !killed,
         code,
         stderr,
       });
@@ -154,20 +153,20 @@ describe('a Node process that ran a wait exits on its own', () => {
     ['abort-before-first-poll', 'AbortError', 0],
     ['abort-mid-sleep', 'AbortError', 1],
     ['abort-mid-request', 'AbortError', 2],
-    ['timeout-mid-request', 'WaitTimeoutError', 2],
-  ])('within a second after the wait ends: %s', async (scenario, outcome, polls) => {
+    // The one poll was sent; whether it reached the server before the deadline depends on the machine.
+    ['timeout-mid-request', 'WaitTimeoutError', [0, 1]],
+  ])('after the wait ends: %s', async (scenario, outcome, polls) => {
     const run = await runChild(scenario);
 
     expect(run.stderr).toBe('');
-    expect(run.report).toEqual({ outcome, polls, listeners: 0 });
+    expect(run.report).toEqual({ outcome, polls: Array.isArray(polls) ? expect.toBeOneOf(polls) : polls, listeners: 0 });
     expect(run.code).toBe(0);
-    expect(run.exitAfterMs, 'ms from the end of the wait to the exit').toBeDefined();
-    expect(run.exitAfterMs!).toBeLessThan(EXIT_WITHIN_MS);
+    expect(run.exitedOnItsOwn).toBe(true);
   });
 
   it('and this harness does notice a process kept alive by a leftover timer', async () => {
     const run = await runChild('leaky-control');
     expect(run.report?.outcome).toBe('completed');
-    expect(run.exitAfterMs, 'still alive a second after the wait: killed').toBeUndefined();
+    expect(run.exitedOnItsOwn, 'still alive 3 s after the wait: killed').toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import {
   BuildFailedError,
   Client,
   ConflictError,
+  MAX_RETRY_AFTER_MS,
   NotFoundError,
   PermissionDeniedError,
   ResponseValidationError,
@@ -360,6 +361,16 @@ describe('client.waitForBuild', () => {
       await run(makeClient().waitForBuild('bld_1'));
       expect(service.polls).toEqual([0, 5000, 7000]);
     });
+
+    it('sleeps no longer than MAX_RETRY_AFTER_MS on a Retry-After, on a success or an error: one rule with retries', async () => {
+      const service = serveBuild(
+        ok(building(10), { 'retry-after': '3600' }),
+        reply(503, undefined, { 'retry-after': '86400' }),
+        completed(),
+      );
+      await run(makeClient().waitForBuild('bld_1'));
+      expect(service.polls).toEqual([0, MAX_RETRY_AFTER_MS, 2 * MAX_RETRY_AFTER_MS]);
+    });
   });
 
   describe('transient failures while polling', () => {
@@ -598,23 +609,30 @@ describe('client.waitForBuild', () => {
       ]);
     });
 
-    it('a throwing callback ends the wait with what it threw, and polling stops', async () => {
-      const service = serveBuild(building(10), completed());
-      const boom = new Error('render failed');
-      const tracked = trackedSignal();
-
-      const state = await run(
-        makeClient().waitForBuild('bld_1', {
-          signal: tracked.signal,
-          onProgress: () => {
-            throw boom;
+    it('a callback that throws or rejects is an observer: the wait goes on, and the logger hears of it', async () => {
+      const callbacks: [() => unknown, number][] = [
+        [
+          () => {
+            throw new Error('render failed');
           },
-        }),
-      );
+          3,
+        ],
+        [() => Promise.reject(new Error('render failed')), 3],
+        [() => new Promise<void>(() => undefined), 0],
+      ];
+      for (const [onProgress, warned] of callbacks) {
+        const service = serveBuild(building(10), building(50), completed());
+        const warnings: string[] = [];
+        const logger = { error() {}, info() {}, debug() {}, warn: (line: string) => void warnings.push(line) };
+        const tracked = trackedSignal();
 
-      expect(state.error).toBe(boom);
-      expect(service.polls).toEqual([0]);
-      await expectNothingLeft(tracked);
+        const state = await run(makeClient({ logger }).waitForBuild('bld_1', { signal: tracked.signal, onProgress: onProgress as () => void }));
+
+        expect(state.error).toBeUndefined();
+        expect(service.polls).toHaveLength(3);
+        expect(warnings).toEqual(Array.from({ length: warned }, () => '[wfa] onProgress for build bld_1 failed (Error); the wait goes on'));
+        await expectNothingLeft(tracked);
+      }
     });
   });
 });
