@@ -4,7 +4,7 @@
  * @module
  */
 
-import { WebhookParseError } from '../core/errors.js';
+import { WebhookParseError, WfaError } from '../core/errors.js';
 import {
   isKnownWebhookEvent,
   parseWebhookEvent,
@@ -80,8 +80,20 @@ export interface WebhookHandlerOptions {
    */
   maxBodyBytes?: number;
   /**
+   * How long the body may take to arrive, in milliseconds; a delivery still sending then is answered 408 and
+   * its stream cancelled, so a sender that dribbles bytes cannot hold a connection. Default 10 000.
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * How long `verify`, a function of `on`/`onUnknown`, and `onError` may each take, in milliseconds. A
+   * `verify` or handler still running then is answered 503 (the sender may try again) and `onError` gets a
+   * `WfaError` naming the bound; an `onError` still running is left behind. Default 30 000.
+   */
+  handlerTimeoutMs?: number;
+  /**
    * Receives what `on`/`onUnknown` throw (with the event, and the response is 500) and what `verify` throws
-   * (with `undefined`, and the response is 401). Without it, the error is logged with `console.error`.
+   * (with `undefined`, and the response is 401), and the `WfaError` of a callback past `handlerTimeoutMs`.
+   * Without it, the error is logged with `console.error`. It may throw, reject or hang: the answer still goes.
    */
   onError?: (error: unknown, event: WebhookEvent | undefined) => void | Promise<void>;
 }
@@ -109,10 +121,12 @@ const defaultMaxBodyBytes = 1024 * 1024;
  *   {@link WebhookParseError}).
  * - **401** `{"error":"Webhook verification failed"}` when `verify` returns `false` or throws.
  * - **405** with `Allow: POST` for any other method.
+ * - **408** when the body has not arrived within `bodyTimeoutMs`.
  * - **413** when the body is larger than `maxBodyBytes`: by `Content-Length` before reading, or while
  *   reading, at which point the stream is cancelled; the body is never buffered whole first.
  * - **500** `{"error":"Webhook handler failed"}` when a function of `on` or `onUnknown` throws; the error
  *   goes to `onError` (or `console.error`), never into the response.
+ * - **503** when `verify` or a function of `on`/`onUnknown` has not settled within `handlerTimeoutMs`.
  *
  * @example
  * ```ts
@@ -134,25 +148,35 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const { on, onUnknown, verify, onError = logError } = options;
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
   if (!(maxBodyBytes >= 0)) throw new RangeError(`maxBodyBytes must be a non-negative number, got ${maxBodyBytes}`);
+  const bodyTimeoutMs = checkMs(options.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs');
+  const handlerTimeoutMs = checkMs(options.handlerTimeoutMs ?? 30_000, 'handlerTimeoutMs');
+  // A user's callback, bounded: it may hang, and a sync throw counts as a rejection.
+  const run: Run = (callback) => within(handlerTimeoutMs, Promise.resolve().then(callback));
+  const tooLong = (what: string, event: WebhookEvent | undefined) => {
+    void report(run, onError, new WfaError(`Webhook ${what} did not settle within ${handlerTimeoutMs} ms (handlerTimeoutMs)`), event);
+    return reply(503, { error: `Webhook ${what} did not finish in time` });
+  };
 
   return async (request) => {
     if (request.method !== 'POST') {
       await request.body?.cancel().catch(() => {});
-      return reply(405, { error: `Method ${request.method} not allowed; webhooks are delivered by POST` }, { allow: 'POST' });
+      return methodNotAllowed(request.method);
     }
 
-    const body = await readBody(request, maxBodyBytes);
+    const body = await readBody(request, maxBodyBytes, bodyTimeoutMs);
     if (body === tooLarge) return reply(413, { error: `Webhook body is larger than ${maxBodyBytes} bytes` });
+    if (body === tooSlow) return reply(408, { error: `Webhook body did not arrive within ${bodyTimeoutMs} ms` });
     if (body === unreadable) return reply(400, { error: 'Webhook body could not be read' });
 
     if (verify) {
-      let verified = false;
+      let verified: boolean | typeof timedOut = false;
       try {
-        verified = (await verify(body, request.headers)) === true;
+        verified = await run(() => verify(body, request.headers));
       } catch (error) {
-        await report(onError, error, undefined);
+        await report(run, onError, error, undefined);
       }
-      if (!verified) return reply(401, { error: 'Webhook verification failed' });
+      if (verified === timedOut) return tooLong('verify', undefined);
+      if (verified !== true) return reply(401, { error: 'Webhook verification failed' });
     }
 
     let event: WebhookEvent;
@@ -168,25 +192,55 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         // `Object.hasOwn`: an event kind must never reach an inherited property of `on`. The cast is sound
         // because `on[kind]` takes events of that kind, but TypeScript cannot correlate the two unions.
         const handle = (Object.hasOwn(on, event.event) ? on[event.event] : undefined) as
-          | ((event: KnownWebhookEvent, request: Request) => void | Promise<void>)
+          | ((event: KnownWebhookEvent, request: Request) => unknown)
           | undefined;
-        await handle?.(event, request);
-      } else {
-        await onUnknown?.(event, request);
+        if (handle && (await run(() => handle(event, request))) === timedOut) return tooLong(`handler for "${event.event}"`, event);
+      } else if (onUnknown && (await run(() => onUnknown(event, request))) === timedOut) {
+        return tooLong('onUnknown', event);
       }
     } catch (error) {
-      await report(onError, error, event);
+      await report(run, onError, error, event);
       return reply(500, { error: 'Webhook handler failed' });
     }
     return reply(200, { received: true });
   };
 }
 
+/** The 405 both faces answer to any method but POST. */
+export function methodNotAllowed(method: string): Response {
+  return reply(405, { error: `Method ${method} not allowed; webhooks are delivered by POST` }, { allow: 'POST' });
+}
+
+function checkMs(value: number, name: string): number {
+  if (!(typeof value === 'number' && value > 0)) throw new RangeError(`${name} must be a number of milliseconds > 0, got ${String(value)}`);
+  return value;
+}
+
+const timedOut = Symbol('timed out');
+type Run = <T>(callback: () => T | Promise<T>) => Promise<T | typeof timedOut>;
+
+/** What `work` settles with, or `timedOut` after `ms`; the timer never outlives the race. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
+  // setTimeout fires at once past 2^31 - 1 ms: a longer bound is no bound.
+  if (ms > 2 ** 31 - 1) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([work, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(resolve, ms, timedOut)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const tooLarge = Symbol('too large');
+const tooSlow = Symbol('too slow');
 const unreadable = Symbol('unreadable');
 
-/** Reads the body, counting bytes as they arrive, and gives up as soon as the limit is passed. */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | typeof tooLarge | typeof unreadable> {
+/** Reads the body, counting bytes as they arrive, and gives up as soon as the limit or the deadline is passed. */
+async function readBody(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+): Promise<Uint8Array | typeof tooLarge | typeof tooSlow | typeof unreadable> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > limit) {
     await request.body?.cancel().catch(() => {});
@@ -200,8 +254,14 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | t
   try {
     // Inside the `try`: a body that middleware already consumed is locked, and that is a 400, not a crash.
     reader = request.body.getReader();
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { done, value } = await reader.read();
+      const read = await within(Math.max(0, deadline - Date.now()), reader.read());
+      if (read === timedOut) {
+        await reader.cancel().catch(() => {});
+        return tooSlow;
+      }
+      const { done, value } = read;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -226,12 +286,13 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | t
 }
 
 async function report(
+  run: Run,
   onError: NonNullable<WebhookHandlerOptions['onError']>,
   error: unknown,
   event: WebhookEvent | undefined,
 ): Promise<void> {
   try {
-    await onError(error, event);
+    await run(() => onError(error, event));
   } catch (hookError) {
     // The hook itself failed: log both rather than lose the original error.
     console.error('workflow-automation-sdk: webhook onError hook threw', hookError, 'while reporting', error);

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { WebhookHandler } from './handler.js';
+import { methodNotAllowed, type WebhookHandler } from './handler.js';
 
 /**
  * What {@link toNodeHandler} reads of a request: a `node:http` `IncomingMessage`, or an Express `Request`
@@ -135,8 +135,11 @@ export function toNodeHandler(handler: WebhookHandler): NodeWebhookHandler {
 
 async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
   const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
-  if (method !== 'GET' && method !== 'HEAD') {
+  let response: Response;
+  // Answered here: a `Request` cannot even be made for TRACE, CONNECT or TRACK.
+  if (method !== 'POST') response = methodNotAllowed(method);
+  else {
+    const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
     const preRead = bodyReadByFramework(req);
     if (preRead !== undefined) init.body = preRead;
     else {
@@ -144,9 +147,8 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
       // Required by the Fetch standard for a streamed request body.
       init.duplex = 'half';
     }
+    response = await handler(new Request(urlOf(req), init));
   }
-
-  const response = await handler(new Request(urlOf(req), init));
   const body = new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {

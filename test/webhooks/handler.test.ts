@@ -4,6 +4,7 @@ import {
   createWebhookHandler,
   createWebhookPayload,
   createWebhookRequest,
+  WfaError,
   type WebhookEvent,
 } from '../../src/webhooks/index.js';
 
@@ -365,5 +366,59 @@ describe('createWebhookHandler: 500 when a handler throws, and the error is neve
 
     expect((await handler(createWebhookRequest())).status).toBe(500);
     expect(log).toHaveBeenCalledWith(expect.any(String), hookFailure, expect.any(String), failure);
+  });
+});
+
+describe('time bounds', () => {
+  const event = JSON.stringify({ event: 'build.completed', workflow_id: 'wf_1', data: { download_url: 'https://x.test/a.zip' } });
+  const never = () => new Promise<void>(() => undefined);
+
+  it('a handler past handlerTimeoutMs is answered 503, and onError gets a WfaError naming the bound', async () => {
+    vi.useFakeTimers();
+    try {
+      const onError = vi.fn();
+      const handler = createWebhookHandler({ on: { 'build.completed': never }, handlerTimeoutMs: 1_000, onError });
+      const answer = handler(post(event));
+      await vi.advanceTimersByTimeAsync(1_000);
+      const response = await answer;
+      expect(response.status).toBe(503);
+      expect(onError).toHaveBeenCalledOnce();
+      expect(WfaError.is(onError.mock.calls[0]?.[0])).toBe(true);
+      expect(String(onError.mock.calls[0]?.[0])).toContain('did not settle within 1000 ms (handlerTimeoutMs)');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an onError that never settles delays the answer by handlerTimeoutMs at most', async () => {
+    vi.useFakeTimers();
+    try {
+      const handler = createWebhookHandler({ on: { 'build.completed': () => Promise.reject(new Error('db')) }, onError: never, handlerTimeoutMs: 1_000 });
+      const answer = handler(post(event));
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await answer).status).toBe(500);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a body past bodyTimeoutMs is answered 408 and its stream cancelled', async () => {
+    vi.useFakeTimers();
+    try {
+      let cancelled = false;
+      const stream = new ReadableStream<Uint8Array>({ pull: () => never(), cancel: () => void (cancelled = true) });
+      const request = new Request(url, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+      const answer = createWebhookHandler({ on: {}, bodyTimeoutMs: 2_000 })(request);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect((await answer).status).toBe(408);
+      expect(cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([0, -1, Number.NaN, '5' as unknown as number])('refuses bodyTimeoutMs and handlerTimeoutMs of %s', (value) => {
+    expect(() => createWebhookHandler({ on: {}, bodyTimeoutMs: value })).toThrow(/bodyTimeoutMs must be a number of milliseconds > 0/);
+    expect(() => createWebhookHandler({ on: {}, handlerTimeoutMs: value })).toThrow(/handlerTimeoutMs must be a number of milliseconds > 0/);
   });
 });
