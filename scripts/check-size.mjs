@@ -11,7 +11,7 @@
  *
  * Budgets (min+gzip):
  * - the full client: everything exported from the root entry (dist/index.js as the entry, so nothing of it can
- *   be shaken off) <= 16 KB;
+ *   be shaken off) <= 20 KB;
  * - the webhooks subpath: everything exported from dist/webhooks.js <= 8 KB.
  *
  * Proofs (failures too):
@@ -37,7 +37,7 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KB = 1024;
-const BUDGETS = { client: 16 * KB, webhooks: 8 * KB };
+const BUDGETS = { client: 20 * KB, webhooks: 8 * KB };
 
 const rel = (p) => relative(ROOT, join(ROOT, p)).replaceAll('\\', '/');
 
