@@ -3,8 +3,8 @@ import { ValidationError } from '../../src/index.js';
 import { jsonBody, readText } from '../../src/core/body.js';
 import { AttemptFailure } from '../../src/core/retry.js';
 
-/** A response whose body arrives in `chunks`, with no declared length (chunked transfer). */
-function streamed(chunks: string[], status = 200): Response {
+/** A response whose body arrives in `chunks`, with no declared length (chunked transfer) unless `headers` say one. */
+function streamed(chunks: string[], status = 200, headers: Record<string, string> = {}): Response {
   const encoder = new TextEncoder();
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
@@ -13,7 +13,7 @@ function streamed(chunks: string[], status = 200): Response {
       else controller.close();
     },
   });
-  return new Response(body, { status });
+  return new Response(body, { status, headers });
 }
 
 describe('readText', () => {
@@ -47,6 +47,14 @@ describe('readText', () => {
     await expect(readText(streamed(['aaaa', 'bbbb', 'cccc']), 6, false)).resolves.toBeUndefined();
   });
 
+  it('counts an encoded body as decoded: its Content-Length is the wire size, not a bound', async () => {
+    // What fetch hands over for a gzip body: the decoded stream, with the encoded length still declared.
+    const inflated = () => streamed(['aaaa', 'bbbb', 'cccc'], 200, { 'content-encoding': 'gzip', 'content-length': '5' });
+    await expect(readText(inflated(), 6, false)).resolves.toBeUndefined();
+    expect(await readText(inflated(), 6, true)).toBe('aaaabb');
+    expect(await readText(inflated(), 100, false)).toBe('aaaabbbbcccc');
+  });
+
   it('keeps the head of a body past the limit when asked to truncate (error bodies)', async () => {
     expect(await readText(streamed(['aaaa', 'bbbb', 'cccc'], 500), 6, true)).toBe('aaaabb');
   });
@@ -75,5 +83,23 @@ describe('jsonBody', () => {
     cyclic['self'] = cyclic;
     expect(() => jsonBody({ n: 1n })).toThrow(ValidationError);
     expect(() => jsonBody(cyclic)).toThrow(/circular reference/);
+  });
+
+  it.each([
+    ['a stream', new ReadableStream(), '(root)'],
+    ['a Map, nested', { config: new Map() }, 'config'],
+    ['a function, nested', { a: 1, f: () => 1 }, 'f'],
+    ['binary data, in an array', [new Uint8Array(1)], '0'],
+  ])('refuses %s, which JSON would silently change, naming the key', (_, body, field) => {
+    expect(() => jsonBody(body)).toThrow(ValidationError);
+    try {
+      jsonBody(body);
+    } catch (error) {
+      expect((error as ValidationError).field).toBe(field);
+    }
+  });
+
+  it('sends a Date and anything with toJSON as JSON makes them', () => {
+    expect(jsonBody({ at: new Date(0), n: { toJSON: () => 7 } })).toBe('{"at":"1970-01-01T00:00:00.000Z","n":7}');
   });
 });
