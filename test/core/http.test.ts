@@ -4,6 +4,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,
+  ApiKeyError,
   Client,
   ConnectionError,
   InternalServerError,
@@ -46,6 +47,39 @@ describe('the API key', () => {
     await c.workflows.get('wf_1');
     await c.workflows.get('wf_1');
     expect(server.seen.map((s) => s.headers.get('x-api-key'))).toEqual(['rotated_1', 'rotated_2']);
+  });
+
+  it('from a function that never settles: TimeoutError at timeoutMs, nothing sent', async () => {
+    vi.useFakeTimers();
+    try {
+      const c = client({ apiKey: () => new Promise<string>(() => undefined), timeoutMs: 5_000 });
+      const call = c.workflows.get('wf_1').catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(5_000);
+      const error = await call;
+      expect(TimeoutError.is(error)).toBe(true);
+      expect((error as TimeoutError).timeoutMs).toBe(5_000);
+      expect(server.seen).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('from a function that throws: ApiKeyError with the error as a redacted cause, never its message', async () => {
+    let calls = 0;
+    const c = client({
+      apiKey: () => {
+        if (calls++ === 0) return KEY;
+        throw new Error(`vault says no to ${KEY}`);
+      },
+    });
+    server.use(http.get(`${BASE}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
+    await c.workflows.get('wf_1');
+    const error = await c.workflows.get('wf_1').catch((e: unknown) => e);
+    expect(ApiKeyError.is(error)).toBe(true);
+    expect((error as Error).message).toBe('The apiKey function failed (Error); its error is the cause');
+    expect(String((error as Error).cause)).toBe('Error: vault says no to [redacted]');
+    expect(inspect(error, { depth: Infinity })).not.toContain(KEY);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('when missing, fails before any network I/O with a clear error', async () => {
