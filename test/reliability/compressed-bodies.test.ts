@@ -81,74 +81,64 @@ describe('a compression bomb stops at the limit, as decoded', () => {
   let server: FaultServer;
   afterAll(async () => server?.close());
 
+  /**
+   * Serves the bomb with `status` and `headers`, makes the call with `maxRetries`, and runs `check` on what it
+   * rejected with; records the attack and the peak RSS whichever way it ends.
+   */
+  async function attack(
+    encoding: string,
+    withLength: boolean,
+    method: 'GET' | 'POST',
+    answer: { status: number; headers: Record<string, string>; maxRetries: number },
+    check: (outcome: unknown, attempts: number) => void,
+  ): Promise<void> {
+    server ??= await startFaultServer();
+    const body = bombs.get(encoding)!;
+    server.reset();
+    server.otherwise({
+      kind: 'custom',
+      handle: (_req, res) => {
+        const headers: Record<string, string | number> = { ...answer.headers, 'content-encoding': encoding };
+        if (withLength) headers['content-length'] = body.length;
+        res.writeHead(answer.status, headers).end(body);
+      },
+    });
+    const client = new Client({ baseUrl: server.url, apiKey: 'wfa_live_bomb_Zx81', apiPrefix: '/v1', maxRetries: answer.maxRetries });
+    let held = false;
+    try {
+      const call = method === 'GET' ? client.workflows.get('wf_1') : client.request({ method: 'POST', path: '/workflows', body: { name: 'x' } });
+      const { outcome, rss } = await peakRss(() => call.then(() => 'resolved', (error: unknown) => error));
+      check(outcome, server.log.length);
+      expect(rss).toBeLessThan(RSS_BOUND);
+      worstRss = Math.max(worstRss, rss);
+      held = true;
+    } finally {
+      count('faultsInjected');
+      if (held) count('faultsSurvived');
+      attacked('compressed bodies', held);
+    }
+  }
+
   for (const encoding of ENCODINGS) {
     for (const withLength of [true, false]) {
       for (const method of ['GET', 'POST'] as const) {
         const name = `${encoding}, ${withLength ? 'with' : 'without'} Content-Length, ${method}`;
 
-        it(`a 200: ${name} is a ResponseValidationError naming maxResponseBytes, after one attempt`, async () => {
-          server ??= await startFaultServer();
-          const body = bombs.get(encoding)!;
-          server.reset();
-          server.otherwise({
-            kind: 'custom',
-            handle: (_req, res) => {
-              const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-encoding': encoding };
-              if (withLength) headers['content-length'] = body.length;
-              res.writeHead(200, headers).end(body);
-            },
-          });
-          const client = new Client({ baseUrl: server.url, apiKey: 'wfa_live_bomb_Zx81', apiPrefix: '/v1', maxRetries: 2 });
-          let held = false;
-          try {
-            const call =
-              method === 'GET' ? client.workflows.get('wf_1') : client.request({ method: 'POST', path: '/workflows', body: { name: 'x' } });
-            const { outcome, rss } = await peakRss(() => call.then(() => 'resolved', (error: unknown) => error));
+        it(`a 200: ${name} is a ResponseValidationError naming maxResponseBytes, after one attempt`, () =>
+          attack(encoding, withLength, method, { status: 200, headers: { 'content-type': 'application/json' }, maxRetries: 2 }, (outcome, attempts) => {
             expect(outcome).toBeInstanceOf(ResponseValidationError);
             expect((outcome as Error).message).toContain(`maxResponseBytes (${4 * MB} bytes)`);
-            expect(server.log).toHaveLength(1);
-            expect(rss).toBeLessThan(RSS_BOUND);
-            worstRss = Math.max(worstRss, rss);
-            held = true;
-          } finally {
-            count('faultsInjected');
-            if (held) count('faultsSurvived');
-            attacked('compressed bodies', held);
-          }
-        });
+            expect(attempts).toBe(1);
+          }));
 
-        it(`a 503 page: ${name} keeps the first 64 KiB of each attempt's body, and retries as a 503`, async () => {
-          server ??= await startFaultServer();
-          const body = bombs.get(encoding)!;
-          server.reset();
-          server.otherwise({
-            kind: 'custom',
-            handle: (_req, res) => {
-              const headers: Record<string, string | number> = { 'content-type': 'text/plain', 'content-encoding': encoding, 'retry-after': '0' };
-              if (withLength) headers['content-length'] = body.length;
-              res.writeHead(503, headers).end(body);
-            },
-          });
-          const client = new Client({ baseUrl: server.url, apiKey: 'wfa_live_bomb_Zx81', apiPrefix: '/v1', maxRetries: 1 });
-          let held = false;
-          try {
-            const call =
-              method === 'GET' ? client.workflows.get('wf_1') : client.request({ method: 'POST', path: '/workflows', body: { name: 'x' } });
-            const { outcome, rss } = await peakRss(() => call.then(() => 'resolved', (error: unknown) => error));
+        it(`a 503 page: ${name} keeps the first 64 KiB of each attempt's body, and retries as a 503`, () =>
+          attack(encoding, withLength, method, { status: 503, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, maxRetries: 1 }, (outcome, attempts) => {
             expect(outcome).toBeInstanceOf(InternalServerError);
             expect((outcome as InternalServerError).retryAfterMs).toBe(0);
             expect(String((outcome as InternalServerError).body).length).toBeLessThanOrEqual(64 * 1024);
             // A 503 is retried for a GET, never for a POST.
-            expect(server.log).toHaveLength(method === 'GET' ? 2 : 1);
-            expect(rss).toBeLessThan(RSS_BOUND);
-            worstRss = Math.max(worstRss, rss);
-            held = true;
-          } finally {
-            count('faultsInjected');
-            if (held) count('faultsSurvived');
-            attacked('compressed bodies', held);
-          }
-        });
+            expect(attempts).toBe(method === 'GET' ? 2 : 1);
+          }));
       }
     }
   }
