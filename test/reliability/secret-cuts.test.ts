@@ -5,6 +5,7 @@
  * key, a login password) is echoed raw, JSON-escaped and URL-encoded so that it straddles each cut at several
  * offsets; no rendering of the error and no log line may hold any 8-character piece of any of its forms.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
@@ -99,3 +100,38 @@ describe('no piece of a secret survives a cut, in any form', () => {
     }
   }
 });
+
+describe('property: any secret, in any form, cut at any offset of any cut', () => {
+  // Secrets of 13 to 41 characters, with characters that JSON and URL encoding both change. Upper case, and no
+  // run of spaces or slashes: a random secret must not occur by chance in a stack trace or a file path.
+  const part = fc.stringMatching(/^[A-Z0-9"\\/+&%=é_~!*'-]{6,20}$/);
+  const secret = fc.tuple(part, part).map(([a, b]) => `${a} ${b}`);
+
+  it('leaves no 8-character piece in any rendering or log line (200 runs)', async () => {
+    await fc
+      .assert(
+        fc.asyncProperty(secret, fc.constantFrom(...Object.keys(FORMS)), fc.constantFrom(...CUTS), fc.nat(), async (value, formName, cut, at) => {
+          const echo = FORMS[formName]!(value);
+          answer = { status: cut.status, body: cut.body(echo, 1 + (at % (echo.length - 1))) };
+          const { lines, logger } = capturingLogger();
+          const client = new Client({ baseUrl: server.url, apiKey: 'wfa_live_unrelated_Key01', apiPrefix: '/v1', maxRetries: 0, logger, logLevel: 'debug' });
+          const error = await client.integrations.save({ platform: 'stripe', api_key: value, label: 'live' }).catch((e: unknown) => e);
+          const texts = [...renderings(error), ...lines];
+          count('propertyRuns');
+          count('secretSearches', texts.length);
+          const hits = secretHits(texts, fragments(value));
+          count('secretsFound', hits);
+          return WfaError.is(error) && hits === 0;
+        }),
+        { numRuns: 200 },
+      )
+      .then(
+        () => attacked('secrets at cuts and in escaped forms', true),
+        (error: unknown) => {
+          attacked('secrets at cuts and in escaped forms', false);
+          throw error;
+        },
+      );
+  });
+});
+
