@@ -178,7 +178,7 @@ async function main() {
 
     // ---- serve --------------------------------------------------------------------------------------------
     const testing = await import(pathToFileURL(join(project, 'node_modules', 'workflow-automation-sdk', 'dist', 'testing.js')).href);
-    mock = await testing.startMockServer({ buildDurationMs: 600 });
+    mock = await testing.startMockServer({ buildDurationMs: 5_000 }); // long enough that a busy machine still polls while it builds
     pageServer = createServer((req, res) => {
       const path = new URL(req.url, 'http://x').pathname;
       // `?csp`: the policy of a strict site: no eval (zod's JIT and the SDK's compiled response check need it).
