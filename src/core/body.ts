@@ -42,6 +42,7 @@ export async function readText(response: Response, limit: number, truncate: bool
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
+    let cut = false;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -50,6 +51,7 @@ export async function readText(response: Response, limit: number, truncate: bool
         void reader.cancel().catch(() => undefined);
         if (!truncate) return undefined;
         chunks.push(value.subarray(0, value.byteLength - (size - limit)));
+        cut = true;
         break;
       }
       chunks.push(value);
@@ -57,7 +59,9 @@ export async function readText(response: Response, limit: number, truncate: bool
     const decoder = new TextDecoder();
     let text = '';
     for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-    return text + decoder.decode();
+    // A cut body ends at the last whole character: a character cut in half would decode to U+FFFD, which hides
+    // what came before it from redaction's search for a secret's head at the end of a text.
+    return cut ? text : text + decoder.decode();
   } catch (error) {
     throw new AttemptFailure('BodyReadError', error);
   }

@@ -55,6 +55,12 @@ describe('readText', () => {
     expect(await readText(inflated(), 100, false)).toBe('aaaabbbbcccc');
   });
 
+  it('cuts a truncated body at the last whole character, never half of one', async () => {
+    // 'é' is two bytes: a limit of 4 falls inside the second one.
+    expect(await readText(streamed(['aé', 'é'], 500), 4, true)).toBe('aé');
+    expect(await readText(streamed(['aéé'], 500), 4, true)).toBe('aé');
+  });
+
   it('keeps the head of a body past the limit when asked to truncate (error bodies)', async () => {
     expect(await readText(streamed(['aaaa', 'bbbb', 'cccc'], 500), 6, true)).toBe('aaaabb');
   });

@@ -107,7 +107,7 @@ describe('property: any secret, in any form, cut at any offset of any cut', () =
   const part = fc.stringMatching(/^[A-Z0-9"\\/+&%=é_~!*'-]{6,20}$/);
   const secret = fc.tuple(part, part).map(([a, b]) => `${a} ${b}`);
 
-  it('leaves no 8-character piece in any rendering or log line (200 runs)', async () => {
+  it('leaves no 8-character piece in any rendering or log line (500 runs)', async () => {
     await fc
       .assert(
         fc.asyncProperty(secret, fc.constantFrom(...Object.keys(FORMS)), fc.constantFrom(...CUTS), fc.nat(), async (value, formName, cut, at) => {
@@ -123,7 +123,7 @@ describe('property: any secret, in any form, cut at any offset of any cut', () =
           count('secretsFound', hits);
           return WfaError.is(error) && hits === 0;
         }),
-        { numRuns: 200 },
+        { numRuns: 500 },
       )
       .then(
         () => attacked('secrets at cuts and in escaped forms', true),
