@@ -84,15 +84,13 @@ const NOT_JSON: [string, (value: object) => boolean][] = [
  */
 export function jsonBody(body: unknown): string | undefined {
   if (body === undefined) return undefined;
-  let text: string | undefined;
   try {
-    text = JSON.stringify(body, refuseNonJson);
+    return JSON.stringify(body, refuseNonJson);
   } catch (error) {
     if (error instanceof ValidationError) throw error;
     const why = error instanceof Error && /circular/i.test(error.message) ? 'has a circular reference' : 'has a value JSON cannot carry, such as a BigInt';
     throw new ValidationError('request body', [{ path: [], message: `cannot be sent as JSON: it ${why}`, code: 'invalid_json' }]);
   }
-  return text;
 }
 
 /** A `JSON.stringify` replacer that throws on a value JSON would drop or turn into `{}`, naming its key. */
