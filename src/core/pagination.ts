@@ -163,52 +163,75 @@ export function readEnvelope(
   return undefined;
 }
 
-/** A cheap identity for a page's content: its ids when every item has one, else its JSON. */
-function fingerprint(items: readonly unknown[]): string | undefined {
+/**
+ * A cheap identity for a page's content: its ids when every item has one, else its JSON, hashed to a number
+ * so that a walk keeps one number per page, not a copy of every page.
+ */
+function fingerprint(items: readonly unknown[]): number | undefined {
   const ids: unknown[] = [];
   for (const item of items) {
     // Any JSON value: `null` has no fields, and a string, number or array has no `id`.
     const id = (item as Obj | null)?.['id'];
     if (typeof id !== 'string' && typeof id !== 'number') {
       try {
-        return JSON.stringify(items);
+        return hash(JSON.stringify(items));
       } catch {
-        // Too deep or cyclic to serialise: no identity, so never taken for a repeat (the empty-page guard
-        // still ends a walk).
+        // Too deep or cyclic to serialise: no identity, so never taken for a repeat (the page-number guard and
+        // the empty-page guard still end a walk).
         return undefined;
       }
     }
     ids.push(id);
   }
-  return `${items.length}:${ids.join('\u0000')}`;
+  return hash(`${items.length}:${ids.join('\u0000')}`);
+}
+
+/** cyrb53, a 53-bit string hash: two pages with a chance collision would be one in about 10^15. */
+function hash(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /**
- * What a walk has seen before a page: the page numbers it asked for or was told, and the contents of the pages
- * it read. A new trail per page (the sets are copied), so that walking from a page again, or from two pages of
- * one list, starts from what that page knew. A few numbers and id strings per page: small beside the pages.
+ * What one `list()` call has read: each page number and page content, with the position in the walk (0 for
+ * the first page) where it was first seen. A page asks only about positions up to its own, so walking from a
+ * page again finds what the first walk found from there. One entry per distinct page.
  */
 class Trail {
-  constructor(
-    readonly numbers: ReadonlySet<number>,
-    readonly prints: ReadonlySet<string>,
-    /** Pages read before this one. */
-    readonly pages: number,
-  ) {}
+  readonly #numbers = new Map<number, number>();
+  readonly #contents = new Map<number, number>();
 
-  static readonly start = new Trail(new Set(), new Set(), 0);
+  /** Notes the numbers of the page at `position` (asked for, and as it said), and its content once known. */
+  note(position: number, numbers: readonly (number | undefined)[], content?: number): void {
+    for (const n of numbers) if (n !== undefined && !this.#numbers.has(n)) this.#numbers.set(n, position);
+    if (content !== undefined && !this.#contents.has(content)) this.#contents.set(content, position);
+  }
 
-  then(numbers: readonly number[], print: string | undefined): Trail {
-    const prints = print === undefined ? this.prints : new Set(this.prints).add(print);
-    return new Trail(new Set([...this.numbers, ...numbers]), prints, this.pages + 1);
+  /** True when page number `n` belongs to a page at `position` or before it. */
+  hasNumber(n: number, position: number): boolean {
+    return (this.#numbers.get(n) ?? Infinity) <= position;
+  }
+
+  /** True when `content` was read at a position before `position`. */
+  hasContent(content: number, position: number): boolean {
+    return (this.#contents.get(content) ?? Infinity) < position;
   }
 }
 
-/** How a list fetches its next page, and the bounds of its walk. */
+/** How a list fetches its next page, and what bounds its walk. */
 interface Walk<T> {
-  fetch(page: number, trail: Trail): Promise<Page<T>>;
+  fetch(page: number, position: number): Promise<Page<T>>;
   /** Tells the client's logger why a walk ended early: a server bug the caller should hear about. */
   warn(message: string): void;
+  trail: Trail;
   maxPages: number | undefined;
 }
 
@@ -236,22 +259,25 @@ export class Page<T> implements AsyncIterable<T> {
   /** True when this page has the same items as a page read before it in this walk: the server ignored `page`. */
   declare readonly repeated: boolean;
   readonly #walk: Walk<T>;
-  readonly #trail: Trail;
+  /** Where this page stands in its walk: 0 for the first page. */
+  readonly #position: number;
   // Computed only when there is a page to compare with: most lists are read one page at a time.
-  #fingerprint: string | undefined;
+  #fingerprint: number | undefined;
 
   /** @internal Pages are made by `list()`. */
-  constructor(items: T[], info: PageInfo, body: unknown, walk: Walk<T>, trail: Trail) {
+  constructor(items: T[], info: PageInfo, body: unknown, walk: Walk<T>, position: number, requested: number | undefined) {
     this.items = items;
     this.info = info;
     this.body = body;
     this.#walk = walk;
-    this.#trail = trail;
+    this.#position = position;
+    walk.trail.note(position, [requested, info.page]);
     // An empty page is never a repeat (it ends a walk anyway); nor is a page too deep to fingerprint.
-    this.repeated = trail.prints.size > 0 && items.length > 0 && trail.prints.has(this.#print() as string);
+    const print = position > 0 && items.length > 0 ? this.#print() : undefined;
+    this.repeated = print !== undefined && walk.trail.hasContent(print, position);
   }
 
-  #print(): string | undefined {
+  #print(): number | undefined {
     return (this.#fingerprint ??= fingerprint(this.items));
   }
 
@@ -264,7 +290,7 @@ export class Page<T> implements AsyncIterable<T> {
   #stop(): string | undefined {
     if (this.repeated) return `page ${this.info.page} repeats a page already read`;
     const next = this.#next();
-    if (next === this.info.page || this.#trail.numbers.has(next)) return `page ${this.info.page} points back to page ${next}, already read`;
+    if (this.#walk.trail.hasNumber(next, this.#position)) return `page ${this.info.page} points back to page ${next}, already read`;
     return undefined;
   }
 
@@ -283,7 +309,7 @@ export class Page<T> implements AsyncIterable<T> {
     const { page, limit, total, totalPages, hasMore, nextPage } = this.info;
     if (this.items.length === 0 || this.#stop() !== undefined) return false;
     const { maxPages } = this.#walk;
-    if (maxPages !== undefined && this.#trail.pages + 1 >= maxPages) return false;
+    if (maxPages !== undefined && this.#position + 1 >= maxPages) return false;
     if (hasMore !== undefined) return hasMore;
     if (nextPage !== undefined) return nextPage !== null && nextPage > page;
     if (totalPages !== undefined) return page < totalPages;
@@ -304,8 +330,8 @@ export class Page<T> implements AsyncIterable<T> {
    */
   async getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) throw new WfaError('No next page');
-    const next = this.#next();
-    return this.#walk.fetch(next, this.#trail.then([this.info.page, next], this.#print()));
+    this.#walk.trail.note(this.#position, [], this.#print());
+    return this.#walk.fetch(this.#next(), this.#position + 1);
   }
 
   /**
@@ -432,10 +458,11 @@ export function listEndpoint<T>(
       }
       const walk: Walk<T> = {
         maxPages,
+        trail: new Trail(),
         warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
-        fetch: (page, trail) => fetchPage(page, trail),
+        fetch: (page, position) => fetchPage(page, position),
       };
-      const fetchPage = (page: number | undefined, trail: Trail): Promise<Page<T>> => {
+      const fetchPage = (page: number | undefined, position: number): Promise<Page<T>> => {
         const pageQuery = { ...query, page };
         // Read inside the core, so that an error about the body carries it with the call's secrets removed.
         const read = (body: unknown): Page<T> => {
@@ -464,10 +491,10 @@ export function listEndpoint<T>(
             }
             items = result.data;
           }
-          return new Page(items, envelope.info, body, walk, trail);
+          return new Page(items, envelope.info, body, walk, position, page);
         };
         return core.request({ ...options, method: 'GET', path, query: pageQuery, what, read });
       };
-      return fetchPage(query['page'] as number | undefined, Trail.start);
+      return fetchPage(query['page'] as number | undefined, 0);
     });
 }
