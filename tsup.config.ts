@@ -1,5 +1,4 @@
 import { defineConfig, type Options } from 'tsup';
-import { stripSchemaDocs } from './scripts/strip-schema-docs.js';
 
 const library = {
   entry: {
@@ -17,14 +16,12 @@ const library = {
   splitting: true,
   treeshake: true,
   // zod is carried: Node loads zod's core as ~90 separate modules (about 55 ms of a cold import); bundled and
-  // tree-shaken it is one file. The published types are generated interfaces, so consumers never need zod:
+  // tree-shaken it is one file. The published types are plain interfaces, so consumers never need zod:
   // the package has no runtime dependency.
   noExternal: ['zod'],
   // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
   external: ['msw', /^node:/],
   removeNodeProtocol: false,
-  // Field descriptions are for the type generator, not for users' bundles.
-  esbuildPlugins: [stripSchemaDocs],
 } satisfies Options;
 
 export default defineConfig([
@@ -42,6 +39,5 @@ export default defineConfig([
     noExternal: ['zod'],
     external: ['msw'],
     removeNodeProtocol: false,
-    esbuildPlugins: [stripSchemaDocs],
   },
 ]);

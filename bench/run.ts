@@ -18,7 +18,7 @@ import OpenAI from 'openai';
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 import { WorkflowSchema } from '../src/resources/workflows.js';
 import { array } from '../src/core/schema.js';
-import { validateResponse } from '../src/core/validate.js';
+import { safeParse } from '../src/core/schema.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 30);
@@ -199,7 +199,7 @@ try {
   const parseMs = timeSync(() => JSON.parse(text), 300);
   // What the SDK runs on a list's items: the check-only pass (zod parses only a body it refuses).
   const validateMs = timeSync(() => {
-    if (!validateResponse(listSchema, parsedItems).success) throw new Error('the benchmark list does not validate');
+    if (!safeParse(listSchema, parsedItems).success) throw new Error('the benchmark list does not validate');
   }, 300);
   budgets.push({
     name: 'validating a 1000-item list vs its JSON.parse',

@@ -35,8 +35,7 @@ import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './re
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
 import { now, runPhase } from './poll.js';
-import { toIssues, type Schema } from './schema.js';
-import { validateResponse } from './validate.js';
+import { safeParse, toIssues, type Schema } from './schema.js';
 
 /**
  * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
@@ -419,7 +418,7 @@ export class HttpCore {
       try {
         let data: unknown = body;
         if (req.schema && this.validateResponses) {
-          const result = validateResponse(req.schema, body);
+          const result = safeParse(req.schema, body);
           if (result.success) data = result.data;
           else issues = toIssues(result.error);
         }

@@ -12,8 +12,7 @@ import { ResponseValidationError, ValidationError, WfaError } from './errors.js'
 import type { $ZodShape } from 'zod/v4/core';
 import type { HttpCore, QueryValue } from './http.js';
 import type { RequestOptions } from './options.js';
-import { array, checkInput, optional, positiveInt, strictObject, toIssues, type Schema } from './schema.js';
-import { passes, validateResponse } from './validate.js';
+import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from './schema.js';
 
 /**
  * Paging parameters every list accepts.
@@ -451,7 +450,7 @@ export function listEndpoint<T>(
       // Copied, then the copy checked: every page sends exactly what was checked, whatever becomes of the
       // caller's object (a getter is read once). Not an array or a primitive, which zod refuses as it is.
       const query = (isObj(params) ? { ...params } : params) as Record<string, QueryValue>;
-      if (!passes(paramsSchema, query)) checkInput(paramsSchema, query, `input to ${plural}.list`);
+      checkInput(paramsSchema, query, `input to ${plural}.list`);
       const { maxPages, ...options } = listOptions ?? {};
       if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
         throw new ValidationError(`options of ${plural}.list`, [{ path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' }]);
@@ -479,7 +478,7 @@ export function listEndpoint<T>(
           }
           let items = envelope.items as T[];
           if (core.validateResponses) {
-            const result = validateResponse(itemsSchema, items);
+            const result = safeParse(itemsSchema, items);
             if (!result.success) {
               throw new ResponseValidationError({
                 body,

@@ -4,20 +4,29 @@
  */
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import { checkInput, doc, nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
+import { checkInput, nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
 import { Resource, coreOf } from './resource.js';
-import type { Credentials } from './types.generated.js';
 
-export type { Credentials } from './types.generated.js';
+/**
+ * What `auth.issueKey` and `Client.login` take.
+ *
+ * @example
+ * ```ts
+ * const credentials: Credentials = { email: 'demo@example.com', password: 'demo' };
+ * ```
+ */
+export interface Credentials {
+  /** The account's email address. */
+  email: string;
+  /** The account's password; not empty. Kept out of every error and log line. */
+  password: string;
+}
 
 /** The schema of `auth.issueKey` input: checked before sending. */
 export const CredentialsSchema = /* @__PURE__ */ parsesTo<Credentials>()(
   strictObject({
-    email: doc(
-      string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
-      "The account's email address.",
-    ),
-    password: doc(nonEmptyString(), "The account's password; not empty. Kept out of every error and log line."),
+    email: string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
+    password: nonEmptyString(),
   }),
 );
 

@@ -122,7 +122,7 @@ export type BuildTarget =
 /** An optional duration: a finite number of milliseconds greater than 0. */
 /* @__NO_SIDE_EFFECTS__ */
 function positiveMs() {
-  return optional(checked<number>('number', 'a number greater than 0', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value)));
+  return optional(checked<number>('a number greater than 0', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value)));
 }
 
 // The schedule's options; any other option (`signal`, `headers`, a caller's own) passes through unchecked here.
@@ -130,9 +130,9 @@ const WaitOptionsSchema = looseObject(
   {
     intervalMs: positiveMs(),
     maxIntervalMs: positiveMs(),
-    timeoutMs: optional(checked<number>('number', 'a number greater than 0 (or Infinity)', (value) => typeof value === 'number' && value > 0)),
+    timeoutMs: optional(checked<number>('a number greater than 0 (or Infinity)', (value) => typeof value === 'number' && value > 0)),
     requestTimeoutMs: positiveMs(),
-    onProgress: optional(checked<(build: Build) => void>('function', 'a function', (value) => typeof value === 'function')),
+    onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
   },
   refine(
     (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS),

@@ -6,7 +6,6 @@ import type { RequestOptions } from '../core/options.js';
 import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
   checkInput,
-  doc,
   idSegment,
   looseObject,
   nonEmptyString,
@@ -17,9 +16,49 @@ import {
   stringOrNumber,
 } from '../core/schema.js';
 import { Resource, coreOf, type JsonValue } from './resource.js';
-import type { Integration, IntegrationSaveParams } from './types.generated.js';
 
-export type { Integration, IntegrationSaveParams } from './types.generated.js';
+/**
+ * A saved integration as returned by the service.
+ *
+ * @example
+ * ```ts
+ * const saved: Integration = await client.integrations.save({ platform: 'shopify', api_key: 'shpat_…', label: 'Store' });
+ * ```
+ */
+export interface Integration {
+  /** Its id, for `integrations.delete`. */
+  id?: string | number | undefined;
+  /** The platform the key belongs to. */
+  platform?: string | undefined;
+  /** The label it was saved with. */
+  label?: string | null | undefined;
+  /** The platform's key as the service returns it, perhaps masked. */
+  api_key?: string | null | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/**
+ * What `integrations.save` takes.
+ *
+ * @example
+ * ```ts
+ * const input: IntegrationSaveParams = { platform: 'shopify', api_key: process.env.SHOPIFY_KEY!, label: 'Main store' };
+ * ```
+ */
+export interface IntegrationSaveParams {
+  /** The platform the key belongs to, such as `shopify`; not empty. */
+  platform: string;
+  /**
+   * The platform's API key (not this service's); not empty. Kept out of every error and log line, even when the service
+   * echoes it.
+   */
+  api_key: string;
+  /** A name to tell keys for the same platform apart. */
+  label?: string | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
 
 /**
  * The schema of a saved integration. The spec does not show the record, so every field is optional and kept
@@ -27,22 +66,19 @@ export type { Integration, IntegrationSaveParams } from './types.generated.js';
  */
 export const IntegrationSchema = /* @__PURE__ */ parsesTo<Integration>()(
   looseObject({
-    id: optional(doc(stringOrNumber(), 'Its id, for `integrations.delete`.')),
-    platform: optional(doc(string(), 'The platform the key belongs to.')),
-    label: optional(doc(nullableString(), 'The label it was saved with.')),
-    api_key: optional(doc(nullableString(), "The platform's key as the service returns it, perhaps masked.")),
+    id: optional(stringOrNumber()),
+    platform: optional(string()),
+    label: optional(nullableString()),
+    api_key: optional(nullableString()),
   }),
 );
 
 /** The schema of `integrations.save` input: checked before sending. */
 export const IntegrationSaveSchema = /* @__PURE__ */ parsesTo<IntegrationSaveParams>()(
   looseObject({
-    platform: doc(nonEmptyString(), 'The platform the key belongs to, such as `shopify`; not empty.'),
-    api_key: doc(
-      nonEmptyString(),
-      "The platform's API key (not this service's); not empty. Kept out of every error and log line, even when the service echoes it.",
-    ),
-    label: optional(doc(string(), 'A name to tell keys for the same platform apart.')),
+    platform: nonEmptyString(),
+    api_key: nonEmptyString(),
+    label: optional(string()),
   }),
 );
 

@@ -5,7 +5,6 @@
 import type { RequestOptions } from '../core/options.js';
 import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
 import {
-  doc,
   idSegment,
   looseObject,
   nonEmptyString,
@@ -15,15 +14,30 @@ import {
   stringOrNumber,
 } from '../core/schema.js';
 import { Resource, coreOf } from './resource.js';
-import type { Order } from './types.generated.js';
 
-export type { Order } from './types.generated.js';
+/**
+ * An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept.
+ *
+ * @example
+ * ```ts
+ * const order: Order = await client.orders.get('ord_1');
+ * order['amount']; // unknown: read it with a check of your own
+ * ```
+ */
+export interface Order {
+  /** Its id, a string or a number as the service sends it. */
+  id: string | number;
+  /** As received: the service does not list its values. */
+  status?: string | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
 
 /** The schema of an order; only `id` is required, every field is kept. */
 export const OrderSchema = /* @__PURE__ */ parsesTo<Order>()(
   looseObject({
-    id: doc(stringOrNumber(), 'Its id, a string or a number as the service sends it.'),
-    status: optional(doc(string(), 'As received: the service does not list its values.')),
+    id: stringOrNumber(),
+    status: optional(string()),
   }),
 );
 

@@ -6,14 +6,13 @@ import { listEndpoint, type ListOptions, type PagePromise, type PageParams } fro
 import {
   array,
   checkInput,
-  doc,
   httpUrl,
   idSegment,
   looseObject,
   nonEmptyString,
   openString,
   optional,
-  optionalFields,
+  partial,
   parsesTo,
   refine,
   snakeCaseId,
@@ -23,82 +22,201 @@ import { ResponseValidationError } from '../core/errors.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import { Builds, type CompletedBuild } from './builds.js';
 import { Resource, coreOf, type JsonValue } from './resource.js';
-import type { Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './types.generated.js';
 
-export type { Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './types.generated.js';
+/**
+ * Workflow statuses seen so far. `Workflow['status']` accepts any other string too.
+ *
+ * @example
+ * ```ts
+ * const status: WorkflowStatus = 'active';
+ * client.workflows.list({ status });
+ * ```
+ */
+export type WorkflowStatus = 'building' | 'active' | 'completed' | 'failed';
+
+/**
+ * A workflow as returned by the service.
+ *
+ * @example
+ * ```ts
+ * const wf: Workflow = await client.workflows.get('wf_123');
+ * wf.status; // 'building' | 'active' | ... | (any other string)
+ * ```
+ */
+export interface Workflow {
+  /** Its id (`wf_…`), as `get`, `update` and `delete` take it. */
+  id: string;
+  /** The name given at creation. */
+  name: string;
+  /** The target automation platform, such as `zapier`. */
+  platform: string;
+  /** Its state. A status this SDK does not know is kept as received: a new one must not break a caller. */
+  status: WorkflowStatus | (string & {});
+  /** When it was created: an ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** The build its creation started, to follow with `waitForBuild`. Not in every deployment's response. */
+  build_id?: string | undefined;
+  /** What starts it. */
+  trigger?: {
+    /** The kind of trigger, such as `webhook`. */
+    type: string;
+    /** The URL of a `webhook` trigger, when it has one. */
+    url?: string | undefined;
+    /** Any other field, passed through as it is: the service may add fields at any time. */
+    [key: string]: unknown;
+  } | undefined;
+  /** What it does, in order. */
+  actions?: Array<{
+    /** The application, such as `slack`. */
+    app: string;
+    /** The operation of that application, such as `send_message`. */
+    action: string;
+    /** Settings of the action; their keys depend on the app. */
+    config?: Record<string, unknown> | undefined;
+    /** Any other field, passed through as it is: the service may add fields at any time. */
+    [key: string]: unknown;
+  }> | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/**
+ * What `workflows.create` takes. Extra fields are sent as given.
+ *
+ * @example
+ * ```ts
+ * const input: WorkflowCreateParams = {
+ *   name: 'Notify on order',
+ *   platform: 'zapier',
+ *   trigger: { type: 'webhook', url: 'https://example.com/hook' },
+ *   actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
+ * };
+ * ```
+ */
+export interface WorkflowCreateParams {
+  /** The name of the workflow; not empty. */
+  name: string;
+  /** The target automation platform, such as `zapier`; not empty. */
+  platform: string;
+  /** What starts the workflow. */
+  trigger: {
+    /** The kind of trigger, such as `webhook`; not empty. */
+    type: string;
+    /** For a `webhook` trigger: the http(s) URL to call. */
+    url?: string | undefined;
+    /** Any other field, passed through as it is: the service may add fields at any time. */
+    [key: string]: unknown;
+  };
+  /** What the workflow does, in order. */
+  actions: Array<{
+    /** The application: lower case letters, digits and underscores, such as `slack`. */
+    app: string;
+    /** The operation of that application, in the same form, such as `send_message`. */
+    action: string;
+    /** Settings of the action; their keys depend on the app. */
+    config?: Record<string, unknown> | undefined;
+    /** Any other field, passed through as it is: the service may add fields at any time. */
+    [key: string]: unknown;
+  }>;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/**
+ * What `workflows.update` takes: the fields to change, at least one.
+ *
+ * @example
+ * ```ts
+ * await client.workflows.update('wf_123', { name: 'Renamed' });
+ * ```
+ */
+export interface WorkflowUpdateParams {
+  /** The name of the workflow; not empty. */
+  name?: string | undefined;
+  /** The target automation platform, such as `zapier`; not empty. */
+  platform?: string | undefined;
+  /** What starts the workflow. */
+  trigger?: {
+    /** The kind of trigger, such as `webhook`; not empty. */
+    type: string;
+    /** For a `webhook` trigger: the http(s) URL to call. */
+    url?: string | undefined;
+    /** Any other field, passed through as it is: the service may add fields at any time. */
+    [key: string]: unknown;
+  } | undefined;
+  /** What the workflow does, in order. */
+  actions?: Array<{
+    /** The application: lower case letters, digits and underscores, such as `slack`. */
+    app: string;
+    /** The operation of that application, in the same form, such as `send_message`. */
+    action: string;
+    /** Settings of the action; their keys depend on the app. */
+    config?: Record<string, unknown> | undefined;
+    /** Any other field, passed through as it is: the service may add fields at any time. */
+    [key: string]: unknown;
+  }> | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
 
 /** The schema of a workflow's status: the values seen so far, and any other string. */
 export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
 
-const config = optional(doc(looseObject({}), 'Settings of the action; their keys depend on the app.'));
+const config = optional(looseObject({}));
 
 /** The schema of a workflow as the service returns it; unknown fields are kept. */
 export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
   looseObject({
-    id: doc(string(), 'Its id (`wf_…`), as `get`, `update` and `delete` take it.'),
-    name: doc(string(), 'The name given at creation.'),
-    platform: doc(string(), 'The target automation platform, such as `zapier`.'),
-    status: doc(WorkflowStatusSchema, 'Its state. A status this SDK does not know is kept as received: a new one must not break a caller.'),
-    created_at: doc(string(), 'When it was created: an ISO 8601 UTC timestamp.'),
+    id: string(),
+    name: string(),
+    platform: string(),
+    status: WorkflowStatusSchema,
+    created_at: string(),
     build_id: optional(
-      doc(string(), "The build its creation started, to follow with `waitForBuild`. Not in every deployment's response."),
+      string(),
     ),
     trigger: optional(
-      doc(
-        looseObject({
-          type: doc(string(), 'The kind of trigger, such as `webhook`.'),
-          url: optional(doc(string(), 'The URL of a `webhook` trigger, when it has one.')),
+      looseObject({
+          type: string(),
+          url: optional(string()),
         }),
-        'What starts it.',
-      ),
     ),
     actions: optional(
-      doc(
-        array(
+      array(
           looseObject({
-            app: doc(string(), 'The application, such as `slack`.'),
-            action: doc(string(), 'The operation of that application, such as `send_message`.'),
+            app: string(),
+            action: string(),
             config,
           }),
         ),
-        'What it does, in order.',
-      ),
     ),
   }),
 );
 
 // The create fields, shared by the create and update schemas so each check (and its doc) is written once.
 const createFields = {
-  name: doc(nonEmptyString(), 'The name of the workflow; not empty.'),
-  platform: doc(nonEmptyString(), 'The target automation platform, such as `zapier`; not empty.'),
-  trigger: doc(
-    looseObject({
-      type: doc(nonEmptyString(), 'The kind of trigger, such as `webhook`; not empty.'),
-      url: optional(doc(httpUrl(), 'For a `webhook` trigger: the http(s) URL to call.')),
+  name: nonEmptyString(),
+  platform: nonEmptyString(),
+  trigger: looseObject({
+      type: nonEmptyString(),
+      url: optional(httpUrl()),
     }),
-    'What starts the workflow.',
-  ),
-  actions: doc(
-    array(
+  actions: array(
       looseObject({
-        app: doc(snakeCaseId(), 'The application: lower case letters, digits and underscores, such as `slack`.'),
-        action: doc(snakeCaseId(), 'The operation of that application, in the same form, such as `send_message`.'),
+        app: snakeCaseId(),
+        action: snakeCaseId(),
         config,
       }),
     ),
-    'What the workflow does, in order.',
-  ),
 };
 
 /** The schema of the body of `workflows.create`: checked before sending. */
-export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(looseObject(createFields));
+const createSchema = looseObject(createFields);
+export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
 /** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
-  looseObject(
-    optionalFields(createFields),
-    refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
-  ),
+  partial(createSchema, refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
 );
 
 const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) });
