@@ -3,9 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The reliability suite needs --expose-gc and a minute: `npm run test:reliability` (CI runs both).
-    // Browser tests run in Chromium: `npm run test:browser`.
-    exclude: [...configDefaults.exclude, 'test/reliability/**', 'test/browser/**'],
+    // Unit tests only, in seconds. Elsewhere: `npm run test:integration` (child processes, real sockets),
+    // `npm run test:reliability` (attacks, load), `npm run test:browser` (Chromium). CI runs them all.
+    exclude: [...configDefaults.exclude, 'test/integration/**', 'test/reliability/**', 'test/browser/**'],
     environment: 'node',
     // Type tests (`*.test-d.ts`) run through `tsc` as part of `npm test`.
     typecheck: {

@@ -1,7 +1,7 @@
 /**
- * Running `wfa`'s `main()` inside the test process, for the wide tables (every command's help, every usage
- * error) where starting a process per row would only add seconds. Process-level behaviour (the entry point,
- * signals, real exit codes) is covered by the tests that spawn `wfa`.
+ * Running `wfa`'s `main()` inside the test process, with captured output and no terminal: what nearly every CLI
+ * test needs. Process-level behaviour (the entry point, signals, real exit codes) is covered by the few tests
+ * that spawn `wfa` (test/cli/process.ts).
  */
 import { main } from '../../src/cli/main.js';
 
@@ -12,16 +12,59 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs `main(args)` with captured output, the given environment only, and no terminal. */
-export async function runMain(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    env,
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    signal: new AbortController().signal,
-    cwd: process.cwd(),
+/** A `main()` still running: its output so far, a way to wait for some of it, a way to interrupt it. */
+export interface Started {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout (or stderr); rejects if `main()` ends first. */
+  waitFor(pattern: RegExp, from?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
+  /** Aborts the signal `main()` was given, as Ctrl-C would in the real process. */
+  interrupt(): void;
+  finished: Promise<Ran>;
+}
+
+/** Starts `main(args)` with the given environment only. */
+export function startMain(args: readonly string[], env: Record<string, string> = {}): Started {
+  const output = { stdout: '', stderr: '' };
+  const listeners = new Set<() => void>();
+  const stream = (name: 'stdout' | 'stderr') => ({
+    write: (text: string) => {
+      output[name] += text;
+      for (const listener of listeners) listener();
+      return true;
+    },
+    isTTY: false,
   });
-  return { code, stdout, stderr };
+  const controller = new AbortController();
+  let ended = false;
+  const finished = main(args, { env, stdout: stream('stdout'), stderr: stream('stderr'), signal: controller.signal, cwd: process.cwd() }).then(
+    (code) => ({ code, ...output }),
+  );
+  void finished.finally(() => {
+    ended = true;
+    for (const listener of listeners) listener();
+  });
+  return {
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
+    interrupt: () => controller.abort(new Error('Interrupted by the test')),
+    finished,
+    waitFor: (pattern, from = 'stdout') =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = output[from].match(pattern);
+          if (match) resolve(match);
+          else if (ended) reject(new Error(`main() ended before ${pattern} appeared on ${from}: ${output.stdout}\n${output.stderr}`));
+          else return;
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+/** Runs `main(args)` to its end with the given environment only. */
+export function runMain(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
+  return startMain(args, env).finished;
 }

@@ -2,13 +2,14 @@ import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { DEFAULT_MOCK_USER } from '../../src/testing/index.js';
-import { startCli, runCli } from './process.js';
+import { startMain } from './in-process.js';
+import { runCli, startCli } from './process.js';
 
 const BANNER = /running at (http:\/\/127\.0\.0\.1:\d+)\n {2}API key: +(\S+)/;
 
 describe('wfa mock', () => {
   test('prints its URL and an API key valid on it, with the exports to use them', async () => {
-    const running = startCli(['mock', '--port', '0']);
+    const running = startMain(['mock', '--port', '0']);
     try {
       const [, url = '', key = ''] = await running.waitFor(BANNER);
 
@@ -18,24 +19,24 @@ describe('wfa mock', () => {
       expect(response.status).toBe(200);
       expect((await fetch(`${url}/v1/orders`)).status).toBe(401);
     } finally {
-      running.child.kill('SIGTERM');
+      running.interrupt();
       await running.finished;
     }
   });
 
   test('logs each request on stderr, unless --quiet', async () => {
-    const loud = startCli(['mock', '--port', '0']);
-    const quiet = startCli(['mock', '--port', '0', '--quiet']);
+    const loud = startMain(['mock', '--port', '0']);
+    const quiet = startMain(['mock', '--port', '0', '--quiet']);
     try {
       const [, loudUrl = ''] = await loud.waitFor(BANNER);
       const [, quietUrl = ''] = await quiet.waitFor(BANNER);
       await fetch(`${loudUrl}/v1/workflows`);
       await fetch(`${quietUrl}/v1/workflows`);
 
-      await loud.waitFor(/^GET \/v1\/workflows -> 401 \(\d+ ms\)$/m, { from: 'stderr' });
+      await loud.waitFor(/^GET \/v1\/workflows -> 401 \(\d+ ms\)$/m, 'stderr');
     } finally {
-      loud.child.kill('SIGTERM');
-      quiet.child.kill('SIGTERM');
+      loud.interrupt();
+      quiet.interrupt();
       await loud.finished;
       await quiet.finished;
     }
@@ -55,7 +56,7 @@ describe('wfa mock', () => {
   });
 
   test('--build-ms sets how long builds take', async () => {
-    const running = startCli(['mock', '--port', '0', '--build-ms', '0', '--quiet']);
+    const running = startMain(['mock', '--port', '0', '--build-ms', '0', '--quiet']);
     try {
       const [, url = '', key = ''] = await running.waitFor(BANNER);
       const headers = { 'X-API-Key': key, 'content-type': 'application/json' };
@@ -65,7 +66,7 @@ describe('wfa mock', () => {
 
       expect(build.status).toBe('completed');
     } finally {
-      running.child.kill('SIGTERM');
+      running.interrupt();
       await running.finished;
     }
   });

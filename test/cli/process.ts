@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runMain } from './in-process.js';
 
 /** The repository root: the working directory of every child. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -130,7 +131,17 @@ export function startCli(args: readonly string[], options: SpawnOptions = {}): R
   return startScript('src/cli/index.ts', args, options);
 }
 
-/** Runs `wfa` from source to its end. */
-export function runCli(args: readonly string[], options: SpawnOptions = {}): Promise<Finished> {
+/** Runs `wfa` from source to its end, in a child process: for what only a real process shows. */
+export function spawnCli(args: readonly string[], options: SpawnOptions = {}): Promise<Finished> {
   return runScript('src/cli/index.ts', args, options);
+}
+
+/**
+ * Runs `wfa`'s `main()` in this process, with the given environment only and no terminal: what nearly every
+ * CLI test needs, without the second a child process costs.
+ */
+export async function runCli(args: readonly string[], options: { env?: Record<string, string | undefined> } = {}): Promise<Finished> {
+  const env = Object.fromEntries(Object.entries(options.env ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const { code, stdout, stderr } = await runMain(args, env);
+  return { code, signal: null, stdout, stderr };
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { Client } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { runMain } from './in-process.js';
+import { runMain, startMain } from './in-process.js';
 import { runCli, startCli } from './process.js';
 import { envFor, mockServer } from './servers.js';
 
@@ -37,12 +37,12 @@ describe.concurrent('wfa wait-build', () => {
     let now = Date.now();
     const mock = await mockServer({ onTestFinished }, { buildDurationMs: 10_000, now: () => now });
     const buildId = await startBuild(mock);
-    const running = startCli(['wait-build', buildId, '--interval', '50ms'], { env: envFor(mock) });
-    onTestFinished(() => void running.child.kill('SIGKILL'));
+    const running = startMain(['wait-build', buildId, '--interval', '50ms'], envFor(mock));
+    onTestFinished(() => running.interrupt());
 
-    await running.waitFor(new RegExp(`^${buildId}: building 0%\n`, 'm'), { from: 'stderr' });
+    await running.waitFor(new RegExp(`^${buildId}: building 0%\n`, 'm'), 'stderr');
     now += 5_000;
-    await running.waitFor(/: building 50%\n/, { from: 'stderr' });
+    await running.waitFor(/: building 50%\n/, 'stderr');
     now += 5_000;
     const { code, stderr, stdout } = await running.finished;
 

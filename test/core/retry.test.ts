@@ -9,9 +9,18 @@ import {
   TimeoutError,
 } from '../../src/index.js';
 import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
+import { settle, useFakeClock } from '../helpers/clock.js';
 import { BASE, recordingServer } from '../helpers/recorder.js';
 
 const server = recordingServer();
+useFakeClock();
+
+/** Resolves with the call's value; rejects with its error. Every wait in it passes on the fake clock. */
+async function run<T>(promise: Promise<T>): Promise<T> {
+  const settled = await settle(promise);
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
 const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
 const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
@@ -36,37 +45,37 @@ const call = {
 describe('GET, PUT and DELETE', () => {
   it.each(['get', 'put', 'delete'] as const)('%s is retried after 5xx and succeeds', async (method) => {
     server.use(sequence(method, [500, 503]));
-    await call[method](client());
+    await run<unknown>(call[method](client()));
     expect(server.seen).toHaveLength(3);
   });
 
   it.each([408, 429, 500, 502, 503, 504])('GET is retried after %i', async (status) => {
     server.use(sequence('get', [status]));
-    await call.get(client());
+    await run(call.get(client()));
     expect(server.seen).toHaveLength(2);
   });
 
   it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
     server.use(sequence('get', [status]));
-    await expect(call.get(client())).rejects.toBeInstanceOf(ApiError);
+    await expect(run(call.get(client()))).rejects.toBeInstanceOf(ApiError);
     expect(server.seen).toHaveLength(1);
   });
 
   it('gives up after maxRetries retries with the last error', async () => {
     server.use(sequence('get', [503, 503, 503, 503]));
-    await expect(call.get(client(2))).rejects.toBeInstanceOf(InternalServerError);
+    await expect(run(call.get(client(2)))).rejects.toBeInstanceOf(InternalServerError);
     expect(server.seen).toHaveLength(3);
   });
 
   it('maxRetries: 0 means a single attempt', async () => {
     server.use(sequence('get', [503]));
-    await expect(call.get(client(0))).rejects.toBeInstanceOf(InternalServerError);
+    await expect(run(call.get(client(0)))).rejects.toBeInstanceOf(InternalServerError);
     expect(server.seen).toHaveLength(1);
   });
 
   it('a per-call maxRetries overrides the client', async () => {
     server.use(sequence('get', [503, 503]));
-    await expect(client(2).workflows.get('wf_1', { maxRetries: 1 })).rejects.toBeInstanceOf(InternalServerError);
+    await expect(run(client(2).workflows.get('wf_1', { maxRetries: 1 }))).rejects.toBeInstanceOf(InternalServerError);
     expect(server.seen).toHaveLength(2);
   });
 
@@ -78,7 +87,7 @@ describe('GET, PUT and DELETE', () => {
         return HttpResponse.json(ok);
       }),
     );
-    await expect(call.get(client(2, 100))).resolves.toMatchObject({ id: 'wf_1' });
+    await expect(run(call.get(client(2, 100)))).resolves.toMatchObject({ id: 'wf_1' });
     expect(n).toBe(2);
   });
 });
@@ -86,13 +95,13 @@ describe('GET, PUT and DELETE', () => {
 describe('POST (not idempotent)', () => {
   it.each([500, 502, 503, 504, 408])('is sent exactly once when it gets %i', async (status) => {
     server.use(sequence('post', [status]));
-    await expect(call.post(client())).rejects.toBeInstanceOf(ApiError);
+    await expect(run(call.post(client()))).rejects.toBeInstanceOf(ApiError);
     expect(server.seen).toHaveLength(1);
   });
 
   it('is retried after 429, when the service certainly did not act', async () => {
     server.use(sequence('post', [429], { 'retry-after': '0' }));
-    await expect(call.post(client())).resolves.toMatchObject({ id: 'wf_1' });
+    await expect(run(call.post(client()))).resolves.toMatchObject({ id: 'wf_1' });
     expect(server.seen).toHaveLength(2);
   });
 
@@ -105,7 +114,7 @@ describe('POST (not idempotent)', () => {
         return HttpResponse.json(ok);
       }),
     );
-    await expect(call.post(client(2, 50))).rejects.toBeInstanceOf(TimeoutError);
+    await expect(run(call.post(client(2, 50)))).rejects.toBeInstanceOf(TimeoutError);
     expect(n).toBe(1);
   });
 });
@@ -113,24 +122,26 @@ describe('POST (not idempotent)', () => {
 describe('Retry-After', () => {
   it('a GET that gets 429 with Retry-After: 1 waits a second and succeeds', async () => {
     server.use(sequence('get', [429], { 'retry-after': '1' }));
-    const started = Date.now();
-    await expect(call.get(client())).resolves.toMatchObject({ id: 'wf_1' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    const settled = await settle(call.get(client()));
+    expect(settled).toMatchObject({ ok: true, value: { id: 'wf_1' } });
+    expect(settled.elapsedMs).toBe(1_000);
     expect(server.seen).toHaveLength(2);
   });
 
   it('accepts an HTTP date', async () => {
-    const soon = new Date(Date.now() + 1_500).toUTCString();
+    // An HTTP date has whole seconds: 2.5 s ahead is 2 to 3 s away, whatever the current millisecond.
+    const soon = new Date(Date.now() + 2_500).toUTCString();
     server.use(sequence('get', [503], { 'retry-after': soon }));
-    const started = Date.now();
-    await call.get(client());
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    const settled = await settle(call.get(client()));
+    expect(settled.ok).toBe(true);
+    expect(settled.elapsedMs).toBeGreaterThanOrEqual(1_500);
+    expect(settled.elapsedMs).toBeLessThanOrEqual(2_500);
     expect(server.seen).toHaveLength(2);
   });
 
   it('longer than a minute is not slept on: RateLimitError says how long to wait', async () => {
     server.use(sequence('get', [429], { 'retry-after': '3600' }));
-    const error = await call.get(client()).catch((e: unknown) => e);
+    const error = await run(call.get(client())).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
     expect(server.seen).toHaveLength(1);
@@ -140,9 +151,9 @@ describe('Retry-After', () => {
     server.use(sequence('get', [429, 429], { 'retry-after': '30' }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await expect(client().workflows.get('wf_1', { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const settled = await settle(client().workflows.get('wf_1', { signal: controller.signal }));
+    expect(settled).toMatchObject({ ok: false, error: expect.any(AbortError) });
+    expect(settled.elapsedMs).toBe(100);
   });
 });
 
@@ -177,7 +188,7 @@ describe('the attempt covers the body', () => {
         return new HttpResponse(body, { status: 200, headers: { 'content-type': 'application/json' } });
       }),
     );
-    await expect(call.get(client())).resolves.toMatchObject({ id: 'wf_1' });
+    await expect(run(call.get(client()))).resolves.toMatchObject({ id: 'wf_1' });
     expect(n).toBe(2);
   });
 
@@ -192,29 +203,31 @@ describe('the attempt covers the body', () => {
         return new HttpResponse(body, { status: 200, headers: { 'content-type': 'application/json' } });
       }),
     );
-    await expect(call.get(client(0, 100))).rejects.toBeInstanceOf(TimeoutError);
+    await expect(run(call.get(client(0, 100)))).rejects.toBeInstanceOf(TimeoutError);
   });
 });
 
 describe('what counts as a Retry-After', () => {
   it('retry-after-ms is honoured', async () => {
     server.use(sequence('get', [503], { 'retry-after-ms': '1200' }));
-    const started = Date.now();
-    await call.get(client());
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_100);
+    const settled = await settle(call.get(client()));
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 1_200 });
   });
 
   it('RateLimit-Reset is not taken for a Retry-After: the backoff applies', async () => {
     server.use(sequence('get', [503], { 'ratelimit-reset': '50' }));
-    const started = Date.now();
-    await call.get(client());
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const settled = await settle(call.get(client()));
+    // The first backoff step: 250 to 500 ms, not the 50 s the header names.
+    expect(settled.ok).toBe(true);
+    expect(settled.elapsedMs).toBeGreaterThanOrEqual(250);
+    expect(settled.elapsedMs).toBeLessThanOrEqual(500);
   });
 
   it('an unreadable Retry-After falls back to the backoff', async () => {
     server.use(sequence('get', [429], { 'retry-after': 'soon' }));
-    const started = Date.now();
-    await call.get(client());
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const settled = await settle(call.get(client()));
+    expect(settled.ok).toBe(true);
+    expect(settled.elapsedMs).toBeGreaterThanOrEqual(250);
+    expect(settled.elapsedMs).toBeLessThanOrEqual(500);
   });
 });

@@ -5,10 +5,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, type ExpectStatic } from 'vitest';
-import { Client } from '../src/index.js';
-import { startMockServer, type MockServer } from '../src/testing/index.js';
-import { ROOT, runScript, startScript, type Finished } from './cli/process.js';
-import { envFor } from './cli/servers.js';
+import { Client } from '../../src/index.js';
+import { startMockServer, type MockServer } from '../../src/testing/index.js';
+import { ROOT, runScript, startScript, type Finished } from '../cli/process.js';
+import { envFor } from '../cli/servers.js';
 
 const examples = readdirSync(join(ROOT, 'examples'))
   .filter((file) => file.endsWith('.ts') && file !== 'demo.ts')

@@ -1,0 +1,41 @@
+/**
+ * A fake clock for tests of waits (backoff, Retry-After, timeouts): time moves on only when nothing else is
+ * left to run, so a wait of a minute passes at once and a test never depends on how busy the machine is.
+ */
+import { afterEach, beforeEach, vi } from 'vitest';
+
+/** Fakes `setTimeout`, `Date` and `performance` for every test of the file (not `setImmediate`: see settle). */
+export function useFakeClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
+/** How a promise ended, and how much fake time passed before it did. */
+export type Settled<T> = ({ ok: true; value: T } | { ok: false; error: unknown }) & { elapsedMs: number };
+
+/**
+ * Runs `promise` to its end under the fake clock. Whatever can run without time passing runs first (a real
+ * `setImmediate` lets pending callbacks go); only then is the clock moved to the next timer.
+ */
+export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  const started = Date.now();
+  let done = false;
+  const outcome = promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  void outcome.then(() => {
+    done = true;
+  });
+  for (let steps = 0; !done; steps++) {
+    for (let i = 0; i < 20 && !done; i++) await new Promise((resolve) => setImmediate(resolve));
+    if (done) break;
+    if (vi.getTimerCount() === 0 || steps > 1_000) throw new Error('settle: the promise waits on nothing the clock can move');
+    await vi.advanceTimersToNextTimerAsync();
+  }
+  return { ...(await outcome), elapsedMs: Date.now() - started };
+}
