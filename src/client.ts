@@ -1,14 +1,18 @@
 /**
- * The `Client`: one HTTP core shared by the resource namespaces.
+ * The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them.
  */
-import { HttpCore, type QueryValue } from './core/http.js';
-import type { ClientOptions, RequestOptions } from './core/options.js';
+import { HttpCore } from './core/http.js';
+import { LevelLogger } from './core/logger.js';
+import { readEnv, type ClientOptions, type RequestOptions } from './core/options.js';
+import type { QueryValue } from './core/query.js';
 import { Auth, type Credentials } from './resources/auth.js';
+import type { CompletedBuild } from './resources/build.js';
 import type { BuildTarget, WaitForBuildOptions } from './resources/build-wait.js';
-import { Builds, type CompletedBuild } from './resources/builds.js';
+import { Builds } from './resources/builds.js';
 import { Integrations } from './resources/integrations.js';
 import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
+import { PrefixRoutes } from './service/prefix.js';
 
 /**
  * A call to an endpoint the SDK does not model yet, through the same core (key, prefix, retries, errors).
@@ -69,16 +73,19 @@ export class Client {
   /** Issue API keys from an email and password. */
   declare readonly auth: Auth;
   readonly #core: HttpCore;
+  readonly #routes: PrefixRoutes;
 
   /**
    * @throws WfaError when there is no `baseUrl` (option or `WFA_BASE_URL`) or an option is out of range. A
    * missing API key is reported by the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
-    this.#core = new HttpCore(options);
-    this.workflows = new Workflows(this.#core);
-    this.orders = new Orders(this.#core);
+    const log = new LevelLogger(options.logger, options.logLevel);
+    this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options.apiPrefix, log);
+    this.#core = new HttpCore(options, this.#routes, log);
     this.builds = new Builds(this.#core);
+    this.workflows = new Workflows(this.#core, this.builds);
+    this.orders = new Orders(this.#core);
     this.integrations = new Integrations(this.#core);
     this.auth = new Auth(this.#core);
     // What `util.inspect` and `console.log` show: the same facts as toJSON. Set here rather than declared as a
@@ -157,7 +164,7 @@ export class Client {
     /** `'[redacted]'` or `'(none)'`: whether a key is set helps debugging; its value never would. */
     apiKey: string;
   } {
-    const { prefix, confirmed } = this.#core.prefix;
-    return { baseUrl: this.#core.root, apiPrefix: prefix, prefixConfirmed: confirmed, apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)' };
+    const { prefix, confirmed } = this.#routes.state;
+    return { baseUrl: this.#routes.root, apiPrefix: prefix, prefixConfirmed: confirmed, apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)' };
   }
 }

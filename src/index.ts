@@ -20,8 +20,9 @@ export type {
   Logger,
   RequestOptions,
 } from './core/options.js';
-export type { QueryValue } from './core/http.js';
-export { Page, PagePromise, type ListOptions, type PageInfo, type PageParams } from './core/pagination.js';
+export type { QueryValue } from './core/query.js';
+export type { PageInfo, PageParams } from './service/envelope.js';
+export { Page, PagePromise, type ListOptions } from './resources/pages.js';
 export {
   AbortError,
   ApiError,
@@ -58,7 +59,8 @@ export {
   type WorkflowWithBuild,
 } from './resources/workflows.js';
 export { Orders, type Order, type OrderListParams } from './resources/orders.js';
-export { Builds, type Build, type BuildStatus, type CompletedBuild } from './resources/builds.js';
+export type { Build, BuildStatus, CompletedBuild } from './resources/build.js';
+export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
 export { Integrations, type Integration, type IntegrationSaveParams } from './resources/integrations.js';
 export { Auth, type Credentials, type IssuedKey } from './resources/auth.js';

@@ -1,15 +1,10 @@
 /**
- * Every error the SDK throws, in one place.
- *
- * Each class carries a brand (a list of the class names in its chain, under a `Symbol.for` key) so that
- * `instanceof` and the static `is()` guards recognise errors thrown by another copy of the package: the ESM
- * and CJS builds loaded into one process, or two versions installed side by side.
- *
- * This module imports nothing, so the webhooks entry point can use it without pulling in the HTTP client.
- *
- * Fields are `declare`d: each constructor assigns them, and an emitted class field would only repeat every
- * name in every browser bundle.
+ * Every error class the SDK throws. Each carries a brand (its chain's class names under a `Symbol.for` key),
+ * so `instanceof` and `is()` also recognise errors from another copy of the package (ESM and CJS in one
+ * process). Imports no HTTP code, so the webhooks entry can use it.
  */
+import { messageFromBody, pathOf } from './error-message.js';
+import { parseRetryAfter } from './retry-after.js';
 
 const KINDS = Symbol.for('workflow-automation-sdk.error-kinds');
 
@@ -431,95 +426,4 @@ export class WebhookParseError extends WfaError {
     super(message);
     this.path = formatPath(path);
   }
-}
-
-// ---- helpers shared by the error classes -------------------------------------------------------------
-
-/**
- * Names for the statuses that have a class of their own, 408 (retried) and the gateway errors, used when the
- * body gives no message. Any other status is an `Internal Server Error` (5xx) or an `HTTP Error`: the message
- * starts with the number anyway, and every name listed here is paid for in each browser bundle.
- */
-const statusTexts: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
-}
-
-const MAX_MESSAGE = 300;
-
-function clip(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > MAX_MESSAGE ? oneLine.slice(0, MAX_MESSAGE) + '…' : oneLine;
-}
-
-/**
- * The text a body field holds: a string, the `msg` or `message` of an object (`error: { message }`), or for a
- * list (FastAPI's `detail: [{ msg, loc }]`) the texts of its entries joined. `''` when it holds none.
- */
-function textOf(value: unknown): string {
-  const entries = (Array.isArray(value) ? value : [value]) as (string | { msg?: unknown; message?: unknown } | null | undefined)[];
-  return entries
-    .map((entry) => (typeof entry === 'string' ? entry : (entry?.msg ?? entry?.message)))
-    .filter((text) => typeof text === 'string' && text !== '')
-    .join('; ');
-}
-
-/** Reads a human message from an error body, wherever the service put it. */
-export function messageFromBody(status: number, body: unknown): string {
-  const fallback = statusTexts[status] ?? (status >= 500 ? 'Internal Server Error' : 'HTTP Error');
-  if (body === undefined || body === null || body === '') return `${fallback} (empty body)`;
-  if (typeof body === 'string' && /^\s*</.test(body)) {
-    // An error page from a proxy or load balancer: its title says enough, the markup would drown the message.
-    const title = clip(/<title[^>]*>([^<]*)/i.exec(body)?.[1] ?? '');
-    return `${fallback} (HTML page${title ? `: ${title}` : ''})`;
-  }
-  // A text body is the message itself. In an object, the first field that holds text wins (a field of a number
-  // or a boolean body is `undefined`, which holds none).
-  const fields = body as Record<string, unknown>;
-  const candidates =
-    typeof body === 'string' ? [body] : [fields.message, fields.error, fields.detail, fields.error_description, fields.title];
-  for (const candidate of candidates) {
-    const text = clip(textOf(candidate));
-    if (text) return text;
-  }
-  return fallback;
-}
-
-/**
- * Parses `Retry-After` (delta-seconds or an HTTP date) and `retry-after-ms`; `undefined` when absent or
- * unreadable. Takes a `Headers` as it is (every successful build poll reads it: no copy of all headers) or a
- * record with lower-case names.
- */
-export function parseRetryAfter(
-  headers: Record<string, string> | { get(name: string): string | null },
-  now = Date.now(),
-): number | undefined {
-  // Trimmed, so that a blank value counts as absent (`Number(' ')` would read it as 0).
-  const read = (name: string): string | undefined =>
-    (typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, string>)[name])?.trim();
-  const ms = read('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = read('retry-after');
-  if (!value) return undefined;
-  // Plain seconds, or else an HTTP date (a date in the past means no wait); `NaN` when it is neither.
-  const wait = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
-  return Number.isNaN(wait) ? undefined : Math.max(0, wait);
 }

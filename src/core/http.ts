@@ -1,100 +1,62 @@
 /**
- * The HTTP core: the only code that calls `fetch`. Every request of every resource passes through
- * {@link HttpCore.request}: API key, path prefix, query, JSON body, the retry loop (`retry.ts`: timeout and
- * retries over headers and body), redirects, error mapping, secret redaction and response validation.
- *
- * Why `fetch` and not ky: the SDK needs an attempt to cover reading the body and `Retry-After` read only as
- * documented, which ky's retry and timeout do not do (the reliability suite showed bodies that stalled or broke
- * escaping both). With its own loop, what remained of ky was building the `Request`: measured on Node 20 with
- * an in-memory fetch, a 20-item list cost 323-441 µs through ky against 161-190 µs without, and ky was 4.5 KB
- * of the 16 KB browser budget.
+ * The transport: the only code that calls `fetch`. One call goes to the URL its `Routes` give, with the API
+ * key, the retry loop (`retry.ts`), same-origin redirects, error mapping, secret redaction and the response
+ * check. It knows no endpoint paths; where a path goes is the routes' business (`src/service/prefix.ts`).
  */
-import {
-  AbortError,
-  ApiError,
-  ApiKeyError,
-  ConnectionError,
-  ResponseValidationError,
-  TimeoutError,
-  ValidationError,
-  WfaError,
-  type Issue,
-} from './errors.js';
-import { LevelLogger } from './logger.js';
-import {
-  checkRequestOptions,
-  normaliseBaseUrl,
-  readEnv,
-  type ApiKeySource,
-  type ApiPrefix,
-  type ClientOptions,
-  type FetchLike,
-  type RequestOptions,
-} from './options.js';
-import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
+import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError, type Issue } from './errors.js';
+import { resolveKey } from './api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
+import { LevelLogger } from './logger.js';
+import { checkRequestOptions, readEnv, type ApiKeySource, type ClientOptions, type FetchLike, type RequestOptions } from './options.js';
+import { queryString, withSearch, type QueryValue } from './query.js';
+import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
-import { now, runPhase } from './poll.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
-/**
- * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
- * passed as they are. An array repeats the key.
- *
- * @example
- * ```ts
- * const query: Record<string, QueryValue> = { status: filter ?? undefined, tag: ['a', 'b'] }; // ?tag=a&tag=b
- * await client.request({ method: 'GET', path: '/workflows', query });
- * ```
- */
-export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+/** What a call's 2xx body should be, and how errors speak of it. Absent: the body is returned as received. */
+export interface ResponseSpec<T> {
+  /** Words for error messages: "workflow", "list of orders". */
+  name: string;
+  /** Checks the body (when the client validates responses). */
+  schema?: Schema<unknown> | undefined;
+  /**
+   * Reads the body once `schema` has checked it: lists find their items this way. A `ResponseValidationError`
+   * it throws is re-thrown with the call's URL, and with the call's secrets removed from its body.
+   */
+  read?: ((data: unknown) => T) | undefined;
+  /** The body may hold a credential the SDK cannot name: it is kept out of errors entirely. */
+  secret?: boolean | undefined;
+}
 
-/**
- * One call as a resource describes it.
- *
- * @example
- * ```ts
- * await client.request({ method: 'GET', path: '/workflows', query: { page: 2 } });
- * ```
- */
+/** One call as a resource describes it. */
 export interface CoreRequest<T = unknown> extends RequestOptions {
   /** HTTP method, any case. */
   method: string;
-  /**
-   * Path under the API prefix (`/workflows/wf_1`). A path that already starts with `/api/v1` or `/v1` is sent
-   * under the confirmed prefix instead. An absolute URL on another origin is called without the API key.
-   */
+  /** A path under the service root (`/workflows/wf_1`), given to the routes; or an absolute URL. */
   path: string;
-  /** Query parameters. */
   query?: Record<string, QueryValue> | undefined;
-  /** JSON body. */
+  /** Sent as JSON. */
   body?: unknown;
-  /** @internal How the response body is checked; absent: returned as received. */
-  schema?: Schema<T> | undefined;
-  /** @internal Words for error messages: "workflow", "list of orders". */
-  what?: string | undefined;
-  /** @internal `false` for key issuing, which needs no key. */
+  /** `false` for key issuing, which needs no key. */
   auth?: boolean | undefined;
-  /** @internal A prefix this call always uses, whatever was detected (`/v1` for `/v1/auth`). */
-  fixedPrefix?: ApiPrefix | undefined;
-  /** @internal Values sent in this call that must never appear in an error or a log line. */
+  /** Values sent in this call that must never appear in an error or a log line. */
   secrets?: readonly (string | undefined)[] | undefined;
-  /**
-   * @internal Reads the body once `schema` (if any) has checked it: lists find their items this way, a build
-   * poll checks what a wait needs. A `ResponseValidationError` it throws is re-thrown with the call's URL, and
-   * with the call's secrets removed from its body.
-   */
-  read?: ((data: unknown) => T) | undefined;
-  /** @internal Keep a success body out of errors entirely (it may hold a credential we cannot name). */
-  hideBody?: boolean | undefined;
+  response?: ResponseSpec<T> | undefined;
 }
 
-const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
-const MAX_REDIRECTS = 5;
-// The longest URL the SDK sends: many servers and proxies refuse longer ones, and an error quotes its URL.
-const MAX_URL_LENGTH = 8192;
-// Visible ASCII, `!` (0x21) to `~` (0x7e): no spaces, no control characters.
-const HEADER_SAFE = /^[!-~]+$/;
+/** Where one path goes, and where next after an answer. */
+export interface Route {
+  readonly url: string;
+  /** Told the status the service answered with; returns another URL to try instead, if there is one. */
+  answered(status: number): string | undefined;
+}
+
+/** Where paths go under a service root. The key is sent to that root's origin and nowhere else. */
+export interface Routes {
+  /** The service root: origin plus any base path, no trailing slash. */
+  readonly root: string;
+  route(path: string): Route;
+}
 
 /** An answer with its body read, as the retry loop and the redirect loop pass it on. */
 interface Received extends Answer {
@@ -109,23 +71,16 @@ export interface CoreResponse<T> {
   headers: Headers;
 }
 
-/**
- * The machinery behind a `Client`. Resources hold one and call {@link HttpCore.request}.
- *
- * @example
- * ```ts
- * const core = new HttpCore({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'k' });
- * const { data } = await core.request({ method: 'GET', path: '/orders' });
- * ```
- */
+const MAX_REDIRECTS = 5;
+// The longest URL the SDK sends: many servers and proxies refuse longer ones, and an error quotes its URL.
+const MAX_URL_LENGTH = 8192;
+
+/** The machinery behind a `Client`. Resources hold one and call {@link HttpCore.request}. */
 export class HttpCore {
   readonly #apiKey: ApiKeySource | undefined;
   readonly #fetch: FetchLike | undefined;
   readonly #headers: Record<string, string>;
-  #prefix: ApiPrefix;
-  #confirmed: boolean;
-  /** The service root: origin plus any base path, no prefix, no trailing slash. */
-  declare readonly root: string;
+  readonly #routes: Routes;
   declare readonly timeoutMs: number;
   declare readonly maxRetries: number;
   declare readonly validateResponses: boolean;
@@ -134,19 +89,8 @@ export class HttpCore {
   /** The key the last call sent, so errors built outside the core (build waits) can be cleaned of it. */
   #lastKey: string | undefined;
 
-  constructor(options: ClientOptions = {}) {
-    const baseUrl = options.baseUrl ?? readEnv('WFA_BASE_URL');
-    if (!baseUrl) {
-      throw new WfaError('No baseUrl: pass { baseUrl } to new Client() or set WFA_BASE_URL');
-    }
-    const { root, prefix } = normaliseBaseUrl(baseUrl);
-    this.root = root;
-    const apiPrefix = options.apiPrefix ?? 'auto';
-    if (apiPrefix !== 'auto' && !Object.hasOwn(OTHER_PREFIX, apiPrefix)) {
-      throw new WfaError(`apiPrefix must be '/api/v1', '/v1' or 'auto'`);
-    }
-    this.#prefix = apiPrefix === 'auto' ? (prefix ?? '/api/v1') : apiPrefix;
-    this.#confirmed = apiPrefix !== 'auto';
+  constructor(options: ClientOptions, routes: Routes, log = new LevelLogger(options.logger, options.logLevel)) {
+    this.#routes = routes;
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
@@ -154,12 +98,12 @@ export class HttpCore {
     this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
     this.validateResponses = options.validateResponses ?? true;
     this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
-    this.log = new LevelLogger(options.logger, options.logLevel);
+    this.log = log;
   }
 
-  /** The prefix resource calls use now, and whether it is confirmed (answered something other than 404). */
-  get prefix(): { prefix: ApiPrefix; confirmed: boolean } {
-    return { prefix: this.#prefix, confirmed: this.#confirmed };
+  /** The service root: origin plus any base path. */
+  get root(): string {
+    return this.#routes.root;
   }
 
   /** True when a key is configured (without revealing it). */
@@ -167,9 +111,12 @@ export class HttpCore {
     return this.#apiKey !== undefined;
   }
 
-  /**
-   * Sends one call and returns its (validated) body. Rejects only with the SDK's errors.
-   */
+  /** The URL a path under the root would be sent to now, for messages. */
+  urlOf(path: string): string {
+    return this.#routes.route(path).url;
+  }
+
+  /** Sends one call and returns its (checked) body. Rejects only with the SDK's errors. */
   async request<T = unknown>(req: CoreRequest<T>): Promise<T> {
     return (await this.exchange(req)).data;
   }
@@ -180,15 +127,53 @@ export class HttpCore {
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    // One deadline for the whole call: every redirect hop and the prefix fallback run inside it.
+    // One deadline for the whole call: every redirect hop and every route tried run inside it.
     const deadline = callDeadline(timeoutMs, req.maxRetries ?? this.maxRetries);
     const target = this.#target(req.path);
-    const foreign = target.foreign;
+    const foreign = target.route === undefined;
     const body = jsonBody(req.body);
-    const path = withQuery(target.path, req.query);
+    const search = queryString(req.query);
+    const { headers, explicitKeys, contentType } = this.#headersFor(req, foreign);
+    // The configured key, unless the call needs none, goes to another origin or carries its own. Resolved on
+    // every call, so that a rotated key is picked up.
+    let key: string | undefined;
+    if (req.auth !== false && !foreign && explicitKeys.length === 0) {
+      key = await resolveKey(this.#apiKey, { signal: req.signal, timeoutMs }, this.#lastKey);
+      this.#lastKey = key;
+      headers['x-api-key'] = key;
+    }
+    const secrets = usableSecrets([key, ...explicitKeys, ...(req.secrets ?? [])]);
+    if (body !== undefined && !contentType) headers['content-type'] = 'application/json';
+
+    let url = target.route ? target.route.url : target.url;
+    let answer: Received;
+    for (;;) {
+      const full = withSearch(url, search);
+      if (full.length > MAX_URL_LENGTH) {
+        throw new ValidationError('request', [
+          { path: ['url'], message: `is ${full.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`, code: 'too_big' },
+        ]);
+      }
+      try {
+        answer = await this.#send(method, full, headers, body, req, secrets, deadline);
+        target.route?.answered(answer.status);
+        break;
+      } catch (error) {
+        if (!target.route || !(error instanceof ApiError)) throw error;
+        const next = target.route.answered(error.status);
+        if (next === undefined) throw error;
+        url = next;
+      }
+    }
+    return { data: this.#parse(answer, method, req.response, secrets), status: answer.status, headers: answer.headers };
+  }
+
+  /**
+   * The call's headers, the client's then the call's, in one pass: an X-API-Key given explicitly (any case)
+   * is used as it is and never goes to another origin, and a Content-Type in any case is kept.
+   */
+  #headersFor(req: CoreRequest<unknown>, foreign: boolean) {
     const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
-    // One pass over the caller's headers. An X-API-Key given explicitly (any case) is used as it is, and never
-    // goes to another origin; adding ours too would send both. Likewise a Content-Type in any case is kept.
     const explicitKeys: string[] = [];
     let contentType = false;
     for (const name of Object.keys(headers)) {
@@ -199,91 +184,14 @@ export class HttpCore {
         else explicitKeys.push(headers[name]!);
       }
     }
-    // The configured key, unless the call needs none, goes to another origin or carries its own. Resolved on
-    // every call, so that a rotated key is picked up.
-    let key: string | undefined;
-    if (req.auth !== false && !foreign && explicitKeys.length === 0) {
-      key = await this.#key(req.signal, timeoutMs);
-      this.#lastKey = key;
-      headers['x-api-key'] = key;
-    }
-    const secrets = usableSecrets([key, ...explicitKeys, ...(req.secrets ?? [])]);
-    if (body !== undefined && !contentType) headers['content-type'] = 'application/json';
-
-    const fixed = foreign ? undefined : (req.fixedPrefix ?? target.fixedPrefix);
-    const auto = !fixed && !foreign;
-    let prefix = fixed ?? this.#prefix;
-    let answer: Received;
-    for (let tries = 0; ; tries++) {
-      const url = (foreign ? '' : this.root + prefix) + path;
-      if (url.length > MAX_URL_LENGTH) {
-        throw new ValidationError('request', [
-          { path: ['url'], message: `is ${url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`, code: 'too_big' },
-        ]);
-      }
-      try {
-        answer = await this.#send(method, url, headers, body, req, secrets, deadline);
-        break;
-      } catch (error) {
-        // Anything but a 404 confirms the prefix; a 404 before any confirmation is tried under the other, once.
-        if (!auto || !(error instanceof ApiError)) throw error;
-        if (error.status !== 404) this.#confirm(prefix);
-        else if (!tries && !this.#confirmed) {
-          const other = OTHER_PREFIX[prefix];
-          this.log.log('info', `404 under ${prefix}; trying ${other}`);
-          prefix = other;
-          continue;
-        }
-        throw error;
-      }
-    }
-    if (auto) this.#confirm(prefix);
-    return { data: this.#parse(answer, method, req, secrets), status: answer.status, headers: answer.headers };
+    return { headers, explicitKeys, contentType };
   }
 
   /**
-   * The key for one call. A key function is a user's callback: it may hang, throw or reject, so it runs bounded
-   * by the call's `timeoutMs` and `signal`, and whatever it does ends in the SDK's own errors.
+   * Where a call goes: a path under the root, given to the routes, or an absolute URL. An absolute URL under
+   * the root is routed like its path; any other is foreign, and gets no key.
    */
-  async #key(signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
-    const source = this.#apiKey;
-    let key: unknown = source;
-    if (typeof source === 'function') {
-      const result = await runPhase(async () => source(), { signal, deadline: now() + timeoutMs });
-      if (result.type === 'aborted') throw new AbortError('The request was aborted by its signal', { cause: result.reason });
-      if (result.type === 'deadline') throw new TimeoutError(`The apiKey function did not return within ${timeoutMs} ms`, timeoutMs);
-      if (result.type === 'failed') {
-        const { error } = result;
-        const name = error instanceof Error ? error.name : typeof error;
-        // Its message is not quoted: a vault's error may hold the key. The cause keeps it, with the last key removed.
-        throw new ApiKeyError(`The apiKey function failed (${name}); its error is the cause`, {
-          cause: safeCause(error, usableSecrets([this.#lastKey])),
-        });
-      }
-      key = result.value;
-    }
-    if (typeof key !== 'string' || key === '') {
-      throw new ApiKeyError(
-        typeof source === 'function'
-          ? 'The apiKey function returned no key: it must return a non-empty string'
-          : 'No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()',
-      );
-    }
-    if (!HEADER_SAFE.test(key)) {
-      throw new ApiKeyError('The API key holds spaces or control characters, which an HTTP header cannot carry');
-    }
-    return key;
-  }
-
-  #confirm(prefix: ApiPrefix): void {
-    if (this.#confirmed) return;
-    this.#prefix = prefix;
-    this.#confirmed = true;
-    this.log.log('info', `using path prefix ${prefix}`);
-  }
-
-  /** Splits what a caller passed as `path` into where it goes. */
-  #target(path: string): { path: string; foreign: boolean; fixedPrefix?: ApiPrefix } {
+  #target(path: string): { route: Route; url?: undefined } | { route?: undefined; url: string } {
     let rest = path;
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
       const url = new URL(path);
@@ -292,18 +200,14 @@ export class HttpCore {
       const rootPath = this.root.slice(origin.length);
       if (url.origin !== origin || !url.pathname.startsWith(rootPath)) {
         url.hash = '';
-        return { path: url.href, foreign: true };
+        return { url: url.href };
       }
       rest = url.pathname.slice(rootPath.length) + url.search;
     }
-    if (!rest.startsWith('/')) rest = `/${rest}`;
-    // Key issuing exists only at /v1/auth, whatever prefix the resources use.
-    if (/^\/v1\/auth(?:\?|$)/.test(rest)) return { path: rest.slice(3), foreign: false, fixedPrefix: '/v1' };
-    // A path that names a prefix itself (`/api/v1/...`, `/v1/...`) is sent under the confirmed one.
-    return { path: rest.replace(/^(?:\/api)?\/v1(?=\/|$)/, ''), foreign: false };
+    return { route: this.#routes.route(rest.startsWith('/') ? rest : `/${rest}`) };
   }
 
-  /**
+/**
    * Sends through the retry loop and follows same-origin redirects by hand, so the key never leaves the
    * origin. Resolves with a 2xx answer (body read); throws the SDK's error for everything else.
    */
@@ -405,7 +309,7 @@ export class HttpCore {
   }
 
   /** Parses a 2xx body and checks it. Errors carry the body with every secret of the call removed. */
-  #parse<T>(answer: Received, method: string, req: CoreRequest<T>, secrets: string[]): T {
+  #parse<T>(answer: Received, method: string, spec: ResponseSpec<T> | undefined, secrets: string[]): T {
     let body: unknown;
     let issues: readonly Issue[] | undefined;
     try {
@@ -417,12 +321,12 @@ export class HttpCore {
     if (!issues) {
       try {
         let data: unknown = body;
-        if (req.schema && this.validateResponses) {
-          const result = safeParse(req.schema, body);
+        if (spec?.schema && this.validateResponses) {
+          const result = safeParse(spec.schema, body);
           if (result.success) data = result.data;
           else issues = toIssues(result.error);
         }
-        if (!issues) return req.read ? req.read(data) : (data as T);
+        if (!issues) return spec?.read ? spec.read(data) : (data as T);
       } catch (error) {
         // `read` reports a body it cannot use this way; it gets the call's URL and redaction below.
         if (!(error instanceof ResponseValidationError)) throw error;
@@ -431,11 +335,11 @@ export class HttpCore {
       }
     }
     throw new ResponseValidationError({
-      body: req.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
+      body: spec?.secret ? '[body hidden: it may contain a credential]' : redact(body, secrets),
       issues,
       method,
       url: redactText(answer.url, secrets),
-      what: req.what,
+      what: spec?.name,
     });
   }
 
@@ -460,9 +364,6 @@ function checkCount(
   return value;
 }
 
-
-
-
 /** An error body as the caller sees it: JSON when it parses, the text otherwise, `undefined` when empty. */
 function parseErrorBody(text: string): unknown {
   if (text === '') return undefined;
@@ -471,37 +372,4 @@ function parseErrorBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** What form encoding (URLSearchParams) leaves as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
-const FORM_SAFE = /^[\w.*-]*$/;
-
-/** Text as URLSearchParams writes it (`a b` → `a+b`), built only for text that needs encoding. */
-function formEncode(text: string): string {
-  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
-}
-
-/**
- * Adds a query to a path, skipping `undefined` and `null`, repeating array values: `?a=1&b=x`, or `&a=1&b=x`
- * after a path that has a query already. Encoded as URLSearchParams would, without building one for the
- * plain names and numbers nearly every query holds.
- */
-export function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
-  let text = '';
-  const add = (name: string, value: unknown) => {
-    // A JavaScript caller can pass anything: an object or a symbol would be sent as `[object Object]` or throw.
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      const message = 'must be a string, number or boolean, or an array of them';
-      throw new ValidationError('query', [{ path: [name], message, code: 'invalid_type' }]);
-    }
-    text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
-  };
-  for (const name in query) {
-    if (!Object.hasOwn(query, name)) continue;
-    const value = query[name];
-    if (Array.isArray(value)) for (const item of value as readonly unknown[]) add(name, item);
-    else if (value !== undefined && value !== null) add(name, value);
-  }
-  if (!text) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}${text}`;
 }

@@ -141,42 +141,6 @@ export function readEnv(name: string): string | undefined {
   }
 }
 
-/** A base URL split into the service root and the prefix it named, if any. */
-export interface NormalisedBaseUrl {
-  /** Origin plus any path before the version prefix, without a trailing slash. */
-  root: string;
-  /** The prefix the URL ended with, when it ended with one. */
-  prefix: ApiPrefix | undefined;
-}
-
-/**
- * Accepts `https://host`, `https://host/`, `https://host/v1`, `https://host/base/api/v1/` and the like.
- *
- * @example
- * ```ts
- * normaliseBaseUrl('https://host/svc/api/v1/'); // { root: 'https://host/svc', prefix: '/api/v1' }
- * ```
- */
-export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
-  const text = input.trim();
-  if (!isHttpUrl(text)) {
-    throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
-  }
-  const url = new URL(text);
-  // Parts a request URL cannot keep: named, so the caller knows what to move where. The values are never quoted.
-  const part =
-    url.username || url.password
-      ? 'user:password@ (send credentials with the apiKey or headers option)'
-      : url.search
-        ? 'a query (?…); pass query parameters with each call'
-        : url.hash
-          ? 'a fragment (#…)'
-          : '';
-  if (part) throw new ValidationError('client options', [{ path: ['baseUrl'], message: `must not contain ${part}`, code: 'invalid_value' }]);
-  // The path before the prefix it ends with (if any) and any trailing slashes. The pattern always matches.
-  const [, path, prefix] = /^(.*?)((?:\/api)?\/v1)?\/*$/.exec(url.pathname)!;
-  return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };
-}
 
 // An HTTP token: letters, digits (`\w`, which brings `_`, also a token character) and these symbols.
 const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;

@@ -18,7 +18,7 @@
  * breaks escaped both), and `Retry-After` is read only as documented (ky also honours `RateLimit-Reset` and
  * sleeps its whole cap on a value it cannot parse).
  */
-import { parseRetryAfter } from './errors.js';
+import { parseRetryAfter } from './retry-after.js';
 import { now, runPhase, sleepWithin } from './poll.js';
 
 /**

@@ -84,7 +84,7 @@ export class Auth extends Resource {
       body,
       auth: false,
       secrets: [body.password],
-      hideBody: true,
+      response: { name: 'issued key', secret: true },
     });
     const apiKey = findIssuedKey(response);
     if (!apiKey) {
@@ -92,7 +92,7 @@ export class Auth extends Resource {
         body: '[body hidden: it may contain a credential]',
         issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
         method: 'POST',
-        url: `${coreOf(this).root}/v1/auth`,
+        url: coreOf(this).urlOf('/v1/auth'),
         what: 'issued key',
       });
     }

@@ -27,15 +27,15 @@ import {
   ResponseValidationError,
   ValidationError,
   WaitTimeoutError,
-  parseRetryAfter,
 } from '../core/errors.js';
-import type { CoreResponse, HttpCore } from '../core/http.js';
+import { parseRetryAfter } from '../core/retry-after.js';
+import type { CoreResponse, HttpCore, ResponseSpec } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
 import { MAX_TIMER_MS, now, sleepWithin } from '../core/poll.js';
 import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
 import { isHttpUrl } from '../core/url.js';
-import type { Build, CompletedBuild } from './builds.js';
+import { BuildSchema, type Build, type CompletedBuild } from './build.js';
 
 /** Default time between polls, in milliseconds. */
 export const DEFAULT_BUILD_POLL_INTERVAL_MS = 2_000;
@@ -154,8 +154,6 @@ interface Schedule {
 /**
  * The build id a target names; throws `ValidationError` (before any request) when there is none, or when it
  * cannot be a path segment.
- *
- * @internal
  */
 export function buildIdOf(target: BuildTarget, caller: string): string {
   let id: unknown = target;
@@ -177,8 +175,6 @@ export function buildIdOf(target: BuildTarget, caller: string): string {
 /**
  * Throws `ValidationError` for options a wait cannot use, so a caller can check them before doing anything
  * else (`createAndWait` checks before it creates), and fills in the defaults.
- *
- * @internal
  */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
   const what = `options of ${caller}`;
@@ -221,6 +217,9 @@ function checkPolled(data: unknown): Build {
   }
   return build;
 }
+
+/** A poll's answer: a build, checked for what a wait needs. */
+const POLLED: ResponseSpec<Build> = { name: 'build', schema: BuildSchema, read: checkPolled };
 
 function pollIssue(body: unknown, field: string, message: string): ResponseValidationError {
   return new ResponseValidationError({ body, issues: [{ path: [field], message, code: 'invalid_type' }], method: 'GET', url: '', what: 'build' });
@@ -265,20 +264,17 @@ function aborted(buildId: string, reason: unknown): AbortError {
  * status). Throws `WaitTimeoutError`, `AbortError`, or the error of a poll that cannot succeed by trying again.
  * Nothing runs while the consumer holds a yielded state: timers and listeners exist only inside a phase.
  * Target and options are checked here, not in the generator, so bad ones throw where the call is made.
- *
- * @internal
  */
 export function watchBuild(
   core: HttpCore,
-  schema: Schema<Build>,
   target: BuildTarget,
   options: WatchBuildOptions | null | undefined,
   caller: string,
 ): AsyncGenerator<Build, void, undefined> {
-  return poll(core, schema, buildIdOf(target, caller), checkWaitOptions(options, caller));
+  return poll(core, buildIdOf(target, caller), checkWaitOptions(options, caller));
 }
 
-async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
+async function* poll(core: HttpCore, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
   const { signal, headers } = schedule;
   const path = `/builds/${idSegment(buildId, 'build id')}`;
   const deadline = now() + schedule.timeoutMs;
@@ -299,7 +295,7 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
       // One attempt per poll (`maxRetries: 0`): the schedule below owns the retrying. The attempt's timeout is
       // cut to the time left, so a poll in flight when the deadline passes ends then, as a TimeoutError.
       const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
-      response = await core.exchange({ method: 'GET', path, schema, read: checkPolled, what: 'build', signal, timeoutMs, headers, maxRetries: 0 });
+      response = await core.exchange({ method: 'GET', path, response: POLLED, signal, timeoutMs, headers, maxRetries: 0 });
     } catch (error) {
       if (AbortError.is(error)) throw aborted(buildId, signal?.reason);
       if (!isTransient(error)) throw error;
@@ -335,19 +331,16 @@ async function* poll(core: HttpCore, schema: Schema<Build>, buildId: string, sch
 
 /**
  * Polls until the build completes and returns it; see {@link watchBuild} for the schedule.
- *
- * @internal
  */
 export async function waitForBuild(
   core: HttpCore,
-  schema: Schema<Build>,
   target: BuildTarget,
   options: WaitForBuildOptions | null | undefined,
   caller: string,
 ): Promise<CompletedBuild> {
   const buildId = buildIdOf(target, caller);
   let last: Build | undefined;
-  for await (last of poll(core, schema, buildId, checkWaitOptions(options, caller)));
+  for await (last of poll(core, buildId, checkWaitOptions(options, caller)));
   // The watch ends only after a terminal state, which it yielded: `last` is that state.
   if (ended(last!) === 'completed') return last as CompletedBuild;
   throw new BuildFailedError(buildId, core.redactSecrets(last!));

@@ -3,7 +3,9 @@
  * secret: it never appears in an error or a log line, even when the service echoes it back in an error body.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
+import type { PageParams } from '../service/envelope.js';
+import { listEndpoint } from './list.js';
+import type { ListOptions, PagePromise } from './pages.js';
 import {
   checkInput,
   idSegment,
@@ -109,8 +111,7 @@ export class Integrations extends Resource {
       method: 'POST',
       path: '/integrations',
       body,
-      schema: IntegrationSchema,
-      what: 'integration',
+      response: { name: 'integration', schema: IntegrationSchema },
       secrets: [body.api_key],
     });
   }

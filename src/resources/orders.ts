@@ -3,7 +3,9 @@
  * is kept as received.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
+import type { PageParams } from '../service/envelope.js';
+import { listEndpoint } from './list.js';
+import type { ListOptions, PagePromise } from './pages.js';
 import {
   idSegment,
   looseObject,
@@ -88,6 +90,6 @@ export class Orders extends Resource {
    */
   async get(id: string | number, options?: RequestOptions): Promise<Order> {
     const path = `/orders/${idSegment(id, 'order id')}`;
-    return coreOf(this).request({ ...options, method: 'GET', path, schema: OrderSchema, what: 'order' });
+    return coreOf(this).request({ ...options, method: 'GET', path, response: { name: 'order', schema: OrderSchema } });
   }
 }

@@ -2,7 +2,9 @@
  * Workflows: a name, a target platform, one trigger and an ordered list of actions. Creating one starts a build.
  */
 import type { RequestOptions } from '../core/options.js';
-import { listEndpoint, type ListOptions, type PagePromise, type PageParams } from '../core/pagination.js';
+import type { PageParams } from '../service/envelope.js';
+import { listEndpoint } from './list.js';
+import type { ListOptions, PagePromise } from './pages.js';
 import {
   array,
   checkInput,
@@ -20,7 +22,8 @@ import {
 } from '../core/schema.js';
 import { ResponseValidationError } from '../core/errors.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
-import { Builds, type CompletedBuild } from './builds.js';
+import type { CompletedBuild } from './build.js';
+import type { Builds } from './builds.js';
 import { Resource, coreOf, type JsonValue } from './resource.js';
 
 /**
@@ -288,6 +291,14 @@ export interface WorkflowWithBuild {
  * ```
  */
 export class Workflows extends Resource {
+  readonly #builds: Builds;
+
+  /** @internal Made by `Client`, with its core and its `builds`, which `createAndWait` waits with. */
+  constructor(core: object, builds: Builds) {
+    super(core);
+    this.#builds = builds;
+  }
+
   /**
    * The authenticated user's workflows. Await for one page, or `for await` for every workflow.
    *
@@ -311,7 +322,7 @@ export class Workflows extends Resource {
    */
   async create(params: WorkflowCreateParams, options?: RequestOptions): Promise<Workflow> {
     const body = checkInput(WorkflowCreateSchema, params, 'input to workflows.create');
-    return coreOf(this).request({ ...options, method: 'POST', path: '/workflows', body, schema: WorkflowSchema, what: 'workflow' });
+    return coreOf(this).request({ ...options, method: 'POST', path: '/workflows', body, response: { name: 'workflow', schema: WorkflowSchema } });
   }
 
   /**
@@ -340,11 +351,11 @@ export class Workflows extends Resource {
         body: workflow,
         issues: [{ path: ['build_id'], message: 'is missing, so there is no build to wait for', code: 'invalid_type' }],
         method: 'POST',
-        url: `${coreOf(this).root}${coreOf(this).prefix.prefix}/workflows`,
+        url: coreOf(this).urlOf('/workflows'),
         what: `workflow ${workflow.id} was created`,
       });
     }
-    const build = await new Builds(coreOf(this)).wait(workflow.build_id, waitOptions);
+    const build = await this.#builds.wait(workflow.build_id, waitOptions);
     return { workflow, build };
   }
 
@@ -358,7 +369,7 @@ export class Workflows extends Resource {
    */
   async get(id: string, options?: RequestOptions): Promise<Workflow> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    return coreOf(this).request({ ...options, method: 'GET', path, schema: WorkflowSchema, what: 'workflow' });
+    return coreOf(this).request({ ...options, method: 'GET', path, response: { name: 'workflow', schema: WorkflowSchema } });
   }
 
   /**
@@ -372,7 +383,7 @@ export class Workflows extends Resource {
   async update(id: string, changes: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
     const body = checkInput(WorkflowUpdateSchema, changes, 'input to workflows.update');
-    return coreOf(this).request({ ...options, method: 'PUT', path, body, schema: WorkflowSchema, what: 'workflow' });
+    return coreOf(this).request({ ...options, method: 'PUT', path, body, response: { name: 'workflow', schema: WorkflowSchema } });
   }
 
   /**

@@ -13,9 +13,9 @@ import {
   UnprocessableEntityError,
   ValidationError,
   WfaError,
-  messageFromBody,
-  parseRetryAfter,
 } from '../../src/core/errors.js';
+import { messageFromBody } from '../../src/core/error-message.js';
+import { parseRetryAfter } from '../../src/core/retry-after.js';
 
 const init = (status: number, body: unknown = { message: 'nope' }, headers: Record<string, string> = {}) => ({
   status,

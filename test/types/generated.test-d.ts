@@ -29,7 +29,7 @@ import {
   type Schema,
 } from '../../src/core/schema.js';
 import { CredentialsSchema } from '../../src/resources/auth.js';
-import { BuildSchema, BuildStatusSchema } from '../../src/resources/builds.js';
+import { BuildSchema, BuildStatusSchema } from '../../src/resources/build.js';
 import { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integrations.js';
 import { OrderSchema } from '../../src/resources/orders.js';
 import {

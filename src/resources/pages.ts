@@ -1,166 +1,13 @@
 /**
- * Lists: reading whatever envelope the service uses, and walking pages safely.
- *
- * The spec does not show the list envelope, so a page is read from a bare array or from an object whose items
- * sit under `data`, `items`, `results` or the resource's plural name (also one level down, under `data`), with
- * paging facts from the usual fields, top level or inside `meta`, `pagination`, `paging` or `links`.
- *
- * Walking stops on an empty page, a short page, `has_more: false`, the last page by `total_pages` or `total`,
- * a page number or a page content already seen in the walk, or `maxPages`: no server bug makes a loop repeat.
+ * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk stops on an empty or
+ * short page, the service's "no more", a page number or content already read, or `maxPages`: no server bug
+ * makes a loop repeat.
  */
-import { ResponseValidationError, ValidationError, WfaError } from './errors.js';
-import type { $ZodShape } from 'zod/v4/core';
-import type { HttpCore, QueryValue } from './http.js';
-import type { RequestOptions } from './options.js';
-import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from './schema.js';
-
-/**
- * Paging parameters every list accepts.
- *
- * @example
- * ```ts
- * const first = await client.orders.list({ page: 1, limit: 50 });
- * ```
- */
-export interface PageParams {
-  /** 1-based page number. */
-  page?: number | undefined;
-  /** Items per page. */
-  limit?: number | undefined;
-}
-
-/**
- * What a page says about paging, from whichever fields the service used (the spec shows no list envelope).
- * Absent facts are `undefined`.
- *
- * @example
- * ```ts
- * const { info }: { info: PageInfo } = await client.orders.list({ limit: 20 });
- * console.log(`page ${info.page} of ${info.totalPages ?? '?'}`);
- * ```
- */
-export interface PageInfo {
-  /** This page's number (as reported, else as requested, else 1). */
-  page: number;
-  /** Items per page (as reported, else as requested). */
-  limit: number | undefined;
-  /** Items in the whole list. */
-  total: number | undefined;
-  /** Pages in the whole list. */
-  totalPages: number | undefined;
-  /** The service's own "there is more" flag. */
-  hasMore: boolean | undefined;
-  /** The next page's number; `null` when the service says there is none. */
-  nextPage: number | null | undefined;
-}
-
-const ITEM_KEYS = ['data', 'items', 'results'];
-const FACT_SOURCES = ['meta', 'pagination', 'paging', 'links'];
-/**
- * The spellings of a paging fact's names, given space-separated in snake_case in order of preference: each
- * name, then its camelCase form (`total_pages`, then `totalPages`). Listed once when the module loads, so that
- * reading a page only looks fields up.
- */
-/* @__NO_SIDE_EFFECTS__ */
-function spellings(names: string): string[] {
-  return [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))];
-}
-
-const SPELLINGS = {
-  page: spellings('page current_page page_number'),
-  limit: spellings('limit per_page page_size'),
-  total: spellings('total total_count total_items'),
-  totalPages: spellings('total_pages last_page page_count'),
-  hasMore: spellings('has_more has_next has_next_page'),
-  nextPage: spellings('next_page next'),
-};
+import { WfaError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import type { PageInfo } from '../service/envelope.js';
 
 type Obj = Record<string, unknown>;
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function wholeNumber(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
-  return undefined;
-}
-
-/** The first object that names the fact wins; within it, the first of `names` it has. */
-function pick(sources: Obj[], names: string[]): unknown {
-  for (const source of sources) for (const name of names) if (source[name] !== undefined) return source[name];
-  return undefined;
-}
-
-/**
- * Reads a `next_page`/`next` value: a number, a URL with a `page` parameter or `true`; `null` for none,
- * `undefined` when absent or unreadable.
- */
-function readNext(value: unknown, current: number): number | null | undefined {
-  if (value === null || value === false || value === '') return null;
-  const number = wholeNumber(value);
-  if (number !== undefined) return number;
-  if (typeof value === 'string') {
-    const page = URL.canParse(value, 'http://x') ? new URL(value, 'http://x').searchParams.get('page') : null;
-    return wholeNumber(page) ?? current + 1;
-  }
-  return value === true ? current + 1 : undefined;
-}
-
-/** The paging facts in the objects that were searched for the items, and in their meta, pagination, etc. */
-function readInfo(holders: Obj[], requested: PageParams): PageInfo {
-  const sources = [...holders];
-  for (const holder of holders) {
-    for (const name of FACT_SOURCES) {
-      const inner = holder[name];
-      if (isObj(inner)) {
-        sources.push(inner);
-        if (isObj(inner['pagination'])) sources.push(inner['pagination']);
-      }
-    }
-  }
-  const page = wholeNumber(pick(sources, SPELLINGS.page)) ?? requested.page ?? 1;
-  const hasMore = pick(sources, SPELLINGS.hasMore);
-  return {
-    page,
-    limit: wholeNumber(pick(sources, SPELLINGS.limit)) ?? requested.limit,
-    total: wholeNumber(pick(sources, SPELLINGS.total)),
-    totalPages: wholeNumber(pick(sources, SPELLINGS.totalPages)),
-    hasMore: typeof hasMore === 'boolean' ? hasMore : undefined,
-    nextPage: readNext(pick(sources, SPELLINGS.nextPage), page),
-  };
-}
-
-/**
- * Finds the items and paging facts in a list response.
- *
- * @returns `undefined` when the body holds no list the SDK can recognise; else the items, where they were
- * (`itemsPath`, for error paths: `['data', 'orders']`) and the paging facts.
- */
-export function readEnvelope(
-  body: unknown,
-  plural: string,
-  requested: PageParams,
-): { items: unknown[]; itemsPath: string[]; info: PageInfo } | undefined {
-  if (Array.isArray(body)) return { items: body, itemsPath: [], info: readInfo([], requested) };
-  if (!isObj(body)) return undefined;
-  // The items sit at the top level or, failing that, one level down under `data`.
-  const holders: Obj[] = [];
-  for (const holder of isObj(body['data']) ? [body, body['data']] : [body]) {
-    holders.push(holder);
-    for (const key of [...ITEM_KEYS, plural]) {
-      if (!Array.isArray(holder[key])) continue;
-      return {
-        items: holder[key] as unknown[],
-        itemsPath: holder === body ? [key] : ['data', key],
-        // Facts are read where the items were searched for: the top level, and `data` when they are in it.
-        info: readInfo(holders, requested),
-      };
-    }
-  }
-  return undefined;
-}
 
 /**
  * A cheap identity for a page's content: its ids when every item has one, else its JSON, hashed to a number
@@ -204,7 +51,7 @@ function hash(text: string): number {
  * the first page) where it was first seen. A page asks only about positions up to its own, so walking from a
  * page again finds what the first walk found from there. One entry per distinct page.
  */
-class Trail {
+export class Trail {
   readonly #numbers = new Map<number, number>();
   readonly #contents = new Map<number, number>();
 
@@ -226,7 +73,7 @@ class Trail {
 }
 
 /** How a list fetches its next page, and what bounds its walk. */
-interface Walk<T> {
+export interface Walk<T> {
   fetch(page: number, position: number): Promise<Page<T>>;
   /** Tells the client's logger why a walk ended early: a server bug the caller should hear about. */
   warn(message: string): void;
@@ -426,74 +273,3 @@ export interface ListOptions extends RequestOptions {
   maxPages?: number | undefined;
 }
 
-/**
- * Makes a resource's `list()`, once, when its module loads: the parameter and item schemas are built here
- * rather than on each call (building a zod schema costs more than validating 20 items).
- *
- * @param plural - the resource's name in its path and in messages, also tried as the items key: `workflows`
- * @param filters - the list's parameters besides `page` and `limit`; any other parameter is refused
- * @returns what `list(params, options)` calls with the resource's core
- * @internal
- */
-/* @__NO_SIDE_EFFECTS__ */
-export function listEndpoint<T>(
-  plural: string,
-  item: Schema<T>,
-  filters: $ZodShape = {},
-): (core: HttpCore, params: PageParams, options: ListOptions | undefined) => PagePromise<T> {
-  const path = `/${plural}`;
-  const what = `list of ${plural}`;
-  const paramsSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...filters });
-  const itemsSchema = array(item);
-  return (core, params, listOptions) =>
-    new PagePromise(async () => {
-      // Copied, then the copy checked: every page sends exactly what was checked, whatever becomes of the
-      // caller's object (a getter is read once). Not an array or a primitive, which zod refuses as it is.
-      const query = (isObj(params) ? { ...params } : params) as Record<string, QueryValue>;
-      checkInput(paramsSchema, query, `input to ${plural}.list`);
-      const { maxPages, ...options } = listOptions ?? {};
-      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-        throw new ValidationError(`options of ${plural}.list`, [{ path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' }]);
-      }
-      const walk: Walk<T> = {
-        maxPages,
-        trail: new Trail(),
-        warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
-        fetch: (page, position) => fetchPage(page, position),
-      };
-      const fetchPage = (page: number | undefined, position: number): Promise<Page<T>> => {
-        const pageQuery = { ...query, page };
-        // Read inside the core, so that an error about the body carries it with the call's secrets removed.
-        const read = (body: unknown): Page<T> => {
-          // The parameters were checked before the first page: `page` and `limit` are numbers if present.
-          const envelope = readEnvelope(body, plural, pageQuery as PageParams);
-          if (!envelope) {
-            throw new ResponseValidationError({
-              body,
-              issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
-              method: 'GET',
-              url: path,
-              what,
-            });
-          }
-          let items = envelope.items as T[];
-          if (core.validateResponses) {
-            const result = safeParse(itemsSchema, items);
-            if (!result.success) {
-              throw new ResponseValidationError({
-                body,
-                issues: toIssues(result.error, envelope.itemsPath),
-                method: 'GET',
-                url: path,
-                what,
-              });
-            }
-            items = result.data;
-          }
-          return new Page(items, envelope.info, body, walk, position, page);
-        };
-        return core.request({ ...options, method: 'GET', path, query: pageQuery, what, read });
-      };
-      return fetchPage(query['page'] as number | undefined, 0);
-    });
-}

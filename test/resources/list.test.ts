@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Client, Page, ResponseValidationError, ValidationError, WfaError } from '../../src/index.js';
-import { readEnvelope } from '../../src/core/pagination.js';
+import { readEnvelope } from '../../src/service/envelope.js';
 import { BASE, recordingServer } from '../helpers/recorder.js';
 
 const server = recordingServer();

@@ -1,0 +1,54 @@
+/**
+ * Query strings: encoded exactly as URLSearchParams would, without building one for the plain names and
+ * numbers nearly every query holds.
+ */
+import { ValidationError } from './errors.js';
+
+/**
+ * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
+ * passed as they are. An array repeats the key.
+ *
+ * @example
+ * ```ts
+ * const query: Record<string, QueryValue> = { status: filter ?? undefined, tag: ['a', 'b'] }; // ?tag=a&tag=b
+ * await client.request({ method: 'GET', path: '/workflows', query });
+ * ```
+ */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+
+/** What form encoding (URLSearchParams) leaves as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/** Text as URLSearchParams writes it (`a b` → `a+b`), built only for text that needs encoding. */
+function formEncode(text: string): string {
+  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
+}
+
+/**
+ * The query string of `query` (no `?`), skipping `undefined` and `null` and repeating array values. Refuses
+ * any other value, before anything is sent.
+ */
+export function queryString(query: Record<string, QueryValue> | undefined): string {
+  let text = '';
+  const add = (name: string, value: unknown) => {
+    // A JavaScript caller can pass anything: an object or a symbol would be sent as `[object Object]` or throw.
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      const message = 'must be a string, number or boolean, or an array of them';
+      throw new ValidationError('query', [{ path: [name], message, code: 'invalid_type' }]);
+    }
+    text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
+  };
+  for (const name in query) {
+    if (!Object.hasOwn(query, name)) continue;
+    const value = query[name];
+    if (Array.isArray(value)) for (const item of value as readonly unknown[]) add(name, item);
+    else if (value !== undefined && value !== null) add(name, value);
+  }
+  return text;
+}
+
+/** `url` with a query string added: `?a=1`, or `&a=1` after a URL that has a query already. */
+export function withSearch(url: string, search: string): string {
+  if (!search) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${search}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * The list factory: one `list()` per resource, with its parameters checked before any page is fetched, each
+ * page read from its envelope and its items checked.
+ */
+import type { $ZodShape } from 'zod/v4/core';
+import { ResponseValidationError, ValidationError } from '../core/errors.js';
+import type { HttpCore } from '../core/http.js';
+import type { QueryValue } from '../core/query.js';
+import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from '../core/schema.js';
+import { readEnvelope, type PageParams } from '../service/envelope.js';
+import { Page, PagePromise, Trail, type ListOptions, type Walk } from './pages.js';
+
+/**
+ * Makes a resource's `list()`, once, when its module loads: the parameter and item schemas are built here
+ * rather than on each call (building a zod schema costs more than validating 20 items).
+ *
+ * @param plural - the resource's name in its path and in messages, also tried as the items key: `workflows`
+ * @param filters - the list's parameters besides `page` and `limit`; any other parameter is refused
+ * @returns what `list(params, options)` calls with the resource's core
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function listEndpoint<T>(
+  plural: string,
+  item: Schema<T>,
+  filters: $ZodShape = {},
+): (core: HttpCore, params: PageParams, options: ListOptions | undefined) => PagePromise<T> {
+  const path = `/${plural}`;
+  const what = `list of ${plural}`;
+  const paramsSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...filters });
+  const itemsSchema = array(item);
+  return (core, params, listOptions) =>
+    new PagePromise(async () => {
+      // Copied, then the copy checked: every page sends exactly what was checked, whatever becomes of the
+      // caller's object (a getter is read once). Not an array or a primitive, which zod refuses as it is.
+      const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<string, QueryValue>;
+      checkInput(paramsSchema, query, `input to ${plural}.list`);
+      const { maxPages, ...options } = listOptions ?? {};
+      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
+        throw new ValidationError(`options of ${plural}.list`, [{ path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' }]);
+      }
+      const walk: Walk<T> = {
+        maxPages,
+        trail: new Trail(),
+        warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
+        fetch: (page, position) => fetchPage(page, position),
+      };
+      const fetchPage = (page: number | undefined, position: number): Promise<Page<T>> => {
+        const pageQuery = { ...query, page };
+        // Read inside the core, so that an error about the body carries it with the call's secrets removed.
+        const read = (body: unknown): Page<T> => {
+          // The parameters were checked before the first page: `page` and `limit` are numbers if present.
+          const envelope = readEnvelope(body, plural, pageQuery as PageParams);
+          if (!envelope) {
+            throw new ResponseValidationError({
+              body,
+              issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
+              method: 'GET',
+              url: path,
+              what,
+            });
+          }
+          let items = envelope.items as T[];
+          if (core.validateResponses) {
+            const result = safeParse(itemsSchema, items);
+            if (!result.success) {
+              throw new ResponseValidationError({
+                body,
+                issues: toIssues(result.error, envelope.itemsPath),
+                method: 'GET',
+                url: path,
+                what,
+              });
+            }
+            items = result.data;
+          }
+          return new Page(items, envelope.info, body, walk, position, page);
+        };
+        return core.request({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
+      };
+      return fetchPage(query['page'] as number | undefined, 0);
+    });
+}

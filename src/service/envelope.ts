@@ -1,0 +1,154 @@
+/**
+ * Reading a list page, whatever envelope the service uses (the spec shows none): a bare array, or an object
+ * with its items under `data`, `items`, `results` or the resource's plural name (also under `data`), with
+ * paging facts from the usual fields, top level or inside `meta`, `pagination`, `paging` or `links`.
+ */
+
+/**
+ * Paging parameters every list accepts.
+ *
+ * @example
+ * ```ts
+ * const first = await client.orders.list({ page: 1, limit: 50 });
+ * ```
+ */
+export interface PageParams {
+  /** 1-based page number. */
+  page?: number | undefined;
+  /** Items per page. */
+  limit?: number | undefined;
+}
+
+/**
+ * What a page says about paging, from whichever fields the service used (the spec shows no list envelope).
+ * Absent facts are `undefined`.
+ *
+ * @example
+ * ```ts
+ * const { info }: { info: PageInfo } = await client.orders.list({ limit: 20 });
+ * console.log(`page ${info.page} of ${info.totalPages ?? '?'}`);
+ * ```
+ */
+export interface PageInfo {
+  /** This page's number (as reported, else as requested, else 1). */
+  page: number;
+  /** Items per page (as reported, else as requested). */
+  limit: number | undefined;
+  /** Items in the whole list. */
+  total: number | undefined;
+  /** Pages in the whole list. */
+  totalPages: number | undefined;
+  /** The service's own "there is more" flag. */
+  hasMore: boolean | undefined;
+  /** The next page's number; `null` when the service says there is none. */
+  nextPage: number | null | undefined;
+}
+
+const ITEM_KEYS = ['data', 'items', 'results'];
+const FACT_SOURCES = ['meta', 'pagination', 'paging', 'links'];
+/**
+ * The spellings of a paging fact's names, given space-separated in snake_case in order of preference: each
+ * name, then its camelCase form (`total_pages`, then `totalPages`). Listed once when the module loads, so that
+ * reading a page only looks fields up.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function spellings(names: string): string[] {
+  return [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))];
+}
+
+const SPELLINGS = {
+  page: spellings('page current_page page_number'),
+  limit: spellings('limit per_page page_size'),
+  total: spellings('total total_count total_items'),
+  totalPages: spellings('total_pages last_page page_count'),
+  hasMore: spellings('has_more has_next has_next_page'),
+  nextPage: spellings('next_page next'),
+};
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function wholeNumber(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** The first object that names the fact wins; within it, the first of `names` it has. */
+function pick(sources: Obj[], names: string[]): unknown {
+  for (const source of sources) for (const name of names) if (source[name] !== undefined) return source[name];
+  return undefined;
+}
+
+/**
+ * Reads a `next_page`/`next` value: a number, a URL with a `page` parameter or `true`; `null` for none,
+ * `undefined` when absent or unreadable.
+ */
+function readNext(value: unknown, current: number): number | null | undefined {
+  if (value === null || value === false || value === '') return null;
+  const number = wholeNumber(value);
+  if (number !== undefined) return number;
+  if (typeof value === 'string') {
+    const page = URL.canParse(value, 'http://x') ? new URL(value, 'http://x').searchParams.get('page') : null;
+    return wholeNumber(page) ?? current + 1;
+  }
+  return value === true ? current + 1 : undefined;
+}
+
+/** The paging facts in the objects that were searched for the items, and in their meta, pagination, etc. */
+function readInfo(holders: Obj[], requested: PageParams): PageInfo {
+  const sources = [...holders];
+  for (const holder of holders) {
+    for (const name of FACT_SOURCES) {
+      const inner = holder[name];
+      if (isObj(inner)) {
+        sources.push(inner);
+        if (isObj(inner['pagination'])) sources.push(inner['pagination']);
+      }
+    }
+  }
+  const page = wholeNumber(pick(sources, SPELLINGS.page)) ?? requested.page ?? 1;
+  const hasMore = pick(sources, SPELLINGS.hasMore);
+  return {
+    page,
+    limit: wholeNumber(pick(sources, SPELLINGS.limit)) ?? requested.limit,
+    total: wholeNumber(pick(sources, SPELLINGS.total)),
+    totalPages: wholeNumber(pick(sources, SPELLINGS.totalPages)),
+    hasMore: typeof hasMore === 'boolean' ? hasMore : undefined,
+    nextPage: readNext(pick(sources, SPELLINGS.nextPage), page),
+  };
+}
+
+/**
+ * Finds the items and paging facts in a list response.
+ *
+ * @returns `undefined` when the body holds no list the SDK can recognise; else the items, where they were
+ * (`itemsPath`, for error paths: `['data', 'orders']`) and the paging facts.
+ */
+export function readEnvelope(
+  body: unknown,
+  plural: string,
+  requested: PageParams,
+): { items: unknown[]; itemsPath: string[]; info: PageInfo } | undefined {
+  if (Array.isArray(body)) return { items: body, itemsPath: [], info: readInfo([], requested) };
+  if (!isObj(body)) return undefined;
+  // The items sit at the top level or, failing that, one level down under `data`.
+  const holders: Obj[] = [];
+  for (const holder of isObj(body['data']) ? [body, body['data']] : [body]) {
+    holders.push(holder);
+    for (const key of [...ITEM_KEYS, plural]) {
+      if (!Array.isArray(holder[key])) continue;
+      return {
+        items: holder[key] as unknown[],
+        itemsPath: holder === body ? [key] : ['data', key],
+        // Facts are read where the items were searched for: the top level, and `data` when they are in it.
+        info: readInfo(holders, requested),
+      };
+    }
+  }
+  return undefined;
+}
+
