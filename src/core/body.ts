@@ -1,8 +1,6 @@
 /**
- * Reading response bodies within bounds, and writing request bodies as JSON.
- *
- * A body is read inside the attempt that fetched it (so the attempt's timeout and retries cover it), and never
- * past a size limit: a service that answers with 50 MB must not take 200 MB of a caller's heap.
+ * Reading response bodies within bounds, and writing request bodies as JSON. A body is read inside the
+ * attempt that fetched it, so the attempt's timeout and retries cover it, and never past a size limit.
  */
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';

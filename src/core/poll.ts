@@ -1,16 +1,8 @@
 /**
- * The abortable, deadline-bound building blocks of polling loops.
- *
- * A poller alternates two kinds of step: a request and a sleep. Each step here is a *phase* that owns
- * everything it starts (one timer for the deadline, one abort listener on the caller's signal, one inner
- * `AbortController` handed to the work) and releases all of it the moment the phase settles, whichever way it
- * settles. Between phases a poller holds nothing: a suspended async generator, or a caller that abandons a
- * wait, keeps no timer and no listener alive. That is what lets a Node process exit as soon as a wait ends.
- *
- * Timers are deliberately *not* `unref()`'d: a sleeping wait in a script with nothing else to do must keep the
- * process alive until the wait ends, and correctness comes from clearing timers, not from unref.
+ * The abortable, deadline-bound steps of polling loops: each phase (a request or a sleep) owns its timer and
+ * its abort listener and releases both the moment it settles, so a poller holds nothing between phases and a
+ * Node process can exit as soon as a wait ends.
  */
-
 /**
  * The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days); longer delays fire at once, so
  * longer waits are armed in steps of this size.

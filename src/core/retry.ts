@@ -1,22 +1,7 @@
 /**
- * When a failed attempt is tried again, and the loop that does it.
- *
- * The rules (API.md section 4):
- * - GET, PUT, DELETE (idempotent): retried on connection errors, timeouts, 408, 429 and 5xx.
- * - POST (not idempotent; the spec has no idempotency key): retried only when the service cannot have acted:
- *   a 429, or a connection that failed before the request was sent (refused, DNS, unreachable). A POST that
- *   timed out, or whose connection broke after sending or while the answer was read, is never sent again.
- * - The wait before a retry is the service's `Retry-After` (seconds or HTTP date; or `retry-after-ms`) when it
- *   gives one, else exponential backoff with jitter. A `Retry-After` longer than {@link MAX_RETRY_AFTER_MS}
- *   is not slept on: the call fails with `RateLimitError` (or the status's error) carrying `retryAfterMs`.
- * - No retry starts when its wait would end past the call's deadline, `(timeoutMs + 8 s) × (maxRetries + 1)`
- *   after the call began: one attempt's time plus the longest backoff, for each attempt allowed. The deadline
- *   is the call's: redirects and the prefix fallback share it, and no attempt runs past it.
- *
- * Why a loop of our own rather than ky's `retry` (the SDK used ky at first): an attempt here covers reading the
- * body as well as the headers (ky's timeout and retries end when the headers arrive, so a body that stalls or
- * breaks escaped both), and `Retry-After` is read only as documented (ky also honours `RateLimit-Reset` and
- * sleeps its whole cap on a value it cannot parse).
+ * When a failed attempt is tried again, and the loop that does it. GET, PUT and DELETE are retried on
+ * connection errors, timeouts, 408, 429 and 5xx; a POST only when the service cannot have acted (a 429, or a
+ * connection that failed before sending). The rules in full: docs/errors-and-retries.md.
  */
 import { parseRetryAfter } from './retry-after.js';
 import { now, runPhase, sleepWithin } from './poll.js';

@@ -3,15 +3,7 @@
  * the mock service all ask the same question. Imports nothing, so the webhooks entry can use it without the client.
  */
 
-/**
- * True when `text` parses as an absolute URL whose scheme is `http` or `https`.
- *
- * @example
- * ```ts
- * isHttpUrl('https://example.com/hook'); // true
- * isHttpUrl('ftp://example.com');        // false
- * ```
- */
+/** True when `text` parses as an absolute URL whose scheme is `http` or `https`. */
 export function isHttpUrl(text: string): boolean {
   return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 }

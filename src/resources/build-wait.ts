@@ -1,25 +1,8 @@
 /**
- * Waiting for a build: the polling schedule, what ends a wait, and what only delays it.
- *
- * The rules (API.md section 5), and why:
- * - The first poll is sent at once; then every `intervalMs` (default 2000). While neither status nor progress
- *   moves, the interval grows by {@link BUILD_POLL_BACKOFF} per poll up to `maxIntervalMs` (default: 5x the
- *   interval, but at most 10 s unless the interval itself is longer), so a stalled build costs fewer requests;
- *   it drops back to `intervalMs` as soon as anything moves. A status the SDK has never seen counts like
- *   `building`: it keeps the wait going on this schedule, never faster.
- * - A `Retry-After` from the service (on a success or an error) is a floor for the next delay, up to
- *   `MAX_RETRY_AFTER_MS`: the one rule for every sleep the SDK takes on a service's word.
- * - Each poll is one attempt (`maxRetries: 0`): the poller owns the schedule, so the core's own retries would
- *   only stack up delays. A poll's timeout is `requestTimeoutMs` (default: the client's `timeoutMs`), never
- *   longer than the time left before the deadline.
- * - A terminal status is matched in any case (`FAILED`), and a completed build needs an http(s) `download_url`,
- *   the webhook parser's rule.
- * - Connection errors, timeouts, 408, 429 and 5xx are transient: the wait carries on until its deadline. Any
- *   other error (401, 403, 404, other 4xx, an unreadable body) ends it at once, because polling again would
- *   get the same answer.
- * - The deadline (`timeoutMs`, default 10 minutes) is exact: a poll in flight when it passes is aborted.
- */
-import {
+ * Waiting for a build: the polling schedule, what ends a wait, and what only delays it. Each poll is one
+ * attempt (the schedule owns the retrying); transient failures only delay the next poll; the deadline is exact.
+ * The schedule in full: docs/waiting-for-builds.md.
+ */import {
   AbortError,
   ApiError,
   BuildFailedError,
