@@ -14,12 +14,6 @@
  * | 3    | the build ended `failed` (or `cancelled`) |
  * | 4    | the build did not finish within `--timeout` |
  * | 130  | interrupted by Ctrl+C or SIGTERM |
- *
- * @example
- * ```ts
- * import { ExitCode } from './exit-codes.js';
- * process.exitCode = ExitCode.BuildFailed; // 3
- * ```
  */
 export const ExitCode = {
   Ok: 0,
@@ -30,24 +24,10 @@ export const ExitCode = {
   Interrupted: 130,
 } as const;
 
-/**
- * One of the values of {@link ExitCode}.
- *
- * @example
- * ```ts
- * const code: ExitCode = ExitCode.TimedOut;
- * ```
- */
+/** One of the values of {@link ExitCode}. */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/**
- * The exit codes as `--help` prints them: one place, so the help and the code cannot disagree.
- *
- * @example
- * ```ts
- * console.log(`Exit codes:\n${EXIT_CODES_HELP}`);
- * ```
- */
+/** The exit codes as `--help` prints them: one place, so the help and the code cannot disagree. */
 export const EXIT_CODES_HELP = [
   `  ${ExitCode.Ok}    success`,
   `  ${ExitCode.Usage}    usage or configuration error (bad arguments, no API key or base URL, invalid input)`,

@@ -110,16 +110,7 @@ async function serve(
   return ExitCode.Ok;
 }
 
-/**
- * The `mock` command.
- *
- * @example
- * ```ts
- * const controller = new AbortController();
- * const running = mock.run(['--port', '0'], { ...context, signal: controller.signal });
- * controller.abort(); // stops it; `running` resolves to 0
- * ```
- */
+/** The `mock` command. */
 export const mock: Command = {
   name: 'mock',
   summary: 'Run a local mock of the service (prints its URL and an API key)',
