@@ -2,7 +2,6 @@
 import { createGroup, type Command } from './command.js';
 import { getCommand } from './resource-commands.js';
 
-/** The `builds` command group: `get`. */
 export const builds: Command = createGroup('builds', 'Read builds', [
   getCommand(
     'builds',

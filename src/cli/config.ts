@@ -6,7 +6,7 @@ import type { Client } from '../index.js';
 import type { Context } from './context.js';
 import { ConfigError } from './errors.js';
 
-/** The options every command that calls the service accepts, in `parseArgs` form. */
+/** The options of every command that calls the service. */
 export const CONNECTION_OPTIONS = {
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },
@@ -18,7 +18,6 @@ export const CONNECTION_OPTIONS = {
  */
 export const CONNECTION_VALUE_OPTIONS: readonly string[] = Object.keys(CONNECTION_OPTIONS);
 
-/** The lines `--help` shows for {@link CONNECTION_OPTIONS}. */
 export const CONNECTION_HELP = [
   'Connection:',
   '  --base-url <url>    the service address (default: $WFA_BASE_URL)',
@@ -26,7 +25,6 @@ export const CONNECTION_HELP = [
   '                      arguments are visible to other users in `ps`)',
 ].join('\n');
 
-/** Where to reach the service and with which key. */
 export interface Connection {
   baseUrl: string;
   apiKey: string;

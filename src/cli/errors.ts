@@ -1,8 +1,6 @@
 /**
  * How `wfa` reports a failure: which exit code an error means, and the one line (or few) it prints.
- *
- * The error classes come from `core/errors.js`, which imports nothing, so that `--help` and usage errors do
- * not load the HTTP client.
+ * The error classes come from `core/errors.js` rather than the package root, which would load the HTTP client.
  */
 import {
   AbortError,

@@ -3,7 +3,6 @@ import type { PagePromise } from '../index.js';
 import { integerOption } from './args.js';
 import { printJson, type Context } from './context.js';
 
-/** The paging options in `parseArgs` form. */
 export const LIST_OPTIONS = {
   status: { type: 'string' },
   limit: { type: 'string' },
@@ -11,7 +10,6 @@ export const LIST_OPTIONS = {
   all: { type: 'boolean' },
 } as const;
 
-/** The lines `--help` shows for {@link LIST_OPTIONS}. */
 export const LIST_HELP = [
   '  --status <status>  only items with this status',
   '  --limit <n>        items per page',
@@ -19,7 +17,6 @@ export const LIST_HELP = [
   '  --all              every item of every page from --page on, fetched page by page',
 ].join('\n');
 
-/** The list parameters the paging options ask for. */
 export function listParams(values: { status?: string | undefined; limit?: string | undefined; page?: string | undefined }): {
   status: string | undefined;
   limit: number | undefined;

@@ -18,7 +18,6 @@ import { workflows } from './workflows.js';
 /** Every top-level command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, mock];
 
-/** The package version `wfa --version` prints. */
 export const VERSION: string = packageJson.version;
 
 const USAGE = 'wfa <command> [options]';

@@ -11,7 +11,6 @@ import type { Output } from './context.js';
  */
 export type ProgressMode = 'bar' | 'lines' | 'auto';
 
-/** Options of {@link createProgressDisplay}. */
 export interface ProgressOptions {
   /** Shown before each state: the build id, say. Default `'build'`. */
   label?: string | undefined;

@@ -27,7 +27,6 @@ ${WAIT_EXIT_CODES_HELP}
 Example:
   URL=$(wfa wait-build bld_123 --timeout 15m) && curl -fsSL -o build.zip "$URL"`;
 
-/** The `wait-build` command. */
 export const waitBuild: Command = {
   name: 'wait-build',
   summary: 'Wait for a build to finish and print its download URL',

@@ -9,14 +9,12 @@ import type { Context } from './context.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
-/** The waiting options in `parseArgs` form. */
 export const WAIT_OPTIONS = {
   timeout: { type: 'string' },
   interval: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
-/** The lines `--help` shows for {@link WAIT_OPTIONS}. */
 export const WAIT_HELP = [
   '  --timeout <duration>   give up after this long (default 10m)',
   '  --interval <duration>  time between polls while the build moves (default 2s; it grows while it stalls)',
@@ -25,7 +23,6 @@ export const WAIT_HELP = [
   '  Durations: a number of seconds (90), or with a unit: 500ms, 30s, 5m, 1h.',
 ].join('\n');
 
-/** The exit codes section of a waiting command's help. */
 export const WAIT_EXIT_CODES_HELP = `Exit codes:\n${EXIT_CODES_HELP}`;
 
 /** What the waiting options ask for, as SDK wait options plus a progress display on stderr. */

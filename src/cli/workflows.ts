@@ -110,5 +110,4 @@ ${WAIT_EXIT_CODES_HELP}`,
   },
 };
 
-/** The `workflows` command group: `list`, `get`, `create`. */
 export const workflows: Command = createGroup('workflows', 'List, read and create workflows', [list, get, createCommand]);
