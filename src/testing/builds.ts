@@ -9,14 +9,12 @@ import type { MockBuild, MockWorkflow } from './types.js';
 
 const FAILURE = 'Packaging failed: the mock was told to fail this build';
 
-/** The status of a build at time `at`. */
 export function buildStatus(build: StoredBuild, at: number): MockBuild['status'] {
   if (build.cancelledAt !== undefined) return 'cancelled';
   if (at >= endsAt(build)) return build.fails ? 'failed' : 'completed';
   return 'building';
 }
 
-/** When the build ends on the service's clock. */
 export function endsAt(build: StoredBuild): number {
   return build.startedAt + build.durationMs;
 }
@@ -26,7 +24,6 @@ export function downloadUrl(build: StoredBuild): string {
   return `${build.origin}/downloads/${encodeURIComponent(build.id)}.zip`;
 }
 
-/** The workflow status that goes with its build's status. */
 export function workflowStatus(build: StoredBuild | undefined, at: number): MockWorkflow['status'] {
   const status = build ? buildStatus(build, at) : 'completed';
   if (status === 'completed') return 'active';

@@ -18,7 +18,6 @@ import {
   readJson,
 } from './validate.js';
 
-/** What the endpoints read from and change in their mock. */
 export interface ServiceState {
   store: Store;
   now: () => number;
@@ -37,12 +36,11 @@ export interface EndpointContext {
   url: URL;
   /** The `{id}` path segment, decoded; empty for collection paths. */
   id: string;
-  /** Email of the user the API key belongs to. */
+  /** The email of the API key's user. */
   owner: string;
   state: ServiceState;
 }
 
-/** An endpoint: one method on one path. */
 export type Endpoint = (context: EndpointContext) => Response | Promise<Response>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,17 +1,15 @@
 /**
- * Seedable random numbers, so that ids, keys and the error rate repeat from run to run when a test pins the
- * seed. Math.random cannot be seeded; mulberry32 is small, fast and good enough for a fake.
+ * Seedable random numbers (mulberry32), so that ids, keys and the error rate repeat from run to run when a
+ * test pins the seed.
  */
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A stream of random numbers and ids. */
 export interface Random {
   next(): number;
   id(prefix: string, length?: number): string;
 }
 
-/** Creates a random stream from a 32-bit seed. */
 export function createRandom(seed: number): Random {
   let state = seed >>> 0;
   const next = (): number => {

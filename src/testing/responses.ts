@@ -19,7 +19,6 @@ export class HttpError extends Error {
   }
 }
 
-/** A JSON response. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -27,12 +26,10 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
-/** The 204 answer of a delete. */
 export function noContent(): Response {
   return new Response(null, { status: 204 });
 }
 
-/** The JSON error response for an {@link HttpError}. */
 export function errorResponse(error: HttpError): Response {
   return json(error.status, { error: { message: error.message, code: error.code, ...error.details } }, error.headers);
 }

@@ -53,7 +53,6 @@ export interface StoredIntegration {
   updatedAt: number;
 }
 
-/** An order with the user it belongs to. */
 export interface StoredOrder {
   owner: string;
   order: MockOrder;
@@ -72,7 +71,6 @@ export interface Store {
   orders: StoredOrder[];
 }
 
-/** What a new store starts with. */
 export interface StoreSeed {
   users: readonly { email: string; password: string }[];
   /** API key → email, valid from the start. */

@@ -7,7 +7,6 @@ import { isHttpUrl } from '../core/url.js';
 import { HttpError } from './responses.js';
 import type { JsonObject, JsonValue, MockAction, MockTrigger } from './types.js';
 
-/** The fields of a workflow a client sends. */
 export interface WorkflowInput {
   name: string;
   platform: string;
@@ -15,14 +14,12 @@ export interface WorkflowInput {
   actions: MockAction[];
 }
 
-/** The fields of a saved integration a client sends. */
 export interface IntegrationInput {
   platform: string;
   api_key: string;
   label: string | null | undefined;
 }
 
-/** Page, page size and status filter of a list request. */
 export interface Paging {
   page: number;
   limit: number;

@@ -10,7 +10,6 @@ import type { MockWebhookDelivery, MockWebhookEvent } from './types.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/** The webhook side of one mock. */
 export interface BuildNotifier {
   /** Settles every build that has ended on the clock, sending the webhooks that are due. */
   sweep(): void;
@@ -36,7 +35,6 @@ function unref(timer: ReturnType<typeof setTimeout>): void {
   (timer as unknown as { unref?: () => void }).unref?.();
 }
 
-/** Creates the notifier of one mock. */
 export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
