@@ -16,11 +16,6 @@ type Parsed<O extends OptionsConfig> = ReturnType<
 /**
  * Parses a command's arguments strictly (an unknown option is a {@link UsageError}); `--help`/`-h` is
  * always accepted.
- *
- * @example
- * ```ts
- * const { values, positionals } = parseCommand(args, { json: { type: 'boolean' } }, 'wfa builds get <id>');
- * ```
  */
 export function parseCommand<const O extends OptionsConfig>(args: readonly string[], options: O, usage: string): Parsed<O> {
   try {
@@ -36,11 +31,6 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
  * Splits `[options] <command> [rest]`: the first positional is the command, everything else (options
  * before it included) is passed on. `valueOptions` are the options that take a value, so that a value is
  * not mistaken for the command.
- *
- * @example
- * ```ts
- * splitCommand(['--base-url', 'http://x', 'list', '--all'], ['base-url']); // { name: 'list', rest: ['--base-url', 'http://x', '--all'] }
- * ```
  */
 export function splitCommand(args: readonly string[], valueOptions: readonly string[]): { name: string | undefined; rest: string[] } {
   const options: OptionsConfig = {};
@@ -51,28 +41,14 @@ export function splitCommand(args: readonly string[], valueOptions: readonly str
   return { name: first.value, rest: args.filter((_, index) => index !== first.index) };
 }
 
-/**
- * Throws a {@link UsageError} unless there are exactly `names.length` positionals; returns them.
- *
- * @example
- * ```ts
- * const [id] = expectPositionals(positionals, ['build_id'], 'wfa builds get <build_id>');
- * ```
- */
+/** Throws a {@link UsageError} unless there are exactly `names.length` positionals; returns them. */
 export function expectPositionals(positionals: readonly string[], names: readonly string[], usage: string): string[] {
   if (positionals.length < names.length) throw new UsageError(`missing <${names[positionals.length]}>`, usage);
   if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}"`, usage);
   return [...positionals];
 }
 
-/**
- * Reads a whole number option that must be at least `min`; `undefined` when the option was not given.
- *
- * @example
- * ```ts
- * integerOption(values.limit, '--limit', 1); // 20 for "--limit 20"
- * ```
- */
+/** Reads a whole number option that must be at least `min`; `undefined` when the option was not given. */
 export function integerOption(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -87,12 +63,6 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 /**
  * Reads a duration option in milliseconds: a bare number is seconds (`90`), or a number with a unit
  * (`500ms`, `30s`, `5m`, `1h`). `undefined` when the option was not given.
- *
- * @example
- * ```ts
- * durationOption('5m', '--timeout'); // 300000
- * durationOption('1.5', '--interval'); // 1500
- * ```
  */
 export function durationOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;

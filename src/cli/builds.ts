@@ -1,17 +1,7 @@
-/**
- * `wfa builds get <build_id>`.
- */
+/** `wfa builds get <build_id>`. */
 import { createGroup, type Command } from './command.js';
 import { getCommand } from './resource-commands.js';
 
-/**
- * The `builds` command group: `get`.
- *
- * @example
- * ```ts
- * await builds.run(['get', 'bld_123'], context);
- * ```
- */
 export const builds: Command = createGroup('builds', 'Read builds', [
   getCommand(
     'builds',

@@ -1,25 +1,11 @@
-/**
- * The shape every `wfa` command has, and command groups (`wfa workflows list|get|create`).
- */
+/** The shape every `wfa` command has, and command groups (`wfa workflows list|get|create`). */
 import { splitCommand } from './args.js';
 import { CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import type { ExitCode } from './exit-codes.js';
 
-/**
- * One command (`wait-build`) or subcommand (`list` of `workflows`).
- *
- * @example
- * ```ts
- * const hello: Command = {
- *   name: 'hello',
- *   summary: 'Say hello',
- *   help: 'Usage: wfa hello',
- *   async run(args, context) { context.stdout.write('hello\n'); return ExitCode.Ok; },
- * };
- * ```
- */
+/** One command (`wait-build`) or subcommand (`list` of `workflows`). */
 export interface Command {
   readonly name: string;
   /** One line, for the list of commands. */
@@ -30,14 +16,7 @@ export interface Command {
   run(args: readonly string[], context: Context): Promise<ExitCode>;
 }
 
-/**
- * Prints a help text on stdout and returns 0: help that was asked for is output, not an error.
- *
- * @example
- * ```ts
- * if (values.help) return showHelp(context, command.help);
- * ```
- */
+/** Prints a help text on stdout and returns 0: help that was asked for is output, not an error. */
 export function showHelp(context: Context, help: string): ExitCode {
   context.stdout.write(`${help.trimEnd()}\n`);
   return 0;
@@ -46,12 +25,6 @@ export function showHelp(context: Context, help: string): ExitCode {
 /**
  * A command made of subcommands: `wfa <group> <subcommand> [options]`. With no subcommand, or `--help`
  * before one, it prints its own help.
- *
- * @example
- * ```ts
- * const builds = createGroup('builds', 'Read builds', [buildsGet]);
- * await builds.run(['get', 'bld_1'], context);
- * ```
  */
 export function createGroup(name: string, summary: string, subcommands: readonly Command[]): Command {
   const width = Math.max(...subcommands.map((sub) => sub.name.length));

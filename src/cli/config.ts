@@ -6,14 +6,7 @@ import type { Client } from '../index.js';
 import type { Context } from './context.js';
 import { ConfigError } from './errors.js';
 
-/**
- * The options every command that calls the service accepts, in `parseArgs` form.
- *
- * @example
- * ```ts
- * parseCommand(args, { ...CONNECTION_OPTIONS, json: { type: 'boolean' } }, usage);
- * ```
- */
+/** The options of every command that calls the service. */
 export const CONNECTION_OPTIONS = {
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },
@@ -22,22 +15,9 @@ export const CONNECTION_OPTIONS = {
 /**
  * The names of {@link CONNECTION_OPTIONS}, which take a value: needed to find a command's name among
  * options given before it (`wfa --base-url http://… workflows list`).
- *
- * @example
- * ```ts
- * splitCommand(args, CONNECTION_VALUE_OPTIONS);
- * ```
  */
 export const CONNECTION_VALUE_OPTIONS: readonly string[] = Object.keys(CONNECTION_OPTIONS);
 
-/**
- * The lines `--help` shows for {@link CONNECTION_OPTIONS}.
- *
- * @example
- * ```ts
- * const help = `Options:\n  --json  print JSON\n${CONNECTION_HELP}`;
- * ```
- */
 export const CONNECTION_HELP = [
   'Connection:',
   '  --base-url <url>    the service address (default: $WFA_BASE_URL)',
@@ -45,14 +25,6 @@ export const CONNECTION_HELP = [
   '                      arguments are visible to other users in `ps`)',
 ].join('\n');
 
-/**
- * Where to reach the service and with which key.
- *
- * @example
- * ```ts
- * const { baseUrl } = resolveConnection(values, context.env);
- * ```
- */
 export interface Connection {
   baseUrl: string;
   apiKey: string;
@@ -64,11 +36,6 @@ const HOW_TO_TRY =
 /**
  * Reads the connection from options, then the environment; throws a {@link ConfigError} naming what is
  * missing and how to set it.
- *
- * @example
- * ```ts
- * resolveConnection({ 'base-url': 'http://127.0.0.1:4010' }, { WFA_API_KEY: 'wfa_test_…' });
- * ```
  */
 export function resolveConnection(
   values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
@@ -86,15 +53,7 @@ export function resolveConnection(
   return { apiKey, baseUrl };
 }
 
-/**
- * A client for the connection the options and environment give.
- *
- * @example
- * ```ts
- * const client = await createClient(values, context);
- * printJson(context.stdout, await client.builds.get(id, { signal: context.signal }));
- * ```
- */
+/** A client for the connection the options and environment give. */
 export async function createClient(
   values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
   context: Pick<Context, 'env'>,

@@ -3,32 +3,14 @@
  * `process`, so that the entry point is the one place that touches the real process.
  */
 
-/**
- * A stream a command writes to: `process.stdout`, `process.stderr`, or a test double.
- *
- * @example
- * ```ts
- * const lines: string[] = [];
- * const output: Output = { write: (text) => lines.push(text), isTTY: false };
- * ```
- */
+/** A stream a command writes to: `process.stdout`, `process.stderr`, or a test double. */
 export interface Output {
   write(text: string): unknown;
   /** True on a terminal: progress is then drawn in place. */
   readonly isTTY?: boolean | undefined;
 }
 
-/**
- * Everything a command needs from its process.
- *
- * @example
- * ```ts
- * const context: Context = {
- *   env: process.env, stdout: process.stdout, stderr: process.stderr,
- *   signal: new AbortController().signal, cwd: process.cwd(),
- * };
- * ```
- */
+/** Everything a command needs from its process. */
 export interface Context {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Results only (JSON, a URL), so that `wfa … | jq` and `$(wfa …)` work. */
@@ -41,14 +23,7 @@ export interface Context {
   readonly cwd: string;
 }
 
-/**
- * Writes a value as indented JSON and a newline: readable as is, and what `jq` expects.
- *
- * @example
- * ```ts
- * printJson(context.stdout, await client.workflows.get(id));
- * ```
- */
+/** Writes a value as indented JSON and a newline: readable as is, and what `jq` expects. */
 export function printJson(output: Output, value: unknown): void {
   output.write(`${JSON.stringify(value, null, 2)}\n`);
 }

@@ -1,8 +1,6 @@
 /**
  * How `wfa` reports a failure: which exit code an error means, and the one line (or few) it prints.
- *
- * The error classes come from `core/errors.js`, which imports nothing, so that `--help` and usage errors do
- * not load the HTTP client.
+ * The error classes come from `core/errors.js` rather than the package root, which would load the HTTP client.
  */
 import {
   AbortError,
@@ -16,14 +14,7 @@ import {
 } from '../core/errors.js';
 import { ExitCode } from './exit-codes.js';
 
-/**
- * The command line itself is wrong: an unknown command or option, a missing argument, a bad value.
- *
- * @example
- * ```ts
- * throw new UsageError('wait-build needs a build id', 'wfa wait-build <build_id>');
- * ```
- */
+/** The command line itself is wrong: an unknown command or option, a missing argument, a bad value. */
 export class UsageError extends Error {
   /** The usage line to show after the message, if any. */
   readonly usage: string | undefined;
@@ -34,14 +25,7 @@ export class UsageError extends Error {
   }
 }
 
-/**
- * The environment is not set up: no API key or base URL, an unreadable file, a port in use.
- *
- * @example
- * ```ts
- * throw new ConfigError('No API key: pass --api-key or set WFA_API_KEY');
- * ```
- */
+/** The environment is not set up: no API key or base URL, an unreadable file, a port in use. */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -49,14 +33,7 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * The exit code for an error, by its kind (see {@link ExitCode}).
- *
- * @example
- * ```ts
- * exitCodeFor(new UsageError('missing id')); // 1
- * ```
- */
+/** The exit code for an error, by its kind (see {@link ExitCode}). */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof ConfigError) return ExitCode.Usage;
   if (BuildFailedError.is(error)) return ExitCode.BuildFailed;
@@ -76,11 +53,6 @@ function lastLogLines(logs: unknown, count: number): string[] {
 /**
  * The lines printed on stderr for an error: `wfa: <name>: <message>`, then what helps act on it (the
  * build's error and last log lines, the usage line).
- *
- * @example
- * ```ts
- * formatError(new UsageError('unknown command "deploy"')); // ['wfa: UsageError: unknown command "deploy"', ...]
- * ```
  */
 export function formatError(error: unknown): string[] {
   const name = error instanceof Error ? error.name : 'Error';

@@ -3,24 +3,7 @@
  * meaning between versions.
  */
 
-/**
- * Every exit code `wfa` uses.
- *
- * | code | meaning |
- * | ---- | ------- |
- * | 0    | success |
- * | 1    | usage or configuration error: bad arguments, no API key or base URL, unreadable file, invalid input |
- * | 2    | the request failed: the service answered an error (401, 404, 5xx…) or could not be reached |
- * | 3    | the build ended `failed` (or `cancelled`) |
- * | 4    | the build did not finish within `--timeout` |
- * | 130  | interrupted by Ctrl+C or SIGTERM |
- *
- * @example
- * ```ts
- * import { ExitCode } from './exit-codes.js';
- * process.exitCode = ExitCode.BuildFailed; // 3
- * ```
- */
+// What each code means is written once, in EXIT_CODES_HELP below, which `--help` prints.
 export const ExitCode = {
   Ok: 0,
   Usage: 1,
@@ -30,24 +13,9 @@ export const ExitCode = {
   Interrupted: 130,
 } as const;
 
-/**
- * One of the values of {@link ExitCode}.
- *
- * @example
- * ```ts
- * const code: ExitCode = ExitCode.TimedOut;
- * ```
- */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/**
- * The exit codes as `--help` prints them: one place, so the help and the code cannot disagree.
- *
- * @example
- * ```ts
- * console.log(`Exit codes:\n${EXIT_CODES_HELP}`);
- * ```
- */
+/** The exit codes as `--help` prints them: one place, so the help and the code cannot disagree. */
 export const EXIT_CODES_HELP = [
   `  ${ExitCode.Ok}    success`,
   `  ${ExitCode.Usage}    usage or configuration error (bad arguments, no API key or base URL, invalid input)`,

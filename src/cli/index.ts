@@ -2,13 +2,6 @@
 /**
  * The `wfa` executable: connects {@link main} to the real process (arguments, streams, environment,
  * signals) and sets the exit code.
- *
- * @example
- * ```sh
- * wfa wait-build bld_123 --timeout 10m
- * ```
- *
- * @module
  */
 import { ExitCode } from './exit-codes.js';
 import { main } from './main.js';

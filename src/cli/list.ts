@@ -1,18 +1,8 @@
-/**
- * The paging options of `workflows list` and `orders list`, and how a list is printed.
- */
+/** The paging options of `workflows list` and `orders list`, and how a list is printed. */
 import type { PagePromise } from '../index.js';
 import { integerOption } from './args.js';
 import { printJson, type Context } from './context.js';
 
-/**
- * The paging options in `parseArgs` form.
- *
- * @example
- * ```ts
- * parseCommand(args, { ...CONNECTION_OPTIONS, ...LIST_OPTIONS }, usage);
- * ```
- */
 export const LIST_OPTIONS = {
   status: { type: 'string' },
   limit: { type: 'string' },
@@ -20,14 +10,6 @@ export const LIST_OPTIONS = {
   all: { type: 'boolean' },
 } as const;
 
-/**
- * The lines `--help` shows for {@link LIST_OPTIONS}.
- *
- * @example
- * ```ts
- * const help = `Options:\n${LIST_HELP}`;
- * ```
- */
 export const LIST_HELP = [
   '  --status <status>  only items with this status',
   '  --limit <n>        items per page',
@@ -35,14 +17,6 @@ export const LIST_HELP = [
   '  --all              every item of every page from --page on, fetched page by page',
 ].join('\n');
 
-/**
- * The list parameters the paging options ask for.
- *
- * @example
- * ```ts
- * client.workflows.list(listParams(values), { signal: context.signal });
- * ```
- */
 export function listParams(values: { status?: string | undefined; limit?: string | undefined; page?: string | undefined }): {
   status: string | undefined;
   limit: number | undefined;
@@ -54,11 +28,6 @@ export function listParams(values: { status?: string | undefined; limit?: string
 /**
  * Prints a list as one JSON array on stdout: one page, or with `all` every item. The array is printed only
  * once complete, so a failure half-way leaves no truncated JSON behind.
- *
- * @example
- * ```ts
- * await printList(client.orders.list(params, { signal }), { all: values.all, context });
- * ```
  */
 export async function printList<T>(list: PagePromise<T>, options: { all: boolean | undefined; context: Context }): Promise<void> {
   const { all, context } = options;

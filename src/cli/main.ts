@@ -15,24 +15,9 @@ import { orders } from './orders.js';
 import { waitBuild } from './wait-build.js';
 import { workflows } from './workflows.js';
 
-/**
- * Every top-level command, in the order `--help` lists them.
- *
- * @example
- * ```ts
- * COMMANDS.map((command) => command.name); // ['wait-build', 'workflows', 'builds', 'orders', 'mock']
- * ```
- */
+/** Every top-level command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, mock];
 
-/**
- * The package version `wfa --version` prints.
- *
- * @example
- * ```ts
- * console.log(VERSION); // '0.1.0'
- * ```
- */
 export const VERSION: string = packageJson.version;
 
 const USAGE = 'wfa <command> [options]';
@@ -87,11 +72,6 @@ async function dispatch(args: readonly string[], context: Context): Promise<Exit
 /**
  * Runs `wfa` with the arguments after the program name and resolves to the exit code. Never rejects: errors
  * are printed on stderr as `wfa: <error name>: <message>`.
- *
- * @example
- * ```ts
- * const code = await main(['builds', 'get', 'bld_1'], context);
- * ```
  */
 export async function main(args: readonly string[], context: Context): Promise<ExitCode> {
   try {

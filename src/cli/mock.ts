@@ -9,7 +9,6 @@ import type { Context, Output } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 
-// The testing entry point, imported only once the mock is really started.
 type Testing = typeof import('../testing/index.js');
 
 const USAGE = 'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>]';
@@ -110,16 +109,6 @@ async function serve(
   return ExitCode.Ok;
 }
 
-/**
- * The `mock` command.
- *
- * @example
- * ```ts
- * const controller = new AbortController();
- * const running = mock.run(['--port', '0'], { ...context, signal: controller.signal });
- * controller.abort(); // stops it; `running` resolves to 0
- * ```
- */
 export const mock: Command = {
   name: 'mock',
   summary: 'Run a local mock of the service (prints its URL and an API key)',
@@ -143,7 +132,7 @@ export const mock: Command = {
     if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, USAGE);
     const buildDurationMs = integerOption(values['build-ms'], '--build-ms', 0) ?? 3000;
     const webhookUrl = webhookUrlOption(values['webhook-url']);
-    // Loaded on use: `--help` and usage errors then answer without loading the mock service.
+    // Loaded on use, so that `--help` and usage errors answer without loading the mock service.
     const testing = await import('../testing/index.js');
     const service = testing.createMockService({
       buildDurationMs,

@@ -8,22 +8,9 @@ import type { Output } from './context.js';
 /**
  * How progress is shown: `'bar'` redraws one line, `'lines'` writes a line per change, `'auto'` picks
  * `'bar'` when the output is a terminal.
- *
- * @example
- * ```ts
- * createProgressDisplay(process.stderr, { mode: 'lines' });
- * ```
  */
 export type ProgressMode = 'bar' | 'lines' | 'auto';
 
-/**
- * Options of {@link createProgressDisplay}.
- *
- * @example
- * ```ts
- * const options: ProgressOptions = { label: 'bld_123', width: 30 };
- * ```
- */
 export interface ProgressOptions {
   /** Shown before each state: the build id, say. Default `'build'`. */
   label?: string | undefined;
@@ -33,15 +20,7 @@ export interface ProgressOptions {
   width?: number | undefined;
 }
 
-/**
- * A progress display: feed it each new state, then finish it.
- *
- * @example
- * ```ts
- * const display = createProgressDisplay(process.stderr, { label: build.id });
- * await client.waitForBuild(build.id, { onProgress: (b) => display.update(b) }).finally(() => display.finish());
- * ```
- */
+/** A progress display: feed it each new state, then finish it. */
 export interface ProgressDisplay {
   /** Shows a build state; a state equal to the last one shown is skipped. */
   update(build: Build): void;
@@ -54,14 +33,7 @@ const EMPTY = '░';
 // Erase the whole line, then go back to its start: a shorter redraw leaves nothing of the longer one.
 const REDRAW = '\r\u001b[2K';
 
-/**
- * The bar for a percentage (clamped to 0–100), `width` cells wide.
- *
- * @example
- * ```ts
- * renderBar(52, 10); // '[█████░░░░░]'
- * ```
- */
+/** The bar for a percentage (clamped to 0–100), `width` cells wide. */
 export function renderBar(percent: number, width: number): string {
   const clamped = Math.min(100, Math.max(0, Number.isFinite(percent) ? percent : 0));
   const filled = Math.round((clamped / 100) * width);
@@ -74,43 +46,20 @@ function percentOf(build: Build): number | undefined {
   return typeof build.progress === 'number' ? Math.round(build.progress) : undefined;
 }
 
-/**
- * One state as a plain line, for logs.
- *
- * @example
- * ```ts
- * formatProgressLine({ status: 'building', progress: 52 }, 'bld_1'); // 'bld_1: building 52%'
- * ```
- */
+/** One state as a plain line, for logs. */
 export function formatProgressLine(build: Build, label: string): string {
   const percent = percentOf(build);
   return `${label}: ${build.status}${percent === undefined ? '' : ` ${percent}%`}`;
 }
 
-/**
- * One state as a bar, for a terminal.
- *
- * @example
- * ```ts
- * formatProgressBar({ status: 'building', progress: 52 }, 'bld_1', 10); // 'bld_1 [█████░░░░░]  52% building'
- * ```
- */
+/** One state as a bar, for a terminal. */
 export function formatProgressBar(build: Build, label: string, width: number): string {
   const percent = percentOf(build);
   const figure = percent === undefined ? '   ?' : `${String(percent).padStart(3)}%`;
   return `${label} ${renderBar(percent ?? 0, width)} ${figure} ${build.status}`;
 }
 
-/**
- * Creates a progress display on an output (stderr for `wfa`, so stdout carries only the result).
- *
- * @example
- * ```ts
- * const display = createProgressDisplay(process.stderr, { label: 'bld_123' });
- * display.update({ status: 'building', progress: 40 }); // bld_123 [██████████░░░░░░░░░░░░░░]  40% building
- * display.finish();
- * ```
- */
+/** Creates a progress display on an output (stderr for `wfa`, so stdout carries only the result). */
 export function createProgressDisplay(output: Output, options: ProgressOptions = {}): ProgressDisplay {
   const { label = 'build', mode = 'auto', width = 24 } = options;
   const bar = mode === 'bar' || (mode === 'auto' && output.isTTY === true);

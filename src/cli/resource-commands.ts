@@ -13,14 +13,7 @@ import { LIST_HELP, LIST_OPTIONS, listParams, printList } from './list.js';
 /** What a list subcommand passes to the client. */
 export type ListParams = ReturnType<typeof listParams>;
 
-/**
- * `wfa <plural> list`: one page, or every item with `--all`, as a JSON array.
- *
- * @example
- * ```ts
- * const list = listCommand('orders', (client, params, signal) => client.orders.list(params, { signal }));
- * ```
- */
+/** `wfa <plural> list`: one page, or every item with `--all`, as a JSON array. */
 export function listCommand(
   plural: string,
   list: (client: Client, params: ListParams, signal: AbortSignal) => PagePromise<unknown>,
@@ -50,14 +43,7 @@ ${CONNECTION_HELP}${example ? `\n\nExample:\n  ${example}` : ''}`,
   };
 }
 
-/**
- * `wfa <plural> get <id>`: one item as JSON.
- *
- * @example
- * ```ts
- * const get = getCommand('builds', 'build_id', "Print a build's current state as JSON", (client, id, signal) => client.builds.get(id, { signal }));
- * ```
- */
+/** `wfa <plural> get <id>`: one item as JSON. */
 export function getCommand(
   plural: string,
   idName: string,

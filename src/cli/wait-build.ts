@@ -27,14 +27,6 @@ ${WAIT_EXIT_CODES_HELP}
 Example:
   URL=$(wfa wait-build bld_123 --timeout 15m) && curl -fsSL -o build.zip "$URL"`;
 
-/**
- * The `wait-build` command.
- *
- * @example
- * ```ts
- * const code = await waitBuild.run(['bld_123', '--timeout', '5m'], context); // 0, 3 (failed) or 4 (timed out)
- * ```
- */
 export const waitBuild: Command = {
   name: 'wait-build',
   summary: 'Wait for a build to finish and print its download URL',

@@ -9,28 +9,12 @@ import type { Context } from './context.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
-/**
- * The waiting options in `parseArgs` form.
- *
- * @example
- * ```ts
- * parseCommand(args, { ...CONNECTION_OPTIONS, ...WAIT_OPTIONS }, usage);
- * ```
- */
 export const WAIT_OPTIONS = {
   timeout: { type: 'string' },
   interval: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
-/**
- * The lines `--help` shows for {@link WAIT_OPTIONS}.
- *
- * @example
- * ```ts
- * const help = `Options:\n${WAIT_HELP}`;
- * ```
- */
 export const WAIT_HELP = [
   '  --timeout <duration>   give up after this long (default 10m)',
   '  --interval <duration>  time between polls while the build moves (default 2s; it grows while it stalls)',
@@ -39,25 +23,9 @@ export const WAIT_HELP = [
   '  Durations: a number of seconds (90), or with a unit: 500ms, 30s, 5m, 1h.',
 ].join('\n');
 
-/**
- * The exit codes section of a waiting command's help.
- *
- * @example
- * ```ts
- * const help = `…\n${WAIT_EXIT_CODES_HELP}`;
- * ```
- */
 export const WAIT_EXIT_CODES_HELP = `Exit codes:\n${EXIT_CODES_HELP}`;
 
-/**
- * What the waiting options ask for, as SDK wait options plus a progress display on stderr.
- *
- * @example
- * ```ts
- * const { options, display } = waitSettings(values, context, buildId);
- * try { await client.waitForBuild(buildId, options); } finally { display.finish(); }
- * ```
- */
+/** What the waiting options ask for, as SDK wait options plus a progress display on stderr. */
 export function waitSettings(
   values: { timeout?: string | undefined; interval?: string | undefined; quiet?: boolean | undefined },
   context: Context,
@@ -79,15 +47,6 @@ export function waitSettings(
 /**
  * The last state of the build a failed or timed-out wait saw, if any. JSON output prints it even then, so
  * that a script has the build's `error` and `logs` to hand; the exit code says how the wait ended.
- *
- * @example
- * ```ts
- * catch (error) {
- *   const build = lastBuildOf(error);
- *   if (values.json && build) printJson(context.stdout, build);
- *   throw error;
- * }
- * ```
  */
 export function lastBuildOf(error: unknown): { readonly status: string; readonly [key: string]: unknown } | undefined {
   if (BuildFailedError.is(error) || WaitTimeoutError.is(error)) return error.build;

@@ -1,6 +1,4 @@
-/**
- * `wfa workflows list|get|create`.
- */
+/** `wfa workflows list|get|create`. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Workflow, WorkflowCreateParams } from '../index.js';
@@ -112,12 +110,4 @@ ${WAIT_EXIT_CODES_HELP}`,
   },
 };
 
-/**
- * The `workflows` command group: `list`, `get`, `create`.
- *
- * @example
- * ```ts
- * await workflows.run(['create', '--file', 'workflow.json', '--wait'], context);
- * ```
- */
 export const workflows: Command = createGroup('workflows', 'List, read and create workflows', [list, get, createCommand]);

@@ -9,52 +9,21 @@ import type { MockBuild, MockWorkflow } from './types.js';
 
 const FAILURE = 'Packaging failed: the mock was told to fail this build';
 
-/**
- * The status of a build at time `at`.
- *
- * @example
- * ```ts
- * buildStatus(build, build.startedAt + build.durationMs); // 'completed'
- * ```
- */
 export function buildStatus(build: StoredBuild, at: number): MockBuild['status'] {
   if (build.cancelledAt !== undefined) return 'cancelled';
   if (at >= endsAt(build)) return build.fails ? 'failed' : 'completed';
   return 'building';
 }
 
-/**
- * When the build ends on the service's clock.
- *
- * @example
- * ```ts
- * const delay = endsAt(build) - now();
- * ```
- */
 export function endsAt(build: StoredBuild): number {
   return build.startedAt + build.durationMs;
 }
 
-/**
- * Where the artifact of a completed build can be downloaded (served by the mock without an API key).
- *
- * @example
- * ```ts
- * downloadUrl(build); // 'http://127.0.0.1:4010/downloads/bld_x.zip'
- * ```
- */
+/** Where the artifact of a completed build can be downloaded (served by the mock without an API key). */
 export function downloadUrl(build: StoredBuild): string {
   return `${build.origin}/downloads/${encodeURIComponent(build.id)}.zip`;
 }
 
-/**
- * The workflow status that goes with its build's status.
- *
- * @example
- * ```ts
- * workflowStatus(build, now()); // 'building' | 'active' | 'failed'
- * ```
- */
 export function workflowStatus(build: StoredBuild | undefined, at: number): MockWorkflow['status'] {
   const status = build ? buildStatus(build, at) : 'completed';
   if (status === 'completed') return 'active';
@@ -87,14 +56,7 @@ function logsUpTo(build: StoredBuild, progress: number): string[] {
     .map(([, line]) => line);
 }
 
-/**
- * The body of `GET /builds/{id}` at time `at`.
- *
- * @example
- * ```ts
- * return json(200, buildView(build, now()));
- * ```
- */
+/** The body of `GET /builds/{id}` at time `at`. */
 export function buildView(build: StoredBuild, at: number): MockBuild {
   const status = buildStatus(build, at);
   const base = { id: build.id, workflow_id: build.workflowId, created_at: new Date(build.startedAt).toISOString() };

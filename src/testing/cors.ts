@@ -5,14 +5,7 @@
 
 const EXPOSED = 'x-request-id, retry-after, x-total-count';
 
-/**
- * Adds the headers a cross-origin caller needs to read a response.
- *
- * @example
- * ```ts
- * return withCors(json(200, body));
- * ```
- */
+/** Adds the headers a cross-origin caller needs to read a response. */
 export function withCors(response: Response): Response {
   response.headers.set('access-control-allow-origin', '*');
   response.headers.set('access-control-expose-headers', EXPOSED);
@@ -22,11 +15,6 @@ export function withCors(response: Response): Response {
 /**
  * The answer to a CORS preflight (`OPTIONS`): every method and the headers asked for, without an API key,
  * since browsers never send one on a preflight.
- *
- * @example
- * ```ts
- * if (request.method === 'OPTIONS') return preflight(request);
- * ```
  */
 export function preflight(request: Request): Response {
   return new Response(null, {

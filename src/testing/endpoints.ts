@@ -18,14 +18,6 @@ import {
   readJson,
 } from './validate.js';
 
-/**
- * What the endpoints read from and change in their mock.
- *
- * @example
- * ```ts
- * const state: ServiceState = { store, now, ids, listEnvelope: 'data', buildDurationMs: 3000, downloadBaseUrl: undefined, shouldFailBuild: () => false, buildStarted: () => notifier.schedule(), issueKey };
- * ```
- */
 export interface ServiceState {
   store: Store;
   now: () => number;
@@ -38,32 +30,17 @@ export interface ServiceState {
   issueKey: (email: string) => string;
 }
 
-/**
- * One authenticated request, as an endpoint receives it.
- *
- * @example
- * ```ts
- * const endpoint: Endpoint = ({ owner, state }) => json(200, { owner, now: state.now() });
- * ```
- */
+/** One authenticated request, as an endpoint receives it. */
 export interface EndpointContext {
   request: Request;
   url: URL;
   /** The `{id}` path segment, decoded; empty for collection paths. */
   id: string;
-  /** Email of the user the API key belongs to. */
+  /** The email of the API key's user. */
   owner: string;
   state: ServiceState;
 }
 
-/**
- * An endpoint: one method on one path.
- *
- * @example
- * ```ts
- * const routes: Record<string, Endpoint> = { GET: listOrders };
- * ```
- */
 export type Endpoint = (context: EndpointContext) => Response | Promise<Response>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -85,11 +62,6 @@ function workflowView(workflow: StoredWorkflow, state: ServiceState): MockWorkfl
 /**
  * Masks a secret so a response never carries it whole: at most four characters each side, and never more
  * than half of it (`sk_live_abcdef1234` → `sk_l…1234`, `abcd` → `a…d`).
- *
- * @example
- * ```ts
- * maskKey('sk_live_abcdef1234'); // 'sk_l…1234'
- * ```
  */
 export function maskKey(key: string): string {
   const shown = Math.min(4, Math.floor(key.length / 4));
@@ -117,14 +89,7 @@ function ownWorkflow({ state, id, owner }: EndpointContext): StoredWorkflow {
   return workflow;
 }
 
-/**
- * `GET /workflows`: the user's workflows, newest first, filtered by `status`.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/workflows?status=building&limit=10`, { headers });
- * ```
- */
+/** `GET /workflows`: the user's workflows, newest first, filtered by `status`. */
 export const listWorkflows: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = [...state.store.workflows.values()]
@@ -135,14 +100,7 @@ export const listWorkflows: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/**
- * `POST /workflows`: checks the body (422 on a bad one), stores the workflow and starts its build. 201.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body: JSON.stringify({ name: 'Orders', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }) });
- * ```
- */
+/** `POST /workflows`: checks the body (422 on a bad one), stores the workflow and starts its build. 201. */
 export const createWorkflow: Endpoint = async ({ request, url, owner, state }) => {
   const input = parseWorkflowInput(await readJson(request));
   const at = state.now();
@@ -175,24 +133,12 @@ export const createWorkflow: Endpoint = async ({ request, url, owner, state }) =
   return json(201, workflowView(workflow, state));
 };
 
-/**
- * `GET /workflows/{id}`.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/workflows/${id}`, { headers });
- * ```
- */
+/** `GET /workflows/{id}`. */
 export const getWorkflow: Endpoint = (context) => json(200, workflowView(ownWorkflow(context), context.state));
 
 /**
  * `PUT /workflows/{id}`: replaces the fields sent (name, platform, trigger, actions); does not start a new
  * build. 200 with the updated workflow.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/workflows/${id}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Renamed' }) });
- * ```
  */
 export const updateWorkflow: Endpoint = async (context) => {
   const workflow = ownWorkflow(context);
@@ -201,14 +147,7 @@ export const updateWorkflow: Endpoint = async (context) => {
   return json(200, workflowView(workflow, context.state));
 };
 
-/**
- * `DELETE /workflows/{id}`: 204. A build still running is cancelled and sends no webhook.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/workflows/${id}`, { method: 'DELETE', headers }); // 204
- * ```
- */
+/** `DELETE /workflows/{id}`: 204. A build still running is cancelled and sends no webhook. */
 export const deleteWorkflow: Endpoint = (context) => {
   const workflow = ownWorkflow(context);
   const { store, now } = context.state;
@@ -219,14 +158,7 @@ export const deleteWorkflow: Endpoint = (context) => {
   return noContent();
 };
 
-/**
- * `GET /orders`: the user's seeded orders, newest first, filtered by `status`.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/orders?status=paid`, { headers });
- * ```
- */
+/** `GET /orders`: the user's seeded orders, newest first, filtered by `status`. */
 export const listOrders: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = state.store.orders
@@ -236,28 +168,14 @@ export const listOrders: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/**
- * `GET /orders/{id}`.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/orders/${id}`, { headers });
- * ```
- */
+/** `GET /orders/{id}`. */
 export const getOrder: Endpoint = ({ id, owner, state }) => {
   const entry = state.store.orders.find((candidate) => candidate.order.id === id && candidate.owner === owner);
   if (!entry) throw notFound('order', id);
   return json(200, { ...entry.order });
 };
 
-/**
- * `GET /builds/{id}`: status and logs computed from the clock.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/builds/${workflow.build_id}`, { headers });
- * ```
- */
+/** `GET /builds/{id}`: status and logs computed from the clock. */
 export const getBuild: Endpoint = ({ id, owner, state }) => {
   const build = state.store.builds.get(id);
   if (!build || build.owner !== owner) throw notFound('build', id);
@@ -267,11 +185,6 @@ export const getBuild: Endpoint = ({ id, owner, state }) => {
 /**
  * `POST /integrations`: saves a key for a platform; a second save for the same platform updates the first
  * (200) instead of creating another (201). `label` is kept when an update omits it.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/integrations`, { method: 'POST', headers, body: JSON.stringify({ platform: 'zapier', api_key: 'sk_live_abcdef1234', label: 'Prod' }) });
- * ```
  */
 export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
   const input = parseIntegrationInput(await readJson(request));
@@ -298,14 +211,7 @@ export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
   return json(201, integrationView(created));
 };
 
-/**
- * `GET /integrations`: the user's saved keys, masked, newest first.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/integrations?page=1&limit=50`, { headers });
- * ```
- */
+/** `GET /integrations`: the user's saved keys, masked, newest first. */
 export const listIntegrations: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = [...state.store.integrations.values()]
@@ -315,14 +221,7 @@ export const listIntegrations: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/**
- * `DELETE /integrations/{id}`: 204.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/integrations/${id}`, { method: 'DELETE', headers });
- * ```
- */
+/** `DELETE /integrations/{id}`: 204. */
 export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
   const integration = state.store.integrations.get(id);
   if (!integration || integration.owner !== owner) throw notFound('integration', id);
@@ -333,11 +232,6 @@ export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
 /**
  * `POST /v1/auth`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
  * key on every call. Wrong credentials: 401.
- *
- * @example
- * ```ts
- * await fetch(`${url}/v1/auth`, { method: 'POST', body: JSON.stringify({ email: 'demo@example.com', password: 'demo' }) });
- * ```
  */
 export async function login(request: Request, state: ServiceState): Promise<Response> {
   const { email, password } = parseCredentials(await readJson(request));
@@ -353,11 +247,6 @@ const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(1
 /**
  * `GET /downloads/{build_id}.zip`: the artifact of a completed build, an empty ZIP archive. No API key is
  * needed, as with a signed download link; 404 until the build has completed.
- *
- * @example
- * ```ts
- * const zip = await fetch(build.download_url);
- * ```
  */
 export function download(fileName: string, state: ServiceState): Response {
   const buildId = fileName.endsWith('.zip') ? fileName.slice(0, -'.zip'.length) : '';

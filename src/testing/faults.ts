@@ -25,40 +25,17 @@ export class MockNetworkError extends Error {
   }
 }
 
-/**
- * What to do instead of answering normally.
- *
- * @example
- * ```ts
- * const fault: Fault = { kind: 'status', status: 429, message: 'Too many requests', retryAfterSeconds: 1 };
- * ```
- */
+/** What to do instead of answering normally. */
 export type Fault =
   | { kind: 'network' }
   | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
 
-/**
- * The fault state of one mock.
- *
- * @example
- * ```ts
- * const fault = faults.next(); // undefined: answer normally
- * ```
- */
 export interface Faults {
   failNext(count: number, status: number | 'network', options: FailNextOptions): void;
   /** The fault for the request being handled, if any; counts the request. */
   next(): Fault | undefined;
 }
 
-/**
- * Creates the fault state from the service options.
- *
- * @example
- * ```ts
- * const faults = createFaults({ errorRate: 0.2, rateLimit: { every: 5 }, random: createRandom(7) });
- * ```
- */
 export function createFaults(config: { errorRate?: number; rateLimit?: MockRateLimit; random: Random }): Faults {
   const queue: Fault[] = [];
   let requests = 0;

@@ -1,20 +1,13 @@
 /**
  * `workflow-automation-sdk/testing`: an in-memory fake of the whole Workflow Automation Service, to try the SDK
- * and test code against before having an account.
- *
- * - {@link createMockService}: the service as a Fetch-style `handle(request)`.
- * - {@link startMockServer}: the same service as an HTTP server on 127.0.0.1 (Node only).
- * - msw handlers live in `workflow-automation-sdk/testing/msw`, so that this entry never needs msw; that entry
- *   also exports `createMockService` and has no Node imports, for browser tests.
+ * and test code against before having an account: {@link createMockService} answers Fetch `Request`s,
+ * {@link startMockServer} serves it on 127.0.0.1 (Node only). msw handlers are in `/testing/msw`, so that this
+ * entry never needs msw.
  *
  * @example
  * ```ts
- * import { startMockServer } from 'workflow-automation-sdk/testing';
- *
  * const server = await startMockServer();
  * const client = new Client({ baseUrl: server.url, apiKey: server.apiKey });
- * // ...
- * await server.close();
  * ```
  *
  * @module

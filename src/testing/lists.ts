@@ -1,6 +1,4 @@
-/**
- * One page of a list, in the envelope the mock was configured with.
- */
+/** One page of a list, in the envelope the mock was configured with. */
 
 import { json } from './responses.js';
 import type { MockListEnvelope, MockListPage } from './types.js';
@@ -9,12 +7,6 @@ import type { Paging } from './validate.js';
 /**
  * Cuts `items` (already filtered and ordered) to the requested page and wraps it. Every list response also
  * carries `X-Total-Count`, the only paging fact a bare-array envelope has.
- *
- * @example
- * ```ts
- * return listResponse(orders, { page: 1, limit: 20, status: undefined }, 'data');
- * // 200 { data: [...], page: 1, limit: 20, total: 5, has_more: false }
- * ```
  */
 export function listResponse(items: readonly unknown[], paging: Paging, envelope: MockListEnvelope): Response {
   const start = (paging.page - 1) * paging.limit;

@@ -68,18 +68,11 @@ function isService(value: MockService | MockHandlersOptions | undefined): value 
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { createMockHandlers } from 'workflow-automation-sdk/testing/msw';
  *
  * const handlers = createMockHandlers({ baseUrl: 'https://api.example.test' });
  * const server = setupServer(...handlers);
  * beforeAll(() => server.listen());
  * afterEach(() => handlers.service.reset());
- * afterAll(() => server.close());
- *
- * test('lists orders', async () => {
- *   const res = await fetch('https://api.example.test/v1/orders', { headers: { 'X-API-Key': handlers.service.apiKey } });
- *   expect(res.status).toBe(200);
- * });
  * ```
  */
 export function createMockHandlers(options?: MockHandlersOptions): MockHandlers;

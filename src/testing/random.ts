@@ -1,33 +1,15 @@
 /**
- * Seedable random numbers, so that ids, keys and the error rate repeat from run to run when a test pins the
- * seed. Math.random cannot be seeded; mulberry32 is small, fast and good enough for a fake.
+ * Seedable random numbers (mulberry32), so that ids, keys and the error rate repeat from run to run when a
+ * test pins the seed.
  */
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/**
- * A stream of random numbers and ids.
- *
- * @example
- * ```ts
- * const random = createRandom(42);
- * random.next(); // 0 <= n < 1, the same for every run with seed 42
- * random.id('wf_'); // 'wf_' and 16 characters
- * ```
- */
 export interface Random {
   next(): number;
   id(prefix: string, length?: number): string;
 }
 
-/**
- * Creates a random stream from a 32-bit seed.
- *
- * @example
- * ```ts
- * createRandom(1).id('bld_') === createRandom(1).id('bld_'); // true
- * ```
- */
 export function createRandom(seed: number): Random {
   let state = seed >>> 0;
   const next = (): number => {
@@ -45,14 +27,7 @@ export function createRandom(seed: number): Random {
   return { next, id };
 }
 
-/**
- * A fresh seed for a mock that was given none.
- *
- * @example
- * ```ts
- * const seed = options.seed ?? randomSeed();
- * ```
- */
+/** A fresh seed for a mock that was given none. */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 4294967296);
 }

@@ -5,14 +5,7 @@
 
 import type { JsonValue } from './types.js';
 
-/**
- * A failure an endpoint reports by throwing; the router turns it into an error response.
- *
- * @example
- * ```ts
- * throw new HttpError(404, 'No workflow wf_1', 'not_found');
- * ```
- */
+/** A failure an endpoint reports by throwing; the router turns it into an error response. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -26,14 +19,6 @@ export class HttpError extends Error {
   }
 }
 
-/**
- * A JSON response.
- *
- * @example
- * ```ts
- * return json(201, workflow);
- * ```
- */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -41,27 +26,10 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
-/**
- * The 204 answer of a delete.
- *
- * @example
- * ```ts
- * return noContent();
- * ```
- */
 export function noContent(): Response {
   return new Response(null, { status: 204 });
 }
 
-/**
- * The JSON error response for an {@link HttpError}.
- *
- * @example
- * ```ts
- * errorResponse(new HttpError(401, 'Invalid API key', 'invalid_api_key'));
- * // 401 { "error": { "message": "Invalid API key", "code": "invalid_api_key" } }
- * ```
- */
 export function errorResponse(error: HttpError): Response {
   return json(error.status, { error: { message: error.message, code: error.code, ...error.details } }, error.headers);
 }
@@ -81,14 +49,7 @@ const CODES: Record<number, string> = {
   504: 'gateway_timeout',
 };
 
-/**
- * The error code the mock uses for a status it is asked to fake.
- *
- * @example
- * ```ts
- * codeForStatus(429); // 'rate_limited'
- * ```
- */
+/** The error code the mock uses for a status it is asked to fake. */
 export function codeForStatus(status: number): string {
   return CODES[status] ?? (status >= 500 ? 'internal_error' : 'error');
 }

@@ -105,11 +105,6 @@ async function dispatch(request: Request, state: ServiceState, prefixes: readonl
 /**
  * Answers a request with the endpoint it names. Failures thrown as {@link HttpError} become their JSON
  * error response; anything else is a bug in the mock and becomes a 500 that says so.
- *
- * @example
- * ```ts
- * const response = await route(request, state, ['/api/v1', '/v1']);
- * ```
  */
 export async function route(request: Request, state: ServiceState, prefixes: readonly string[]): Promise<Response> {
   try {

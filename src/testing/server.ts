@@ -137,10 +137,7 @@ function clientHost(address: AddressInfo): string {
  *
  * @example
  * ```ts
- * import { startMockServer } from 'workflow-automation-sdk/testing';
- *
  * const server = await startMockServer({ port: 4010 });
- * console.log(server.url, server.apiKey);
  * const res = await fetch(`${server.url}/v1/workflows`, { headers: { 'X-API-Key': server.apiKey } });
  * await server.close();
  * ```

@@ -98,14 +98,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  *
  * @example
  * ```ts
- * import { createMockService } from 'workflow-automation-sdk/testing';
- *
- * const service = createMockService({ buildDurationMs: 1000, prefixes: ['/v1'] });
- * const res = await service.handle(
- *   new Request('http://mock.test/v1/workflows', { headers: { 'X-API-Key': service.apiKey } }),
- * );
+ * const service = createMockService({ buildDurationMs: 1000 });
+ * const res = await service.handle(new Request('http://mock.test/v1/workflows', { headers: { 'X-API-Key': service.apiKey } }));
  * await res.json(); // { data: [], page: 1, limit: 20, total: 0, has_more: false }
- * service.close();
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {

@@ -6,14 +6,7 @@
 import type { Random } from './random.js';
 import type { MockAction, MockOrder, MockTrigger } from './types.js';
 
-/**
- * A workflow as kept in memory; its `status` is not stored but read from its build.
- *
- * @example
- * ```ts
- * store.workflows.get('wf_1')?.owner; // 'demo@example.com'
- * ```
- */
+/** A workflow as kept in memory; its `status` is not stored but read from its build. */
 export interface StoredWorkflow {
   id: string;
   owner: string;
@@ -29,11 +22,6 @@ export interface StoredWorkflow {
 /**
  * A build as kept in memory. Its status, progress and logs are computed from the clock, so the mock needs no
  * timer to move a build along; a timer is only needed to send the webhook on time.
- *
- * @example
- * ```ts
- * const build = store.builds.get('bld_1');
- * ```
  */
 export interface StoredBuild {
   id: string;
@@ -54,14 +42,7 @@ export interface StoredBuild {
   settled: boolean;
 }
 
-/**
- * A saved integration; `apiKey` is the full key, which no response ever contains.
- *
- * @example
- * ```ts
- * [...store.integrations.values()].find((i) => i.platform === 'zapier');
- * ```
- */
+/** A saved integration; `apiKey` is the full key, which no response ever contains. */
 export interface StoredIntegration {
   id: string;
   owner: string;
@@ -72,27 +53,12 @@ export interface StoredIntegration {
   updatedAt: number;
 }
 
-/**
- * An order with the user it belongs to.
- *
- * @example
- * ```ts
- * store.orders.filter((o) => o.owner === 'demo@example.com');
- * ```
- */
 export interface StoredOrder {
   owner: string;
   order: MockOrder;
 }
 
-/**
- * Everything one mock knows. Maps keep insertion order, which is creation order.
- *
- * @example
- * ```ts
- * const owner = store.keys.get(request.headers.get('x-api-key') ?? '');
- * ```
- */
+/** Everything one mock knows. Maps keep insertion order, which is creation order. */
 export interface Store {
   /** email → password */
   passwords: Map<string, string>;
@@ -105,14 +71,6 @@ export interface Store {
   orders: StoredOrder[];
 }
 
-/**
- * What a new store starts with.
- *
- * @example
- * ```ts
- * createStore({ users: [{ email: 'demo@example.com', password: 'demo' }], keys: new Map(), ordersPerUser: 5, random, seededAt: Date.now() });
- * ```
- */
 export interface StoreSeed {
   users: readonly { email: string; password: string }[];
   /** API key → email, valid from the start. */
@@ -129,12 +87,6 @@ const HOUR = 3_600_000;
 /**
  * Creates the state of a fresh mock: the users, their initial keys, and their seeded orders (one per hour
  * back from `seededAt`, statuses in turn, so a status filter always has something to find).
- *
- * @example
- * ```ts
- * let store = createStore(seed);
- * function reset() { store = createStore(seed); }
- * ```
  */
 export function createStore(seed: StoreSeed): Store {
   const start = seed.seededAt;

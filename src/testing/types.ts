@@ -100,8 +100,6 @@ export interface MockWorkflow {
  * - `completed`: `progress` is 100 and `download_url` is set.
  * - `failed` (the `failBuilds` knob) and `cancelled` (its workflow was deleted while it ran): `error` is set.
  *
- * `logs` grows as the build advances; `finished_at` is set once it has ended.
- *
  * @example
  * ```ts
  * const build = (await (await fetch(`${url}/v1/builds/${id}`, { headers })).json()) as MockBuild;
@@ -130,8 +128,7 @@ export interface MockBuild {
 }
 
 /**
- * A seeded order. `amount` is in major units of `currency`. Seeded orders are not tied to a workflow
- * (`workflow_id` is `null`) because the spec does not show how the two relate.
+ * An order the mock seeds for each user.
  *
  * @example
  * ```ts
@@ -154,8 +151,7 @@ export interface MockOrder {
 }
 
 /**
- * A saved integration as the mock returns it. `api_key` is always masked (`sk_l…1234`): the full key is
- * stored but never sent back.
+ * A saved integration as the mock returns it; the full key is stored but never sent back.
  *
  * @example
  * ```ts
@@ -274,7 +270,7 @@ export interface MockWebhookDelivery {
 }
 
 /**
- * Every 429 with `Retry-After`: `every` is N in "every Nth request is refused".
+ * A 429 with `Retry-After` on every Nth request.
  *
  * @example
  * ```ts

@@ -7,14 +7,6 @@ import { isHttpUrl } from '../core/url.js';
 import { HttpError } from './responses.js';
 import type { JsonObject, JsonValue, MockAction, MockTrigger } from './types.js';
 
-/**
- * The fields of a workflow a client sends.
- *
- * @example
- * ```ts
- * const input: WorkflowInput = parseWorkflowInput(await readJson(request));
- * ```
- */
 export interface WorkflowInput {
   name: string;
   platform: string;
@@ -22,28 +14,12 @@ export interface WorkflowInput {
   actions: MockAction[];
 }
 
-/**
- * The fields of a saved integration a client sends.
- *
- * @example
- * ```ts
- * const input: IntegrationInput = parseIntegrationInput({ platform: 'zapier', api_key: 'sk_live_1234' });
- * ```
- */
 export interface IntegrationInput {
   platform: string;
   api_key: string;
   label: string | null | undefined;
 }
 
-/**
- * Page, page size and status filter of a list request.
- *
- * @example
- * ```ts
- * parsePaging(new URL('http://mock/v1/orders?page=2&limit=10')); // { page: 2, limit: 10, status: undefined }
- * ```
- */
 export interface Paging {
   page: number;
   limit: number;
@@ -111,14 +87,7 @@ function checkActions(value: unknown, issues: Issue[]): MockAction[] | undefined
   return structuredClone(value) as MockAction[];
 }
 
-/**
- * Checks the body of `POST /workflows`; throws a 422 {@link HttpError} listing every problem.
- *
- * @example
- * ```ts
- * parseWorkflowInput({ name: 'Orders', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
- * ```
- */
+/** Checks the body of `POST /workflows`; throws a 422 {@link HttpError} listing every problem. */
 export function parseWorkflowInput(body: unknown): WorkflowInput {
   if (!isObject(body)) throw invalid('workflow', [{ path: '(body)', message: 'must be a JSON object' }]);
   const issues: Issue[] = [];
@@ -133,11 +102,6 @@ export function parseWorkflowInput(body: unknown): WorkflowInput {
 /**
  * Checks the body of `PUT /workflows/{id}`: any of name, platform, trigger and actions, each checked as on
  * creation; other fields are ignored. At least one of the four is required.
- *
- * @example
- * ```ts
- * parseWorkflowChanges({ name: 'Renamed' }); // { name: 'Renamed' }
- * ```
  */
 export function parseWorkflowChanges(body: unknown): Partial<WorkflowInput> {
   if (!isObject(body)) throw invalid('workflow update', [{ path: '(body)', message: 'must be a JSON object' }]);
@@ -158,14 +122,7 @@ export function parseWorkflowChanges(body: unknown): Partial<WorkflowInput> {
   return changes;
 }
 
-/**
- * Checks the body of `POST /integrations`: `platform` and `api_key` required, `label` an optional string.
- *
- * @example
- * ```ts
- * parseIntegrationInput({ platform: 'make', api_key: 'mk_123456789', label: 'Staging' });
- * ```
- */
+/** Checks the body of `POST /integrations`: `platform` and `api_key` required, `label` an optional string. */
 export function parseIntegrationInput(body: unknown): IntegrationInput {
   if (!isObject(body)) throw invalid('integration', [{ path: '(body)', message: 'must be a JSON object' }]);
   const issues: Issue[] = [];
@@ -179,14 +136,7 @@ export function parseIntegrationInput(body: unknown): IntegrationInput {
   return { platform: body.platform as string, api_key: body.api_key as string, label: label as string | null | undefined };
 }
 
-/**
- * Checks the body of `POST /v1/auth`.
- *
- * @example
- * ```ts
- * parseCredentials({ email: 'demo@example.com', password: 'demo' });
- * ```
- */
+/** Checks the body of `POST /v1/auth`. */
 export function parseCredentials(body: unknown): { email: string; password: string } {
   if (!isObject(body)) throw invalid('credentials', [{ path: '(body)', message: 'must be a JSON object' }]);
   const issues: Issue[] = [];
@@ -201,11 +151,6 @@ export function parseCredentials(body: unknown): { email: string; password: stri
 /**
  * Reads `page` (default 1), `limit` (default 20, lowered to 100) and `status` from a list URL; a `page` or
  * `limit` that is not a positive integer is a 400.
- *
- * @example
- * ```ts
- * parsePaging(new URL('http://mock/v1/workflows?limit=500')).limit; // 100
- * ```
  */
 export function parsePaging(url: URL): Paging {
   const read = (name: string, fallback: number): number => {
@@ -222,14 +167,7 @@ export function parsePaging(url: URL): Paging {
   };
 }
 
-/**
- * Reads a request body as JSON; an empty body or malformed JSON is a 400.
- *
- * @example
- * ```ts
- * const body = await readJson(request);
- * ```
- */
+/** Reads a request body as JSON; an empty body or malformed JSON is a 400. */
 export async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === '') throw new HttpError(400, 'Request body is empty; expected JSON', 'invalid_json');

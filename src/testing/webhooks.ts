@@ -10,15 +10,6 @@ import type { MockWebhookDelivery, MockWebhookEvent } from './types.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/**
- * The webhook side of one mock.
- *
- * @example
- * ```ts
- * notifier.schedule(); // after a build starts
- * await notifier.flush(); // in a test, after moving the clock
- * ```
- */
 export interface BuildNotifier {
   /** Settles every build that has ended on the clock, sending the webhooks that are due. */
   sweep(): void;
@@ -31,14 +22,7 @@ export interface BuildNotifier {
   clear(options?: { stop?: boolean }): void;
 }
 
-/**
- * What the notifier reads from its mock; functions, because the store and URL change on reset.
- *
- * @example
- * ```ts
- * createBuildNotifier({ now: Date.now, store: () => store, webhookUrl: () => url, fetch: () => globalThis.fetch });
- * ```
- */
+/** What the notifier reads from its mock; functions, because the store and URL change on reset. */
 export interface NotifierDeps {
   now: () => number;
   store: () => Store;
@@ -51,14 +35,6 @@ function unref(timer: ReturnType<typeof setTimeout>): void {
   (timer as unknown as { unref?: () => void }).unref?.();
 }
 
-/**
- * Creates the notifier of one mock.
- *
- * @example
- * ```ts
- * const notifier = createBuildNotifier(deps);
- * ```
- */
 export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;

@@ -1,5 +1,6 @@
 /**
- * A Fetch-style endpoint (`(request) => Promise<Response>`) that receives the service's webhook deliveries.
+ * A Fetch-style endpoint (`(request) => Promise<Response>`) that receives the service's webhook deliveries,
+ * with bounds on body size, body time and callback time, so that a delivery can never hang or flood it.
  *
  * @module
  */
@@ -46,20 +47,14 @@ export type WebhookEventHandlers = {
  * @example
  * ```ts
  * // An HMAC-SHA256 hex signature in a header: the header name and format are your deployment's, not the spec's.
- * import { createHmac, timingSafeEqual } from 'node:crypto';
- *
- * const handler = createWebhookHandler({
- *   on: { 'build.completed': (event) => console.log(event.data.download_url) },
- *   verify(rawBody, headers) {
- *     const received = Buffer.from(headers.get('x-signature') ?? '', 'hex');
- *     const expected = createHmac('sha256', process.env.WEBHOOK_SECRET!).update(rawBody).digest();
- *     return received.length === expected.length && timingSafeEqual(received, expected);
- *   },
- * });
+ * verify(rawBody, headers) {
+ *   const received = Buffer.from(headers.get('x-signature') ?? '', 'hex');
+ *   const expected = createHmac('sha256', process.env.WEBHOOK_SECRET!).update(rawBody).digest();
+ *   return received.length === expected.length && timingSafeEqual(received, expected);
+ * },
  * ```
- * On edge runtimes without `node:crypto`, Web Crypto does the same constant-time check:
- * `crypto.subtle.verify('HMAC', key, signatureBytes, new Uint8Array(rawBody))` (the copy, because
- * TypeScript 5.7 and later accept only `ArrayBuffer`-backed bytes there).
+ * On edge runtimes, `crypto.subtle.verify('HMAC', key, signature, new Uint8Array(rawBody))` does the same
+ * (the copy, because TypeScript 5.7 and later accept only `ArrayBuffer`-backed bytes there).
  */
 export interface WebhookHandlerOptions {
   /** The functions to call, by event kind. */
@@ -131,15 +126,8 @@ const defaultMaxBodyBytes = 1024 * 1024;
  * @example
  * ```ts
  * // app/api/webhooks/route.ts (Next.js)
- * import { createWebhookHandler } from 'workflow-automation-sdk/webhooks';
- *
  * export const POST = createWebhookHandler({
- *   on: {
- *     'build.completed': async (event) => {
- *       await db.workflows.update(event.workflow_id, { downloadUrl: event.data.download_url });
- *     },
- *   },
- *   onUnknown: (event) => console.info('ignored webhook', event.event),
+ *   on: { 'build.completed': (event) => saveDownload(event.workflow_id, event.data.download_url) },
  *   onError: (error, event) => reportError(error, { kind: event?.event }),
  * });
  * ```

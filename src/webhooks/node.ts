@@ -1,9 +1,6 @@
 /**
- * The webhook handler for `node:http` and Express.
- *
- * Node's request and response are described here by the few members the adapter uses rather than imported
- * from `node:http`: the published types must not need `@types/node`, or a browser project that imports the
- * webhooks entry point fails to type-check. This module touches nothing of Node at runtime either.
+ * The webhook handler for `node:http` and Express. Node's request and response are described by the few
+ * members the adapter uses, not imported from `node:http`, so that the published types need no `@types/node`.
  *
  * @module
  */
@@ -12,18 +9,12 @@ import { methodNotAllowed, type WebhookHandler } from './handler.js';
 
 /**
  * What {@link toNodeHandler} reads of a request: a `node:http` `IncomingMessage`, or an Express `Request`
- * (which adds `body` and `originalUrl`). Written out rather than imported so that the types need no
- * `@types/node`.
+ * (which adds `body` and `originalUrl`).
  *
  * @example
  * ```ts
- * import { createServer } from 'node:http';
- *
- * const webhook = toNodeHandler(createWebhookHandler({ on: {} }));
  * createServer((req, res) => {
- *   const request: NodeWebhookRequest = req; // an IncomingMessage fits as it is, as does an Express Request
- *   if (request.method === 'POST') webhook(req, res);
- *   else res.writeHead(404).end();
+ *   const request: NodeWebhookRequest = req; // an IncomingMessage fits as it is
  * });
  * ```
  */
@@ -69,12 +60,8 @@ export interface NodeWebhookRequest {
  *
  * @example
  * ```ts
- * import { createServer } from 'node:http';
- *
- * const webhook = toNodeHandler(createWebhookHandler({ on: {} }));
  * createServer((req, res) => {
- *   const response: NodeWebhookResponse = res; // a ServerResponse fits as it is, as does an Express Response
- *   webhook(req, response);
+ *   const response: NodeWebhookResponse = res; // a ServerResponse fits as it is
  * });
  * ```
  */
@@ -173,7 +160,7 @@ function bodyReadByFramework(req: NodeWebhookRequest): Uint8Array<ArrayBuffer> |
   return JSON.stringify(body);
 }
 
-/** A `Request` body may not be a view of shared memory: copy only in that rare case. */
+// A `Request` body may not be a view of shared memory: copy only in that rare case.
 function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }

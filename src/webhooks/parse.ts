@@ -1,8 +1,6 @@
 /**
- * Reading a webhook delivery into a typed event.
- *
- * The checks are written by hand rather than with zod: the envelope has four fields, hand-written checks
- * say exactly what is wrong in the words the issue asks for, and this entry point stays a few kilobytes.
+ * Reading a webhook delivery into a typed event. The checks are written by hand, not with zod, so that this
+ * entry point carries no schema library (docs/design.md, "Webhooks").
  *
  * @module
  */
@@ -65,13 +63,9 @@ export type KnownWebhookEvent = BuildCompletedEvent;
 export type KnownWebhookEventKind = KnownWebhookEvent['event'];
 
 /**
- * The type-level stand-in for "an event kind this SDK version does not know", used only inside
- * {@link WebhookEvent}. It is a type and nothing else: at runtime `event` holds the real string.
- *
- * Why not plain `string`: TypeScript cannot narrow a union on `event === 'build.completed'` when another
- * member's `event` is `string` (the literal is comparable to `string`, so both members survive and
- * `data.download_url` stays `unknown`). This opaque kind is comparable to no string literal, so the
- * narrowing works. The price: to compare it with a kind the SDK does not know, widen it to `string` first.
+ * The type of `event` for a kind this SDK version does not know, inside {@link WebhookEvent}; at runtime it
+ * is the real string. Unlike `string`, it lets `event === 'build.completed'` narrow the union; to compare it
+ * with a kind the SDK does not know, widen it to `string` first.
  *
  * @example
  * ```ts

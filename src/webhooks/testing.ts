@@ -52,8 +52,6 @@ const defaultDownloadUrl = 'https://downloads.example.com/wf_test.zip';
  *
  * @example
  * ```ts
- * import { createWebhookPayload } from 'workflow-automation-sdk/webhooks';
- *
  * const event = createWebhookPayload({ workflow_id: 'wf_42' });
  * // { event: 'build.completed', workflow_id: 'wf_42', data: { download_url: 'https://downloads.example.com/wf_test.zip' } }
  * const other = createWebhookPayload({ event: 'order.updated', data: { status: 'paid' } });
