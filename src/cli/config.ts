@@ -60,6 +60,6 @@ export async function createClient(
 ): Promise<Client> {
   const { apiKey, baseUrl } = resolveConnection(values, context.env);
   // Loaded here, on first use, so that `--help` and usage errors answer without loading the HTTP client.
-  const { Client } = await import('../client.js');
+  const { Client } = await import('../index.js');
   return new Client({ apiKey, baseUrl });
 }

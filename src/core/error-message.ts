@@ -35,7 +35,7 @@ const MAX_MESSAGE = 300;
 
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > MAX_MESSAGE ? oneLine.slice(0, MAX_MESSAGE) + '…' : oneLine;
+  return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE)}…` : oneLine;
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
- * The options a `Client` and each call accept, documented where they are defined, and how they are resolved
- * (defaults, environment variables, base URL normalisation).
+ * The options a `Client` and each call accept, documented where they are defined, and the checks of a
+ * call's options.
  */
-import { ValidationError, WfaError, type Issue } from './errors.js';
-import { isHttpUrl } from './url.js';
+import { ValidationError, type Issue } from './errors.js';
 import { MAX_RETRIES } from './retry.js';
 
 /**

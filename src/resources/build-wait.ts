@@ -14,7 +14,7 @@
 import { parseRetryAfter } from '../core/retry-after.js';
 import type { CoreResponse, HttpCore, ResponseSpec } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
-import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import { MAX_TIMER_MS, now, sleepWithin } from '../core/poll.js';
 import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
 import { isHttpUrl } from '../core/url.js';

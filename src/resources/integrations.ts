@@ -136,7 +136,7 @@ export class Integrations extends Resource {
    * await client.integrations.delete('int_1');
    * ```
    */
-  async delete(id: string | number, options?: RequestOptions): Promise<JsonValue | void> {
+  async delete(id: string | number, options?: RequestOptions): Promise<JsonValue | undefined> {
     const path = `/integrations/${idSegment(id, 'integration id')}`;
     return coreOf(this).request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
   }

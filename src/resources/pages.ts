@@ -124,7 +124,8 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   #print(): number | undefined {
-    return (this.#fingerprint ??= fingerprint(this.items));
+    this.#fingerprint ??= fingerprint(this.items);
+    return this.#fingerprint;
   }
 
   /** The number the next page would be asked for. */
@@ -224,9 +225,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   #page(): Promise<Page<T>> {
-    return (this.#promise ??= this.#load());
+    this.#promise ??= this.#load();
+    return this.#promise;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: awaiting list() for its first page is the documented API.
   then<R1 = Page<T>, R2 = never>(
     onfulfilled?: ((page: Page<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

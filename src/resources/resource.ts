@@ -27,7 +27,7 @@ export function coreOf(resource: Resource): HttpCore {
  *
  * @example
  * ```ts
- * const result: JsonValue | void = await client.workflows.delete('wf_1');
+ * const result: JsonValue | undefined = await client.workflows.delete('wf_1');
  * ```
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

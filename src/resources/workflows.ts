@@ -394,7 +394,7 @@ export class Workflows extends Resource {
    * await client.workflows.delete('wf_123');
    * ```
    */
-  async delete(id: string, options?: RequestOptions): Promise<JsonValue | void> {
+  async delete(id: string, options?: RequestOptions): Promise<JsonValue | undefined> {
     const path = `/workflows/${idSegment(id, 'workflow id')}`;
     return coreOf(this).request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
   }

@@ -73,7 +73,7 @@ describe('workflows', () => {
   it('get and update resolve to a Workflow; delete to JsonValue or void', () => {
     expectTypeOf(client.workflows.get('wf_1')).toEqualTypeOf<Promise<Workflow>>();
     expectTypeOf(client.workflows.update('wf_1', { name: 'Renamed' })).toEqualTypeOf<Promise<Workflow>>();
-    expectTypeOf(client.workflows.delete('wf_1')).toEqualTypeOf<Promise<JsonValue | void>>();
+    expectTypeOf(client.workflows.delete('wf_1')).toEqualTypeOf<Promise<JsonValue | undefined>>();
   });
 
   it('types the fields of create and update inputs (strings, not unknown)', () => {
@@ -141,7 +141,7 @@ describe('orders, integrations and auth', () => {
 
   it('integrations resolve to Integration; delete to JsonValue or void', () => {
     expectTypeOf(client.integrations.save({ platform: 'shopify', api_key: 'k', label: 'Store' })).toEqualTypeOf<Promise<Integration>>();
-    expectTypeOf(client.integrations.delete('int_1')).toEqualTypeOf<Promise<JsonValue | void>>();
+    expectTypeOf(client.integrations.delete('int_1')).toEqualTypeOf<Promise<JsonValue | undefined>>();
     // @ts-expect-error api_key is required
     void client.integrations.save({ platform: 'shopify', label: 'Store' });
     // @ts-expect-error integrations.list takes no status
