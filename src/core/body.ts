@@ -6,8 +6,8 @@ import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
 
 /**
- * Default `maxResponseBytes`: 4 MiB, over ten times a 1000-item list. Reading an answer costs about three times
- * its size at peak (the stream's buffers and ours), so this bounds a runaway answer to about 14 MB of heap.
+ * Default `maxResponseBytes`: 4 MiB. Reading an answer costs a few times its size at peak (the stream's buffers
+ * and ours), so the limit bounds the heap a runaway answer can take.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** How much of an error body is kept: enough for any message, bounded whatever the service sends. */
