@@ -28,7 +28,7 @@ export interface Issue {
   readonly code: string;
 }
 
-/** Formats an issue path the way a developer writes it: `actions[0].app`. */
+/** `actions[0].app`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
@@ -59,8 +59,7 @@ export class WfaError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    // Walk from the class being built up to WfaError (Error has no `kind`, so the walk stops there). Only the
-    // SDK's classes have an own `kind`: a user's subclass adds nothing and is named after the SDK class it extends.
+    // Only the SDK's classes have an own `kind`: a user's subclass is named after the SDK class it extends.
     const kinds: string[] = [];
     for (let c: object = new.target; 'kind' in c; c = Object.getPrototypeOf(c)) {
       if (Object.hasOwn(c, 'kind')) kinds.push((c as typeof WfaError).kind);
@@ -100,7 +99,6 @@ export class WfaError extends Error {
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A user's subclass has no own `kind`: it gets ordinary prototype-chain semantics.
-    // (`super` here is Error, whose `Symbol.hasInstance` is the ordinary one every function inherits.)
     if (!Object.hasOwn(this, 'kind')) return super[Symbol.hasInstance](value);
     return (this as unknown as typeof WfaError).is(value);
   }

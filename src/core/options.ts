@@ -1,7 +1,4 @@
-/**
- * The options a `Client` and each call accept, documented where they are defined, and the checks of a
- * call's options.
- */
+/** The options a `Client` and each call accept, and the checks of a call's options. */
 import { ValidationError, type Issue } from './errors.js';
 import { MAX_RETRIES } from './retry.js';
 
@@ -128,7 +125,7 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
 }
 
-/** Reads an environment variable where one exists (Node, Bun, Deno with permission); never in a browser. */
+/** Where one exists (Node, Bun, Deno with permission); never in a browser. */
 export function readEnv(name: string): string | undefined {
   try {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -141,15 +138,14 @@ export function readEnv(name: string): string | undefined {
 }
 
 
-// An HTTP token: letters, digits (`\w`, which brings `_`, also a token character) and these symbols.
+// An HTTP token (RFC 9110).
 const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;
-// Tab, space to `~` (visible ASCII) and obs-text (0x80 to 0xff): what a Fetch `ByteString` header value may hold.
+// What a Fetch `ByteString` header value may hold.
 const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 
 /**
- * Checks what a caller passed as call options, before anything is sent: a wrong type there is the caller's
- * mistake, to be named as such, not something to retry or report as a network failure. Header values are
- * never quoted: they may be secrets.
+ * A wrong option is the caller's mistake, to be named before anything is sent, not retried or reported as a
+ * network failure. Header values are never quoted: they may be secrets.
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
   const issues: Issue[] = [];
@@ -158,7 +154,6 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   if (signal !== undefined && !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
     issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
   }
-  // Number.isFinite is false for anything that is not a number.
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
   }
