@@ -86,9 +86,8 @@ export class WfaError extends Error {
   }
 
   /**
-   * Makes `instanceof` work like {@link WfaError.is}: it also recognises errors from another copy of the
-   * package (the ESM and CJS builds in one process), which share no prototype. A subclass of your own keeps
-   * ordinary `instanceof`.
+   * Makes `instanceof` work like {@link WfaError.is}, across copies of the package that share no prototype.
+   * A subclass of your own keeps ordinary `instanceof`.
    *
    * @example
    * ```ts
@@ -154,10 +153,7 @@ export class ApiError extends WfaError {
   declare readonly method: string;
   /** The full URL that was called. */
   declare readonly url: string;
-  /**
-   * How long the service asked to wait (`Retry-After` in seconds or as an HTTP date, or `retry-after-ms`), in
-   * milliseconds, on any status; `undefined` when it named no wait.
-   */
+  /** The wait the service asked for (`Retry-After` or `retry-after-ms`) in milliseconds, on any status. */
   declare readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
@@ -272,9 +268,8 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
- * No usable API key for a call: none configured, one an HTTP header cannot carry, or an `apiKey` function that
- * threw, rejected or returned no key (its error is the `cause`, with the last key sent removed). Not retried;
- * an `apiKey` function that does not settle within the call's `timeoutMs` is a {@link TimeoutError} instead.
+ * No usable API key: none configured, one a header cannot carry, or an `apiKey` function that failed (its error,
+ * redacted, is the `cause`). Not retried; a key function that does not settle in time is a {@link TimeoutError}.
  *
  * @example
  * ```ts

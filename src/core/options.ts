@@ -99,9 +99,8 @@ export interface ClientOptions {
    */
   baseUrl?: string | undefined;
   /**
-   * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` first (or the prefix `baseUrl`
-   * ends with); while no prefix is confirmed, a 404 is retried once under the other prefix, and the first prefix
-   * that answers anything but 404 is kept for the client's life.
+   * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` (or the one `baseUrl` ends with)
+   * and, until a prefix answers anything but 404, retries a 404 once under the other.
    */
   apiPrefix?: ApiPrefix | 'auto' | undefined;
   /** Time allowed for each attempt, in milliseconds. Default 60 000. */
@@ -113,8 +112,8 @@ export interface ClientOptions {
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
   /**
-   * The largest response body the SDK reads, in bytes. Default 4 MiB (over ten 1000-item lists): a larger
-   * answer fails with `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
+   * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger answer fails with
+   * `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
    */
   maxResponseBytes?: number | undefined;
   /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */

@@ -23,8 +23,7 @@ export const BASE_BACKOFF_MS = 500;
 export const MAX_BACKOFF_MS = 8_000;
 
 /**
- * The most retries a call may ask for. More would only hammer a service that keeps failing: ten retries with
- * backoff already span over a minute.
+ * The most retries a call may ask for: more would only hammer a service that keeps failing.
  *
  * @example
  * ```ts
