@@ -162,12 +162,10 @@ export interface WorkflowUpdateParams {
   [key: string]: unknown;
 }
 
-/** The schema of a workflow's status: the values seen so far, and any other string. */
 export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
 
 const config = optional(looseObject({}));
 
-/** The schema of a workflow as the service returns it; unknown fields are kept. */
 export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
   looseObject({
     id: string(),
@@ -213,11 +211,9 @@ const createFields = {
     ),
 };
 
-/** The schema of the body of `workflows.create`: checked before sending. */
 const createSchema = looseObject(createFields);
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
-/** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
   partial(createSchema, refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
 );
@@ -293,7 +289,7 @@ export interface WorkflowWithBuild {
 export class Workflows extends Resource {
   readonly #builds: Builds;
 
-  /** @internal Made by `Client`, with its core and its `builds`, which `createAndWait` waits with. */
+  /** @internal */
   constructor(core: object, builds: Builds) {
     super(core);
     this.#builds = builds;
