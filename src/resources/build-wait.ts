@@ -1,7 +1,6 @@
 /**
  * Waiting for a build: the polling schedule, what ends a wait, and what only delays it. Each poll is one
- * attempt (the schedule owns the retrying); transient failures only delay the next poll; the deadline is exact.
- * The schedule in full: docs/waiting-for-builds.md.
+ * attempt, since the schedule owns the retrying. In full: docs/waiting-for-builds.md.
  */import {
   AbortError,
   ApiError,
@@ -41,14 +40,11 @@ export interface WatchBuildOptions {
   /** Time between polls while the build moves, in milliseconds. Default 2000. */
   intervalMs?: number | undefined;
   /**
-   * The longest the interval grows to while the build does not move. Default: 5x `intervalMs`, but no more
-   * than 10 000 unless `intervalMs` is itself longer. A `Retry-After` from the service may exceed it.
+   * The longest the interval grows to while the build does not move. Default: 5x `intervalMs`, at most 10 000
+   * unless `intervalMs` is longer. A `Retry-After` from the service may exceed it.
    */
   maxIntervalMs?: number | undefined;
-  /**
-   * The whole wait's deadline, in milliseconds from its start (for `watch`, from the first step of the
-   * iteration). Default 600 000 (10 minutes); `Infinity` waits for as long as it takes.
-   */
+  /** The whole wait's deadline in milliseconds. Default 600 000 (10 minutes); `Infinity` for none. */
   timeoutMs?: number | undefined;
   /** Time allowed for each poll request. Default: the client's `timeoutMs`. Always cut to the time left. */
   requestTimeoutMs?: number | undefined;
@@ -72,10 +68,8 @@ export interface WatchBuildOptions {
  */
 export interface WaitForBuildOptions extends WatchBuildOptions {
   /**
-   * Called once for each new state: the first one seen, then each change of `status` or `progress` (the
-   * final state included), never twice in a row for the same state. Progress that goes backwards is a change.
-   * It only observes: if it throws or returns a promise that rejects, the client's logger gets a `warn` line
-   * and the wait goes on; a promise it returns is not awaited.
+   * Called for each new `status` or `progress`, the final state included. It only observes: if it throws or
+   * rejects, the logger gets a `warn` line and the wait goes on.
    */
   onProgress?: ((build: Build) => void) | undefined;
 }

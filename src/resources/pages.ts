@@ -1,7 +1,6 @@
 /**
- * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk stops on an empty or
- * short page, the service's "no more", a page number or content already read, or `maxPages`: no server bug
- * makes a loop repeat.
+ * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk also stops on a page number
+ * or content already read, so no server bug makes a loop repeat.
  */
 import { WfaError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
@@ -77,12 +76,8 @@ export interface Walk<T> {
  *
  * @example
  * ```ts
- * let page = await client.workflows.list({ limit: 50 });
- * while (true) {
- *   for (const wf of page.items) console.log(wf.id);
- *   if (!page.hasNextPage()) break;
- *   page = await page.getNextPage();
- * }
+ * const page = await client.workflows.list({ limit: 50 });
+ * for (const wf of page.items) console.log(wf.id);
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
@@ -96,7 +91,7 @@ export class Page<T> implements AsyncIterable<T> {
   declare readonly repeated: boolean;
   readonly #walk: Walk<T>;
   readonly #position: number;
-  // Computed only when there is a page to compare with: most lists are read one page at a time.
+  // Lazy: most lists are read one page at a time.
   #fingerprint: number | undefined;
 
   /** @internal Pages are made by `list()`. */
@@ -130,9 +125,8 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   /**
-   * True when another page is expected. Unknown facts lean towards asking: the empty-page guard ends a walk on a
-   * server that gives none. False on a page that repeats one read before, on a page whose next page was already
-   * read, and once the list's `maxPages` are read.
+   * True when another page is expected. Unknown facts lean towards asking (an empty page ends the walk); false
+   * on a repeated page, a next page already read, or after `maxPages`.
    *
    * @example
    * ```ts
