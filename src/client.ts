@@ -53,12 +53,7 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  * import { Client } from 'workflow-automation-sdk';
  *
  * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
- * const workflow = await client.workflows.create({
- *   name: 'Notify on order',
- *   platform: 'zapier',
- *   trigger: { type: 'webhook', url: 'https://example.com/hook' },
- *   actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
- * });
+ * const workflow = await client.workflows.get('wf_1');
  * ```
  */
 export class Client {
@@ -76,8 +71,8 @@ export class Client {
   readonly #routes: PrefixRoutes;
 
   /**
-   * @throws WfaError when there is no `baseUrl` (option or `WFA_BASE_URL`) or an option is out of range. A
-   * missing API key is reported by the first call that needs one, so key issuing works without one.
+   * @throws WfaError when there is no `baseUrl` or an option is out of range. A missing API key is reported by
+   * the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
     const log = new LevelLogger(options.logger, options.logLevel);
@@ -88,8 +83,7 @@ export class Client {
     this.orders = new Orders(this.#core);
     this.integrations = new Integrations(this.#core);
     this.auth = new Auth(this.#core);
-    // What `util.inspect` and `console.log` show: the same facts as toJSON. Set here rather than declared as a
-    // method: a class with a computed method name is one a bundler must keep, even when nothing uses it.
+    // Not a method: a class with a computed method name is one a bundler must keep, even when nothing uses it.
     Object.defineProperty(this, inspectSymbol, { value: () => `Client ${JSON.stringify(this.toJSON())}` });
   }
 
@@ -109,21 +103,12 @@ export class Client {
   }
 
   /**
-   * Waits for a build to complete and resolves with it, `download_url` typed as a string. Takes a workflow (as
-   * `workflows.create` returns it; its `build_id` is used) or a build id. Same as `client.builds.wait`, which
-   * documents every rejection and the polling schedule.
-   *
-   * Defaults: `intervalMs` 2000 (growing 1.5x per unchanged poll, to 10 s at most by default), `timeoutMs`
-   * 600 000. Rejects with `BuildFailedError`, `WaitTimeoutError` or `AbortError`; transient failures (connection
-   * errors, timeouts, 408, 429, 5xx) only delay the next poll, and `Retry-After` is respected.
+   * Waits for a build (a build id, or a workflow's `build_id`) to complete and resolves with it. Same as
+   * `client.builds.wait`, which documents every rejection and the polling schedule.
    *
    * @example
    * ```ts
-   * const workflow = await client.workflows.create(input);
-   * const build = await client.waitForBuild(workflow, {
-   *   onProgress: (b) => console.log(`${b.status} ${b.progress ?? 0}%`),
-   *   signal: AbortSignal.timeout(15 * 60_000),
-   * });
+   * const build = await client.waitForBuild(workflow, { onProgress: (b) => console.log(b.status, b.progress) });
    * console.log(build.download_url);
    * ```
    */
@@ -132,8 +117,7 @@ export class Client {
   }
 
   /**
-   * Calls any endpoint through the client's core and returns the body as received (parsed JSON, or
-   * `undefined` when empty). Use it for endpoints the SDK does not model yet.
+   * Calls an endpoint the SDK does not model yet; returns the body as received (`undefined` when empty).
    *
    * @example
    * ```ts
@@ -159,7 +143,7 @@ export class Client {
     baseUrl: string;
     /** The path prefix in use (or tried first, until confirmed). */
     apiPrefix: string;
-    /** Settled: set in the options, or answered other than 404. Until then a 404 makes the client try the other. */
+    /** Set in the options, or answered other than 404; until then a 404 makes the client try the other. */
     prefixConfirmed: boolean;
     /** `'[redacted]'` or `'(none)'`: whether a key is set helps debugging; its value never would. */
     apiKey: string;

@@ -1,5 +1,5 @@
 /**
- * The API key of one call. A key function is a user's callback: it may hang, throw or reject, so it runs
+ * The API key of one call. A key function is a user's callback that may hang, throw or reject, so it runs
  * bounded by the call's time and signal, and whatever it does ends in the SDK's own errors.
  */
 import { AbortError, ApiKeyError, TimeoutError } from './errors.js';
@@ -7,13 +7,10 @@ import type { ApiKeySource } from './options.js';
 import { now, runPhase } from './poll.js';
 import { safeCause, usableSecrets } from './redact.js';
 
-// Visible ASCII, `!` (0x21) to `~` (0x7e): no spaces, no control characters.
+// Visible ASCII: no spaces, no control characters.
 const HEADER_SAFE = /^[!-~]+$/;
 
-/**
- * Resolves `source` to a key an `X-API-Key` header can carry. `lastKey` is removed from a failing key
- * function's error, which becomes the cause: a vault's error may quote the key.
- */
+/** `lastKey` is removed from a failing key function's error, which becomes the cause: a vault's error may quote it. */
 export async function resolveKey(
   source: ApiKeySource | undefined,
   bounds: { signal: AbortSignal | undefined; timeoutMs: number },

@@ -6,20 +6,18 @@ import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
 
 /**
- * Default `maxResponseBytes`: 4 MiB, over ten times a 1000-item list. Reading an answer costs about three times
- * its size at peak (the stream's buffers and ours), so this bounds a runaway answer to about 14 MB of heap.
+ * Default `maxResponseBytes`: 4 MiB. Reading an answer costs a few times its size at peak (the stream's buffers
+ * and ours), so the limit bounds the heap a runaway answer can take.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** How much of an error body is kept: enough for any message, bounded whatever the service sends. */
 export const ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a body as text, at most `limit` bytes *as decoded*. Past the limit it stops reading and either returns
- * what it has (`truncate`, for error bodies: their head says all there is to say) or returns `undefined`: too
- * large. A failure of the connection while reading throws the {@link AttemptFailure} `BodyReadError`.
+ * Reads at most `limit` decoded bytes; past it, the head (`truncate`: an error body's head says enough) or
+ * `undefined`. A connection that breaks while reading throws `BodyReadError`.
  */
 export async function readText(response: Response, limit: number, truncate: boolean): Promise<string | undefined> {
-  // A 204 or 205 (a null-body status in the Fetch standard) has a null body too.
   if (response.body === null) return '';
   // `fetch` decodes gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
   // the body inflates to: only an unencoded body may be judged by its Content-Length.
@@ -27,16 +25,14 @@ export async function readText(response: Response, limit: number, truncate: bool
   const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN);
   try {
     if (Number.isFinite(declared)) {
-      // The common case: a declared, acceptable length; the platform's own reader is fastest.
+      // The platform's own reader is fastest.
       if (declared <= limit) return await response.text();
-      // Declared too large: refused unread, unless only the head is wanted.
       if (!truncate) {
         void response.body.cancel().catch(() => undefined);
         return undefined;
       }
     }
-    // Chunks are kept as bytes and decoded once at the end: an answer that turns out too large costs no string.
-    // Reading stops at the limit, so an inflating body is never decoded past it either.
+    // Kept as bytes and decoded once: a body that turns out too large costs no string.
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -57,8 +53,7 @@ export async function readText(response: Response, limit: number, truncate: bool
     const decoder = new TextDecoder();
     let text = '';
     for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-    // A cut body ends at the last whole character: a character cut in half would decode to U+FFFD, which hides
-    // what came before it from redaction's search for a secret's head at the end of a text.
+    // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
     return cut ? text : text + decoder.decode();
   } catch (error) {
     throw new AttemptFailure('BodyReadError', error);
@@ -76,10 +71,7 @@ const NOT_JSON: [string, (value: object) => boolean][] = [
   ['a Promise', (v) => v instanceof Promise],
 ];
 
-/**
- * Serialises a request body, before anything is sent: a value JSON cannot carry (a BigInt, a cycle, a stream,
- * a function) is the caller's mistake, reported as such, not a network failure or a silent `{}`.
- */
+/** A value JSON cannot carry is the caller's mistake: reported before sending, not as a silent `{}`. */
 export function jsonBody(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   try {
@@ -91,7 +83,6 @@ export function jsonBody(body: unknown): string | undefined {
   }
 }
 
-/** A `JSON.stringify` replacer that throws on a value JSON would drop or turn into `{}`, naming its key. */
 function refuseNonJson(this: unknown, key: string, value: unknown): unknown {
   // `this[key]` is the value before any toJSON: a Date is fine, and so is anything else with a toJSON.
   const raw: unknown = (this as Record<string, unknown>)[key];

@@ -1,13 +1,6 @@
-/**
- * The message of an `ApiError`: read from the error body wherever the service put it, else named after the
- * status. The body is the service's own words; the SDK only finds them.
- */
+/** The message of an `ApiError`: the service's own words from the error body, else the status's name. */
 
-/**
- * Names for the statuses that have a class of their own, 408 (retried) and the gateway errors, used when the
- * body gives no message. Any other status is an `Internal Server Error` (5xx) or an `HTTP Error`: the message
- * starts with the number anyway, and every name listed here is paid for in each browser bundle.
- */
+// Only statuses with a class of their own, 408 and the gateway errors: each name costs browser bundle bytes.
 const statusTexts: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -38,10 +31,7 @@ function clip(text: string): string {
   return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE)}…` : oneLine;
 }
 
-/**
- * The text a body field holds: a string, the `msg` or `message` of an object (`error: { message }`), or for a
- * list (FastAPI's `detail: [{ msg, loc }]`) the texts of its entries joined. `''` when it holds none.
- */
+/** A string, an object's `msg` or `message`, or a list's texts joined (FastAPI's `detail: [{ msg, loc }]`). */
 function textOf(value: unknown): string {
   const entries = (Array.isArray(value) ? value : [value]) as (string | { msg?: unknown; message?: unknown } | null | undefined)[];
   return entries
@@ -50,7 +40,6 @@ function textOf(value: unknown): string {
     .join('; ');
 }
 
-/** Reads a human message from an error body, wherever the service put it. */
 export function messageFromBody(status: number, body: unknown): string {
   const fallback = statusTexts[status] ?? (status >= 500 ? 'Internal Server Error' : 'HTTP Error');
   if (body === undefined || body === null || body === '') return `${fallback} (empty body)`;
@@ -59,8 +48,7 @@ export function messageFromBody(status: number, body: unknown): string {
     const title = clip(/<title[^>]*>([^<]*)/i.exec(body)?.[1] ?? '');
     return `${fallback} (HTML page${title ? `: ${title}` : ''})`;
   }
-  // A text body is the message itself. In an object, the first field that holds text wins (a field of a number
-  // or a boolean body is `undefined`, which holds none).
+  // In an object, the first field that holds text wins.
   const fields = body as Record<string, unknown>;
   const candidates =
     typeof body === 'string' ? [body] : [fields.message, fields.error, fields.detail, fields.error_description, fields.title];

@@ -28,7 +28,7 @@ export interface Issue {
   readonly code: string;
 }
 
-/** Formats an issue path the way a developer writes it: `actions[0].app`. */
+/** `actions[0].app`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
@@ -59,8 +59,7 @@ export class WfaError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    // Walk from the class being built up to WfaError (Error has no `kind`, so the walk stops there). Only the
-    // SDK's classes have an own `kind`: a user's subclass adds nothing and is named after the SDK class it extends.
+    // Only the SDK's classes have an own `kind`: a user's subclass is named after the SDK class it extends.
     const kinds: string[] = [];
     for (let c: object = new.target; 'kind' in c; c = Object.getPrototypeOf(c)) {
       if (Object.hasOwn(c, 'kind')) kinds.push((c as typeof WfaError).kind);
@@ -87,9 +86,8 @@ export class WfaError extends Error {
   }
 
   /**
-   * Makes `instanceof` work like {@link WfaError.is}: it also recognises errors from another copy of the
-   * package (the ESM and CJS builds in one process), which share no prototype. A subclass of your own keeps
-   * ordinary `instanceof`.
+   * Makes `instanceof` work like {@link WfaError.is}, across copies of the package that share no prototype.
+   * A subclass of your own keeps ordinary `instanceof`.
    *
    * @example
    * ```ts
@@ -100,7 +98,6 @@ export class WfaError extends Error {
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A user's subclass has no own `kind`: it gets ordinary prototype-chain semantics.
-    // (`super` here is Error, whose `Symbol.hasInstance` is the ordinary one every function inherits.)
     if (!Object.hasOwn(this, 'kind')) return super[Symbol.hasInstance](value);
     return (this as unknown as typeof WfaError).is(value);
   }
@@ -156,10 +153,7 @@ export class ApiError extends WfaError {
   declare readonly method: string;
   /** The full URL that was called. */
   declare readonly url: string;
-  /**
-   * How long the service asked to wait (`Retry-After` in seconds or as an HTTP date, or `retry-after-ms`), in
-   * milliseconds, on any status; `undefined` when it named no wait.
-   */
+  /** The wait the service asked for (`Retry-After` or `retry-after-ms`) in milliseconds, on any status. */
   declare readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
@@ -274,9 +268,8 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
- * No usable API key for a call: none configured, one an HTTP header cannot carry, or an `apiKey` function that
- * threw, rejected or returned no key (its error is the `cause`, with the last key sent removed). Not retried;
- * an `apiKey` function that does not settle within the call's `timeoutMs` is a {@link TimeoutError} instead.
+ * No usable API key: none configured, one a header cannot carry, or an `apiKey` function that failed (its error,
+ * redacted, is the `cause`). Not retried; a key function that does not settle in time is a {@link TimeoutError}.
  *
  * @example
  * ```ts

@@ -13,58 +13,47 @@ import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './re
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
-/** What a call's 2xx body should be, and how errors speak of it. Absent: the body is returned as received. */
 export interface ResponseSpec<T> {
   /** Words for error messages: "workflow", "list of orders". */
   name: string;
-  /** Checks the body (when the client validates responses). */
   schema?: Schema<unknown> | undefined;
-  /**
-   * Reads the body once `schema` has checked it: lists find their items this way. A `ResponseValidationError`
-   * it throws is re-thrown with the call's URL, and with the call's secrets removed from its body.
-   */
+  /** Runs inside the core, so a `ResponseValidationError` it throws gets the call's URL and redaction. */
   read?: ((data: unknown) => T) | undefined;
   /** The body may hold a credential the SDK cannot name: it is kept out of errors entirely. */
   secret?: boolean | undefined;
 }
 
-/** One call as a resource describes it. */
 export interface CoreRequest<T = unknown> extends RequestOptions {
-  /** HTTP method, any case. */
   method: string;
-  /** A path under the service root (`/workflows/wf_1`), given to the routes; or an absolute URL. */
+  /** A path under the service root, given to the routes; or an absolute URL. */
   path: string;
   query?: Record<string, QueryValue> | undefined;
-  /** Sent as JSON. */
   body?: unknown;
   /** `false` for key issuing, which needs no key. */
   auth?: boolean | undefined;
-  /** Values sent in this call that must never appear in an error or a log line. */
+  /** Values that must never appear in an error or a log line. */
   secrets?: readonly (string | undefined)[] | undefined;
   response?: ResponseSpec<T> | undefined;
 }
 
-/** Where one path goes, and where next after an answer. */
 export interface Route {
   readonly url: string;
-  /** Told the status the service answered with; returns another URL to try instead, if there is one. */
+  /** Returns another URL to try instead, if there is one. */
   answered(status: number): string | undefined;
 }
 
-/** Where paths go under a service root. The key is sent to that root's origin and nowhere else. */
+/** The key is sent to the root's origin and nowhere else. */
 export interface Routes {
-  /** The service root: origin plus any base path, no trailing slash. */
+  /** Origin plus any base path, no trailing slash. */
   readonly root: string;
   route(path: string): Route;
 }
 
-/** An answer with its body read, as the retry loop and the redirect loop pass it on. */
 interface Received extends Answer {
   text: string;
   url: string;
 }
 
-/** What the core hands back to resources: the body and the facts a caller may want. */
 export interface CoreResponse<T> {
   data: T;
   status: number;
@@ -72,10 +61,9 @@ export interface CoreResponse<T> {
 }
 
 const MAX_REDIRECTS = 5;
-// The longest URL the SDK sends: many servers and proxies refuse longer ones, and an error quotes its URL.
+// Many servers and proxies refuse longer URLs, and an error quotes its URL.
 const MAX_URL_LENGTH = 8192;
 
-/** The machinery behind a `Client`. Resources hold one and call {@link HttpCore.request}. */
 export class HttpCore {
   readonly #apiKey: ApiKeySource | undefined;
   readonly #fetch: FetchLike | undefined;
@@ -86,7 +74,7 @@ export class HttpCore {
   declare readonly validateResponses: boolean;
   declare readonly maxResponseBytes: number;
   declare readonly log: LevelLogger;
-  /** The key the last call sent, so errors built outside the core (build waits) can be cleaned of it. */
+  /** So errors built outside the core (build waits) can be cleaned of the key. */
   #lastKey: string | undefined;
 
   constructor(options: ClientOptions, routes: Routes, log = new LevelLogger(options.logger, options.logLevel)) {
@@ -101,27 +89,24 @@ export class HttpCore {
     this.log = log;
   }
 
-  /** The service root: origin plus any base path. */
   get root(): string {
     return this.#routes.root;
   }
 
-  /** True when a key is configured (without revealing it). */
   get hasApiKey(): boolean {
     return this.#apiKey !== undefined;
   }
 
-  /** The URL a path under the root would be sent to now, for messages. */
+  /** For messages. */
   urlOf(path: string): string {
     return this.#routes.route(path).url;
   }
 
-  /** Sends one call and returns its (checked) body. Rejects only with the SDK's errors. */
+  /** Rejects only with the SDK's errors. */
   async request<T = unknown>(req: CoreRequest<T>): Promise<T> {
     return (await this.exchange(req)).data;
   }
 
-  /** Like {@link HttpCore.request}, with the status and headers too. */
   async exchange<T = unknown>(req: CoreRequest<T>): Promise<CoreResponse<T>> {
     checkRequestOptions(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
@@ -134,8 +119,7 @@ export class HttpCore {
     const body = jsonBody(req.body);
     const search = queryString(req.query);
     const { headers, explicitKeys, contentType } = this.#headersFor(req, foreign);
-    // The configured key, unless the call needs none, goes to another origin or carries its own. Resolved on
-    // every call, so that a rotated key is picked up.
+    // Resolved on every call, so that a rotated key is picked up.
     let key: string | undefined;
     if (req.auth !== false && !foreign && explicitKeys.length === 0) {
       key = await resolveKey(this.#apiKey, { signal: req.signal, timeoutMs }, this.#lastKey);
@@ -168,10 +152,7 @@ export class HttpCore {
     return { data: this.#parse(answer, method, req.response, secrets), status: answer.status, headers: answer.headers };
   }
 
-  /**
-   * The call's headers, the client's then the call's, in one pass: an X-API-Key given explicitly (any case)
-   * is used as it is and never goes to another origin, and a Content-Type in any case is kept.
-   */
+  /** An explicit X-API-Key (any case) is used as it is and never goes to another origin. */
   #headersFor(req: CoreRequest<unknown>, foreign: boolean) {
     const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
     const explicitKeys: string[] = [];
@@ -187,16 +168,12 @@ export class HttpCore {
     return { headers, explicitKeys, contentType };
   }
 
-  /**
-   * Where a call goes: a path under the root, given to the routes, or an absolute URL. An absolute URL under
-   * the root is routed like its path; any other is foreign, and gets no key.
-   */
+  /** An absolute URL under the root is routed like its path; any other is foreign, and gets no key. */
   #target(path: string): { route: Route; url?: undefined } | { route?: undefined; url: string } {
     let rest = path;
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
       const url = new URL(path);
       const { origin } = new URL(this.root);
-      // The root is that origin and the base path, with no trailing slash.
       const rootPath = this.root.slice(origin.length);
       if (url.origin !== origin || !url.pathname.startsWith(rootPath)) {
         url.hash = '';
@@ -207,10 +184,7 @@ export class HttpCore {
     return { route: this.#routes.route(rest.startsWith('/') ? rest : `/${rest}`) };
   }
 
-/**
-   * Sends through the retry loop and follows same-origin redirects by hand, so the key never leaves the
-   * origin. Resolves with a 2xx answer (body read); throws the SDK's error for everything else.
-   */
+  /** Follows same-origin redirects by hand, so the key never leaves the origin. */
   async #send(
     method: string,
     url: string,
@@ -237,7 +211,6 @@ export class HttpCore {
             this.log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, secrets),
         });
       } catch (error) {
-        // What the retry loop threw, as the SDK's error with the call's secrets removed.
         if (error instanceof WfaError) throw error;
         const shownUrl = redactText(url, secrets);
         const failure = error instanceof AttemptFailure ? error : undefined;
@@ -257,7 +230,7 @@ export class HttpCore {
       if (started) this.log.log('debug', `← ${answer.status} ${method} ${url} (${Date.now() - started} ms)`, secrets);
       const { status } = answer;
       if (status < 300 && status !== 0) return answer;
-      // Everything below is the rare path: built only when needed, every request passes here.
+      // The rare path: built only when needed, since every request passes here.
       const shownUrl = redactText(url, secrets);
       if (status === 0) {
         throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
@@ -265,10 +238,8 @@ export class HttpCore {
       const errorInit = { status, headers: redact(Object.fromEntries(answer.headers), secrets), method, url: shownUrl };
       if (status >= 400) throw ApiError.from({ ...errorInit, body: redact(parseErrorBody(answer.text), secrets) });
 
-      // A redirect. Followed only within the service's origin; elsewhere the key would go with it.
       const location = answer.headers.get('location');
       const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
-      // The message follows the status: "302 Redirect to another origin (…) not followed, … (GET /path)".
       const refuse = (message: string) => ApiError.from({ ...errorInit, body: undefined, message });
       if (!next) throw refuse('Redirect without a usable Location header');
       if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
@@ -283,10 +254,7 @@ export class HttpCore {
     }
   }
 
-  /**
-   * One attempt: the request, and its body read within the attempt's time. A body too large ends the call
-   * with `ResponseValidationError` (which the retry loop passes on as it is).
-   */
+  /** The body is read within the attempt, so its timeout covers it. */
   async #attempt(
     method: string,
     url: string,
@@ -308,7 +276,6 @@ export class HttpCore {
     return { status: response.status, headers: response.headers, text, url };
   }
 
-  /** Parses a 2xx body and checks it. Errors carry the body with every secret of the call removed. */
   #parse<T>(answer: Received, method: string, spec: ResponseSpec<T> | undefined, secrets: string[]): T {
     let body: unknown;
     let issues: readonly Issue[] | undefined;
@@ -328,7 +295,6 @@ export class HttpCore {
         }
         if (!issues) return spec?.read ? spec.read(data) : (data as T);
       } catch (error) {
-        // `read` reports a body it cannot use this way; it gets the call's URL and redaction below.
         if (!(error instanceof ResponseValidationError)) throw error;
         body = error.body;
         issues = error.issues;
@@ -343,13 +309,11 @@ export class HttpCore {
     });
   }
 
-  /** Removes the configured API key (as last sent) from a value the caller will see in an error. */
   redactSecrets<T>(value: T): T {
     return redact(value, usableSecrets([this.#lastKey]));
   }
 }
 
-/** Reads a whole-number client option (`fallback` when absent), refusing one below `min`. */
 function checkCount(
   options: ClientOptions,
   name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes',
@@ -364,7 +328,6 @@ function checkCount(
   return value;
 }
 
-/** An error body as the caller sees it: JSON when it parses, the text otherwise, `undefined` when empty. */
 function parseErrorBody(text: string): unknown {
   if (text === '') return undefined;
   try {

@@ -1,7 +1,4 @@
-/**
- * The options a `Client` and each call accept, documented where they are defined, and the checks of a
- * call's options.
- */
+/** The options a `Client` and each call accept, and the checks of a call's options. */
 import { ValidationError, type Issue } from './errors.js';
 import { MAX_RETRIES } from './retry.js';
 
@@ -102,9 +99,8 @@ export interface ClientOptions {
    */
   baseUrl?: string | undefined;
   /**
-   * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` first (or the prefix `baseUrl`
-   * ends with); while no prefix is confirmed, a 404 is retried once under the other prefix, and the first prefix
-   * that answers anything but 404 is kept for the client's life.
+   * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` (or the one `baseUrl` ends with)
+   * and, until a prefix answers anything but 404, retries a 404 once under the other.
    */
   apiPrefix?: ApiPrefix | 'auto' | undefined;
   /** Time allowed for each attempt, in milliseconds. Default 60 000. */
@@ -116,8 +112,8 @@ export interface ClientOptions {
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
   /**
-   * The largest response body the SDK reads, in bytes. Default 4 MiB (over ten 1000-item lists): a larger
-   * answer fails with `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
+   * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger answer fails with
+   * `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
    */
   maxResponseBytes?: number | undefined;
   /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */
@@ -128,7 +124,7 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
 }
 
-/** Reads an environment variable where one exists (Node, Bun, Deno with permission); never in a browser. */
+/** Where one exists (Node, Bun, Deno with permission); never in a browser. */
 export function readEnv(name: string): string | undefined {
   try {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -141,15 +137,14 @@ export function readEnv(name: string): string | undefined {
 }
 
 
-// An HTTP token: letters, digits (`\w`, which brings `_`, also a token character) and these symbols.
+// An HTTP token (RFC 9110).
 const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;
-// Tab, space to `~` (visible ASCII) and obs-text (0x80 to 0xff): what a Fetch `ByteString` header value may hold.
+// What a Fetch `ByteString` header value may hold.
 const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 
 /**
- * Checks what a caller passed as call options, before anything is sent: a wrong type there is the caller's
- * mistake, to be named as such, not something to retry or report as a network failure. Header values are
- * never quoted: they may be secrets.
+ * A wrong option is the caller's mistake, to be named before anything is sent, not retried or reported as a
+ * network failure. Header values are never quoted: they may be secrets.
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
   const issues: Issue[] = [];
@@ -158,7 +153,6 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   if (signal !== undefined && !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
     issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
   }
-  // Number.isFinite is false for anything that is not a number.
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
   }

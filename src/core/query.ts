@@ -1,7 +1,4 @@
-/**
- * Query strings: encoded exactly as URLSearchParams would, without building one for the plain names and
- * numbers nearly every query holds.
- */
+/** Query strings encoded as URLSearchParams would, without building one for the plain values most queries hold. */
 import { ValidationError } from './errors.js';
 
 /**
@@ -16,22 +13,18 @@ import { ValidationError } from './errors.js';
  */
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
-/** What form encoding (URLSearchParams) leaves as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
+/** What form encoding leaves as it is. */
 const FORM_SAFE = /^[\w.*-]*$/;
 
-/** Text as URLSearchParams writes it (`a b` → `a+b`), built only for text that needs encoding. */
 function formEncode(text: string): string {
   return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
 }
 
-/**
- * The query string of `query` (no `?`), skipping `undefined` and `null` and repeating array values. Refuses
- * any other value, before anything is sent.
- */
+/** The query string (no `?`); refuses a value that is not a string, number or boolean before anything is sent. */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
   let text = '';
   const add = (name: string, value: unknown) => {
-    // A JavaScript caller can pass anything: an object or a symbol would be sent as `[object Object]` or throw.
+    // A JavaScript caller can pass anything: an object would be sent as `[object Object]`.
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       const message = 'must be a string, number or boolean, or an array of them';
       throw new ValidationError('query', [{ path: [name], message, code: 'invalid_type' }]);
@@ -47,7 +40,6 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
   return text;
 }
 
-/** `url` with a query string added: `?a=1`, or `&a=1` after a URL that has a query already. */
 export function withSearch(url: string, search: string): string {
   if (!search) return url;
   return `${url}${url.includes('?') ? '&' : '?'}${search}`;

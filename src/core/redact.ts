@@ -3,18 +3,16 @@
  * bodies and messages, log lines. The service may echo what it was sent, so an error body is not safe as is.
  */
 
-/** What a secret is replaced with. */
 export const REDACTED = '[redacted]';
 
 /** Secrets shorter than this are not searched for: replacing every "a" would mangle text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
 
-/** Keeps the secrets worth searching for. */
 export function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
   return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 }
 
-/** The forms a service may echo a secret in: as sent, escaped inside a JSON string, and URL-encoded. */
+/** The forms a service may echo a secret in. */
 function forms(secret: string): string[] {
   const out = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
   try {
@@ -26,17 +24,12 @@ function forms(secret: string): string[] {
   return [...out];
 }
 
-/**
- * Replaces every occurrence of every secret in a string, in every form it may be echoed in; and a secret cut
- * short at the end of the text (a body cut by the service or by the SDK's own limits), which still says most
- * of it.
- */
+/** Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     for (const form of forms(secret)) {
       out = out.replaceAll(form, REDACTED);
-      // The longest head of the secret the text ends with, if it is long enough to say anything.
       for (let length = Math.min(form.length - 1, out.length); length >= MIN_SECRET_LENGTH; length--) {
         if (out.endsWith(form.slice(0, length))) {
           out = out.slice(0, out.length - length) + REDACTED;
@@ -48,14 +41,14 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** Cuts a text to `limit` characters after removing secrets, so that no cut leaves part of one behind. */
+/** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
 export function redactAndCut(text: string, secrets: readonly string[], limit: number): string {
   return redactText(redactText(text, secrets).slice(0, limit), secrets);
 }
 
 /**
- * Returns `value` with every secret replaced, copying only what changes. Keys are redacted too (a body may
- * use a key as a property name). Depth is bounded so a hostile, deeply nested body cannot overflow the stack.
+ * Keys are redacted too (a body may use a secret as a property name). Depth is bounded so a hostile, deeply
+ * nested body cannot overflow the stack.
  */
 export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   if (secrets.length === 0) return value;
@@ -71,9 +64,8 @@ export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
 const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
 
 /**
- * A copy of an error fit to hang on one of ours as `cause`: name, redacted message, the network fields Node
- * puts on it (`code`, `syscall`, …) and its own causes, and nothing else. A fetch implementation's error may
- * quote the request it failed on, headers and all.
+ * A copy of an error fit to be our `cause`: name, redacted message, Node's network fields and its causes, nothing
+ * else. A fetch implementation's error may quote the request it failed on, headers and all.
  */
 export function safeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof error !== 'object' || error === null) return redact(error, secrets);

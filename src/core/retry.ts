@@ -19,14 +19,11 @@ import { now, runPhase, sleepWithin } from './poll.js';
  * ```
  */
 export const MAX_RETRY_AFTER_MS = 60_000;
-/** First backoff step; doubles each retry, with jitter, up to {@link MAX_BACKOFF_MS}. */
 export const BASE_BACKOFF_MS = 500;
-/** The longest backoff between two attempts when the service gives no `Retry-After`. */
 export const MAX_BACKOFF_MS = 8_000;
 
 /**
- * The most retries a call may ask for. More would only hammer a service that keeps failing: ten retries with
- * backoff already span over a minute.
+ * The most retries a call may ask for: more would only hammer a service that keeps failing.
  *
  * @example
  * ```ts
@@ -37,11 +34,7 @@ export const MAX_RETRIES = 10;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/**
- * Error codes meaning the connection never carried the request, so even a POST is safe to send again.
- * Node reports them on `error.cause.code` (or on each error of an `AggregateError` when several addresses
- * were tried).
- */
+/** Codes meaning the request was never sent, so even a POST is safe to send again. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -51,7 +44,7 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** The network error codes found on a failed fetch's cause chain (Node/undici). Browsers give none. */
+/** Node puts codes on the cause chain, or on each error of an `AggregateError`; browsers give none. */
 export function networkErrorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
@@ -64,20 +57,14 @@ export function networkErrorCodes(error: unknown): string[] {
   return codes;
 }
 
-/** True when the request certainly never reached the service. */
 export function failedBeforeSending(error: unknown): boolean {
   const codes = networkErrorCodes(error);
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
 /**
- * How an attempt, or the whole loop, ended without an HTTP answer. Like `DOMException`, one class whose `name`
- * says what happened; the core turns each into the SDK's error:
- * - `AttemptTimeout`: the attempt ran past its `timeoutMs` (headers and body together);
- * - `BodyReadError`: the headers arrived, then the connection failed while the body was read (`cause`: how);
- * - `CallerAbort`: the caller's signal ended the call (`cause`: the signal's reason).
- *
- * One class rather than three: none of them leaves the core, and every class costs the browser bundle bytes.
+ * How an attempt ended without an HTTP answer, named like a `DOMException`; the core turns each into the SDK's
+ * error. One class rather than three: none leaves the core, and every class costs browser bundle bytes.
  */
 export class AttemptFailure extends Error {
   declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort';
@@ -88,35 +75,24 @@ export class AttemptFailure extends Error {
   }
 }
 
-/** What one attempt produced, when it produced an HTTP answer. */
 export interface Answer {
   status: number;
   headers: Headers;
 }
 
-/** How the loop was told to behave. */
 export interface RetryPolicy {
-  /** Upper-case HTTP method. */
+  /** Upper case. */
   method: string;
   maxRetries: number;
-  /** Time allowed for each attempt, body included. */
+  /** Per attempt, body included. */
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  /**
-   * The call's deadline on {@link now}'s clock, shared by every hop of one call (redirects, the prefix
-   * fallback): no attempt runs past it and no retry starts that would end past it.
-   */
+  /** Shared by every hop of one call (redirects, the prefix fallback); on {@link now}'s clock. */
   deadline: number;
-  /** Told before each retry, for logging; `reason` is the status that failed, or the name of the error. */
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
 }
 
-/**
- * How long to wait before trying again after `outcome`, or `undefined` when it is final.
- *
- * @param outcome - the answer of the attempt, or what it threw
- * @param retry - the number the next retry would have (1 for the first)
- */
+/** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` is final. */
 export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boolean, retry: number): number | undefined {
   if ('status' in outcome) {
     const { status } = outcome;
@@ -126,9 +102,8 @@ export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boo
     if (retryAfter !== undefined) return retryAfter > MAX_RETRY_AFTER_MS ? undefined : retryAfter;
   } else {
     const { error } = outcome;
-    // A timeout or a body that broke may go better next time, but a POST may have acted already. The Fetch
-    // standard: a network failure rejects `fetch` with a TypeError. Anything else is not a network failure (our
-    // own errors, bugs, a body too large) and is never retried.
+    // A POST may have acted already. Fetch rejects a network failure with a TypeError; anything else (our own
+    // errors, bugs, a body too large) is never retried.
     const retryable =
       error instanceof AttemptFailure ? idempotent : error instanceof TypeError && (idempotent || failedBeforeSending(error));
     if (!retryable) return undefined;
@@ -138,20 +113,14 @@ export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boo
   return step / 2 + (Math.random() * step) / 2;
 }
 
-/**
- * The deadline of a call that starts now: one attempt's time plus the longest backoff, for each attempt allowed.
- */
+/** One attempt's time plus the longest backoff, for each attempt allowed. */
 export function callDeadline(timeoutMs: number, maxRetries: number): number {
   return now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
 }
 
 /**
- * Runs `attempt` until it gives a final answer: resolves with the last HTTP answer (an error status
- * included, for the caller to turn into an error), or rejects with what the last attempt threw
- * (an {@link AttemptFailure}, or a fetch `TypeError`).
- *
- * Each attempt gets a signal that aborts at its timeout or when the caller's signal aborts; every timer and
- * listener is released when the attempt settles.
+ * Resolves with the last HTTP answer (an error status included, for the caller to turn into an error), or
+ * rejects with what the last attempt threw.
  */
 export async function withRetries<T extends Answer>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const { method, maxRetries, timeoutMs, signal, deadline } = policy;
@@ -166,8 +135,7 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
       return outcome;
     }
     policy.onRetry?.(retry, 'status' in outcome ? outcome.status : (outcome.error as Error).name, wait);
-    // The wait ends before the deadline (checked above). An abort cuts it short; the next phase then starts
-    // aborted and ends the loop.
+    // An abort cuts the sleep short; the next phase then starts aborted and ends the loop.
     await sleepWithin(wait, { signal, deadline });
   }
 }

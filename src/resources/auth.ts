@@ -22,7 +22,6 @@ export interface Credentials {
   password: string;
 }
 
-/** The schema of `auth.issueKey` input: checked before sending. */
 export const CredentialsSchema = /* @__PURE__ */ parsesTo<Credentials>()(
   strictObject({
     email: string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
@@ -45,7 +44,7 @@ export interface IssuedKey {
 
 const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'accessToken'];
 
-/** Finds the key in a key-issuing response, top level or under `data`. */
+/** Top level or under `data`. */
 export function findIssuedKey(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim() || undefined;
   if (typeof body !== 'object' || body === null) return undefined;

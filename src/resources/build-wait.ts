@@ -1,7 +1,6 @@
 /**
  * Waiting for a build: the polling schedule, what ends a wait, and what only delays it. Each poll is one
- * attempt (the schedule owns the retrying); transient failures only delay the next poll; the deadline is exact.
- * The schedule in full: docs/waiting-for-builds.md.
+ * attempt, since the schedule owns the retrying. In full: docs/waiting-for-builds.md.
  */import {
   AbortError,
   ApiError,
@@ -20,16 +19,12 @@ import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
 import { isHttpUrl } from '../core/url.js';
 import { BuildSchema, type Build, type CompletedBuild } from './build.js';
 
-/** Default time between polls, in milliseconds. */
 export const DEFAULT_BUILD_POLL_INTERVAL_MS = 2_000;
-/** Default deadline of a wait, in milliseconds: 10 minutes. */
 export const DEFAULT_BUILD_WAIT_TIMEOUT_MS = 600_000;
-/** How much the interval grows after each poll that saw no change. Gentle, so a slow build is not missed by much. */
+/** Gentle, so a build that moves again is not missed by much. */
 export const BUILD_POLL_BACKOFF = 1.5;
-/** The default cap of the grown interval: 10 s (or the interval itself when that is longer, or 5x it when shorter). */
 const DEFAULT_CAP_MS = 10_000;
 
-/** Statuses that end a build unsuccessfully. */
 export const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'cancelled', 'canceled'];
 
 /**
@@ -45,14 +40,11 @@ export interface WatchBuildOptions {
   /** Time between polls while the build moves, in milliseconds. Default 2000. */
   intervalMs?: number | undefined;
   /**
-   * The longest the interval grows to while the build does not move. Default: 5x `intervalMs`, but no more
-   * than 10 000 unless `intervalMs` is itself longer. A `Retry-After` from the service may exceed it.
+   * The longest the interval grows to while the build does not move. Default: 5x `intervalMs`, at most 10 000
+   * unless `intervalMs` is longer. A `Retry-After` from the service may exceed it.
    */
   maxIntervalMs?: number | undefined;
-  /**
-   * The whole wait's deadline, in milliseconds from its start (for `watch`, from the first step of the
-   * iteration). Default 600 000 (10 minutes); `Infinity` waits for as long as it takes.
-   */
+  /** The whole wait's deadline in milliseconds. Default 600 000 (10 minutes); `Infinity` for none. */
   timeoutMs?: number | undefined;
   /** Time allowed for each poll request. Default: the client's `timeoutMs`. Always cut to the time left. */
   requestTimeoutMs?: number | undefined;
@@ -76,10 +68,8 @@ export interface WatchBuildOptions {
  */
 export interface WaitForBuildOptions extends WatchBuildOptions {
   /**
-   * Called once for each new state: the first one seen, then each change of `status` or `progress` (the
-   * final state included), never twice in a row for the same state. Progress that goes backwards is a change.
-   * It only observes: if it throws or returns a promise that rejects, the client's logger gets a `warn` line
-   * and the wait goes on; a promise it returns is not awaited.
+   * Called for each new `status` or `progress`, the final state included. It only observes: if it throws or
+   * rejects, the logger gets a `warn` line and the wait goes on.
    */
   onProgress?: ((build: Build) => void) | undefined;
 }
@@ -102,13 +92,12 @@ export type BuildTarget =
       readonly build_id?: string | null | undefined;
     };
 
-/** An optional duration: a finite number of milliseconds greater than 0. */
 /* @__NO_SIDE_EFFECTS__ */
 function positiveMs() {
   return optional(checked<number>('a number greater than 0', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value)));
 }
 
-// The schedule's options; any other option (`signal`, `headers`, a caller's own) passes through unchecked here.
+// Loose: `signal`, `headers` and a caller's own options are checked elsewhere or not at all.
 const WaitOptionsSchema = looseObject(
   {
     intervalMs: positiveMs(),
@@ -134,10 +123,6 @@ interface Schedule {
   onProgress: ((build: Build) => void) | undefined;
 }
 
-/**
- * The build id a target names; throws `ValidationError` (before any request) when there is none, or when it
- * cannot be a path segment.
- */
 export function buildIdOf(target: BuildTarget, caller: string): string {
   let id: unknown = target;
   if (typeof target === 'object' && target !== null) {
@@ -155,10 +140,7 @@ export function buildIdOf(target: BuildTarget, caller: string): string {
   return id as string;
 }
 
-/**
- * Throws `ValidationError` for options a wait cannot use, so a caller can check them before doing anything
- * else (`createAndWait` checks before it creates), and fills in the defaults.
- */
+/** Separate from the wait, so `createAndWait` can check before it creates. */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
   const what = `options of ${caller}`;
   const { intervalMs = DEFAULT_BUILD_POLL_INTERVAL_MS, maxIntervalMs, timeoutMs, requestTimeoutMs, onProgress } = checkInput(
@@ -166,7 +148,6 @@ export function checkWaitOptions(options: WaitForBuildOptions | null | undefined
     options ?? {},
     what,
   );
-  // The signal and headers go to every poll: checked once, here, like any call's options.
   const { signal, headers } = options ?? {};
   checkRequestOptions({ signal, headers }, what);
   return {
@@ -180,16 +161,14 @@ export function checkWaitOptions(options: WaitForBuildOptions | null | undefined
   };
 }
 
-/** True for the errors that say "try again later" rather than "this will never work". */
 function isTransient(error: unknown): boolean {
   // ConnectionError includes TimeoutError; RateLimitError and InternalServerError are ApiErrors.
   return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
 }
 
 /**
- * What a wait needs of a polled build beyond its schema, which a build read with `validateResponses: false`
- * has not passed: a status, and a download URL once completed. Run by the core, which puts the call's URL on
- * the error and removes the call's secrets from its body.
+ * Checked even with `validateResponses: false`: a wait needs a status, and a URL once completed. Run by the
+ * core, which puts the call's URL on the error and redacts its body.
  */
 function checkPolled(data: unknown): Build {
   const build = data as Build | null | undefined;
@@ -201,31 +180,27 @@ function checkPolled(data: unknown): Build {
   return build;
 }
 
-/** A poll's answer: a build, checked for what a wait needs. */
 const POLLED: ResponseSpec<Build> = { name: 'build', schema: BuildSchema, read: checkPolled };
 
 function pollIssue(body: unknown, field: string, message: string): ResponseValidationError {
   return new ResponseValidationError({ body, issues: [{ path: [field], message, code: 'invalid_type' }], method: 'GET', url: '', what: 'build' });
 }
 
-/** How a build ended, its status matched in any case (`FAILED` is a failure); `undefined` while it runs. */
+/** Any case: `FAILED` is a failure. */
 function ended(build: Build): 'completed' | 'failed' | undefined {
   const status = build.status.toLowerCase();
   if (status === 'completed') return 'completed';
   return BUILD_FAILURE_STATUSES.includes(status) ? 'failed' : undefined;
 }
 
-/**
- * What a poll's state is compared by: status and progress, never walked into (a hostile `progress` may be
- * nested past any stack). Other fields (logs, timestamps) do not count.
- */
+/** Status and progress only, never walked into: a hostile `progress` may be nested past any stack. */
 function stateKey(build: Build): string {
   const { progress } = build;
   const shown = typeof progress === 'number' || typeof progress === 'string' ? String(progress) : progress == null ? '' : typeof progress;
   return `${build.status}\u0000${shown}`;
 }
 
-/** Calls the caller's `onProgress`, an observer: whatever it does (throw, reject, hang), the wait goes on. */
+/** An observer: whatever `onProgress` does (throw, reject, hang), the wait goes on. */
 function notify(core: HttpCore, onProgress: ((build: Build) => void) | undefined, build: Build, buildId: string): void {
   if (!onProgress) return;
   const report = (error: unknown) =>
@@ -242,12 +217,7 @@ function aborted(buildId: string, reason: unknown): AbortError {
   return new AbortError(`Waiting for build ${buildId} was aborted`, { cause: reason });
 }
 
-/**
- * Polls a build and yields each new state, ending after the first terminal one (`completed` or a failure
- * status). Throws `WaitTimeoutError`, `AbortError`, or the error of a poll that cannot succeed by trying again.
- * Nothing runs while the consumer holds a yielded state: timers and listeners exist only inside a phase.
- * Target and options are checked here, not in the generator, so bad ones throw where the call is made.
- */
+/** Checks target and options outside the generator, so bad ones throw where the call is made. */
 export function watchBuild(
   core: HttpCore,
   target: BuildTarget,
@@ -265,7 +235,6 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
   let last: Build | undefined;
   let lastKey: string | undefined;
   let interval = schedule.intervalMs;
-  // Each poll is cut to the time left below, so the deadline holds even when this is longer.
   const requestTimeoutMs = schedule.requestTimeoutMs ?? core.timeoutMs;
 
   const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last));
@@ -275,8 +244,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
     let changed = false;
     let response: CoreResponse<Build> | undefined;
     try {
-      // One attempt per poll (`maxRetries: 0`): the schedule below owns the retrying. The attempt's timeout is
-      // cut to the time left, so a poll in flight when the deadline passes ends then, as a TimeoutError.
+      // One attempt per poll: the schedule owns the retrying. Cut to the time left, so the deadline holds.
       const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
       response = await core.exchange({ method: 'GET', path, response: POLLED, signal, timeoutMs, headers, maxRetries: 0 });
     } catch (error) {
@@ -286,7 +254,6 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
       retryAfterMs = ApiError.is(error) ? error.retryAfterMs : undefined;
       core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
     }
-    // No response: the poll failed, and the wait goes on.
     if (response) {
       const build = response.data;
       retryAfterMs = parseRetryAfter(response.headers);
@@ -312,9 +279,6 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
   }
 }
 
-/**
- * Polls until the build completes and returns it; see {@link watchBuild} for the schedule.
- */
 export async function waitForBuild(
   core: HttpCore,
   target: BuildTarget,
@@ -324,7 +288,7 @@ export async function waitForBuild(
   const buildId = buildIdOf(target, caller);
   let last: Build | undefined;
   for await (last of poll(core, buildId, checkWaitOptions(options, caller)));
-  // The watch ends only after a terminal state, which it yielded: `last` is that state.
+  // The poll ends only after yielding a terminal state.
   if (ended(last!) === 'completed') return last as CompletedBuild;
   throw new BuildFailedError(buildId, core.redactSecrets(last!));
 }

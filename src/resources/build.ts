@@ -1,7 +1,4 @@
-/**
- * A build, as the service reports it: `building` with a `progress` figure, then `completed` with a
- * `download_url`. The model and its schema, shared by the builds resource and by build waits.
- */
+/** The build model and its schema, shared by the builds resource and by build waits. */
 import { checked, looseObject, nullableNumber, openString, optional, parsesTo, string, unknown } from '../core/schema.js';
 import { isHttpUrl } from '../core/url.js';
 
@@ -45,10 +42,8 @@ function nullableHttpUrl() {
   return checked<string | null>('an http(s) URL or null', (value) => value === null || (typeof value === 'string' && isHttpUrl(value)));
 }
 
-/** The schema of a build's status: the values the SDK knows, and any other string. */
 export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
 
-/** The schema of a build; `download_url` is an http(s) URL, as in a webhook event. */
 export const BuildSchema = /* @__PURE__ */ parsesTo<Build>()(
   looseObject({
     id: optional(string()),

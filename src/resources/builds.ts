@@ -1,6 +1,4 @@
-/**
- * `client.builds`: read a build, wait for it to complete, or watch it change.
- */
+/** `client.builds`: read a build, wait for it to complete, or watch it change. */
 import type { RequestOptions } from '../core/options.js';
 import { idSegment } from '../core/schema.js';
 import { BuildSchema, type Build, type CompletedBuild } from './build.js';
@@ -32,18 +30,12 @@ export class Builds extends Resource {
 
   /**
    * Polls a build until it completes and resolves with it (`download_url` typed as a string). Same as
-   * `client.waitForBuild`.
+   * `client.waitForBuild`; the schedule is in docs/waiting-for-builds.md.
    *
-   * Rejects with `BuildFailedError` (status `failed`, `error`, `cancelled` or `canceled`, in any case; carries
-   * the build and its logs), `WaitTimeoutError` (after `timeoutMs`, default 10 minutes; carries the last build
-   * seen), `AbortError` (the `signal`), `ValidationError` (no build id; nothing sent), `ResponseValidationError`
-   * (a poll without a string `status`, or a `completed` build without an http(s) `download_url`), or the API error of a poll that cannot succeed by trying
-   * again (401, 403, 404, other 4xx). Connection errors, timeouts, 408, 429 and 5xx only delay the next poll.
-   *
-   * Polls at once, then every `intervalMs` (default 2000); while status and progress stay the same the
-   * interval grows by 1.5x per poll up to `maxIntervalMs` (default 5x the interval, at most 10 s unless the
-   * interval is longer), and a `Retry-After` from the service is respected up to `MAX_RETRY_AFTER_MS`. Every timer and signal
-   * listener is released when the wait ends, whichever way it ends.
+   * Rejects with `BuildFailedError` (a failure status, in any case), `WaitTimeoutError` (after `timeoutMs`,
+   * default 10 minutes), `AbortError`, `ValidationError` (nothing sent), `ResponseValidationError` (no string
+   * `status`, or a `completed` build without an http(s) `download_url`), or the API error of a poll that cannot
+   * succeed by trying again. Connection errors, timeouts, 408, 429 and 5xx only delay the next poll.
    *
    * @param target - a build id, or a workflow (its `build_id` is used)
    * @example
@@ -60,11 +52,9 @@ export class Builds extends Resource {
   }
 
   /**
-   * Polls a build on the same schedule as {@link Builds.wait} and yields each new state (first seen, then each
-   * change of `status` or `progress`), ending after the terminal one. A failed build is yielded as its last
-   * state, not thrown: check `status` after the loop. Throws `WaitTimeoutError`, `AbortError` or a poll's
-   * unrecoverable error like `wait`. Nothing is sent until iteration starts, nothing runs while the loop body
-   * runs, and leaving the loop early (`break`, `return`, a throw) stops polling.
+   * Polls like {@link Builds.wait} and yields each new state, ending after the terminal one. A failed build is
+   * yielded, not thrown: check `status` after the loop. Nothing is sent until iteration starts, and leaving
+   * the loop early stops polling.
    *
    * @param target - a build id, or a workflow (its `build_id` is used)
    * @example

@@ -51,10 +51,7 @@ export interface Integration {
 export interface IntegrationSaveParams {
   /** The platform the key belongs to, such as `shopify`; not empty. */
   platform: string;
-  /**
-   * The platform's API key (not this service's); not empty. Kept out of every error and log line, even when the service
-   * echoes it.
-   */
+  /** The platform's API key (not this service's). Kept out of every error and log line, even when echoed. */
   api_key: string;
   /** A name to tell keys for the same platform apart. */
   label?: string | undefined;
@@ -62,10 +59,7 @@ export interface IntegrationSaveParams {
   [key: string]: unknown;
 }
 
-/**
- * The schema of a saved integration. The spec does not show the record, so every field is optional and kept
- * (whether `api_key` comes back masked is up to the service).
- */
+/** The spec does not show the record, so every field is optional and kept. */
 export const IntegrationSchema = /* @__PURE__ */ parsesTo<Integration>()(
   looseObject({
     id: optional(stringOrNumber()),
@@ -75,7 +69,6 @@ export const IntegrationSchema = /* @__PURE__ */ parsesTo<Integration>()(
   }),
 );
 
-/** The schema of `integrations.save` input: checked before sending. */
 export const IntegrationSaveSchema = /* @__PURE__ */ parsesTo<IntegrationSaveParams>()(
   looseObject({
     platform: nonEmptyString(),

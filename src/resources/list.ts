@@ -11,12 +11,8 @@ import { readEnvelope, type PageParams } from '../service/envelope.js';
 import { Page, PagePromise, Trail, type ListOptions, type Walk } from './pages.js';
 
 /**
- * Makes a resource's `list()`, once, when its module loads: the parameter and item schemas are built here
- * rather than on each call (building a zod schema costs more than validating 20 items).
- *
- * @param plural - the resource's name in its path and in messages, also tried as the items key: `workflows`
- * @param filters - the list's parameters besides `page` and `limit`; any other parameter is refused
- * @returns what `list(params, options)` calls with the resource's core
+ * Called once, when a resource's module loads: building a zod schema costs more than validating a page, so
+ * the schemas are not built per call. `plural` is the path, the message name and an items key.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function listEndpoint<T>(
@@ -30,8 +26,7 @@ export function listEndpoint<T>(
   const itemsSchema = array(item);
   return (core, params, listOptions) =>
     new PagePromise(async () => {
-      // Copied, then the copy checked: every page sends exactly what was checked, whatever becomes of the
-      // caller's object (a getter is read once). Not an array or a primitive, which zod refuses as it is.
+      // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
       const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<string, QueryValue>;
       checkInput(paramsSchema, query, `input to ${plural}.list`);
       const { maxPages, ...options } = listOptions ?? {};
@@ -48,7 +43,6 @@ export function listEndpoint<T>(
         const pageQuery = { ...query, page };
         // Read inside the core, so that an error about the body carries it with the call's secrets removed.
         const read = (body: unknown): Page<T> => {
-          // The parameters were checked before the first page: `page` and `limit` are numbers if present.
           const envelope = readEnvelope(body, plural, pageQuery as PageParams);
           if (!envelope) {
             throw new ResponseValidationError({

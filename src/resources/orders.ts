@@ -35,7 +35,6 @@ export interface Order {
   [key: string]: unknown;
 }
 
-/** The schema of an order; only `id` is required, every field is kept. */
 export const OrderSchema = /* @__PURE__ */ parsesTo<Order>()(
   looseObject({
     id: stringOrNumber(),

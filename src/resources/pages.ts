@@ -1,7 +1,6 @@
 /**
- * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk stops on an empty or
- * short page, the service's "no more", a page number or content already read, or `maxPages`: no server bug
- * makes a loop repeat.
+ * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk also stops on a page number
+ * or content already read, so no server bug makes a loop repeat.
  */
 import { WfaError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
@@ -9,21 +8,16 @@ import type { PageInfo } from '../service/envelope.js';
 
 type Obj = Record<string, unknown>;
 
-/**
- * A cheap identity for a page's content: its ids when every item has one, else its JSON, hashed to a number
- * so that a walk keeps one number per page, not a copy of every page.
- */
+/** Hashed, so that a walk keeps one number per page, not a copy of every page. */
 function fingerprint(items: readonly unknown[]): number | undefined {
   const ids: unknown[] = [];
   for (const item of items) {
-    // Any JSON value: `null` has no fields, and a string, number or array has no `id`.
     const id = (item as Obj | null)?.['id'];
     if (typeof id !== 'string' && typeof id !== 'number') {
       try {
         return hash(JSON.stringify(items));
       } catch {
-        // Too deep or cyclic to serialise: no identity, so never taken for a repeat (the page-number guard and
-        // the empty-page guard still end a walk).
+        // Too deep or cyclic: never taken for a repeat (the other guards still end a walk).
         return undefined;
       }
     }
@@ -32,7 +26,7 @@ function fingerprint(items: readonly unknown[]): number | undefined {
   return hash(`${items.length}:${ids.join('\u0000')}`);
 }
 
-/** cyrb53, a 53-bit string hash: two pages with a chance collision would be one in about 10^15. */
+/** cyrb53, a 53-bit string hash. */
 function hash(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -47,35 +41,30 @@ function hash(text: string): number {
 }
 
 /**
- * What one `list()` call has read: each page number and page content, with the position in the walk (0 for
- * the first page) where it was first seen. A page asks only about positions up to its own, so walking from a
- * page again finds what the first walk found from there. One entry per distinct page.
+ * What one `list()` call has read, by position in the walk. A page asks only about positions up to its own, so
+ * walking from a page again finds what the first walk found from there.
  */
 export class Trail {
   readonly #numbers = new Map<number, number>();
   readonly #contents = new Map<number, number>();
 
-  /** Notes the numbers of the page at `position` (asked for, and as it said), and its content once known. */
   note(position: number, numbers: readonly (number | undefined)[], content?: number): void {
     for (const n of numbers) if (n !== undefined && !this.#numbers.has(n)) this.#numbers.set(n, position);
     if (content !== undefined && !this.#contents.has(content)) this.#contents.set(content, position);
   }
 
-  /** True when page number `n` belongs to a page at `position` or before it. */
   hasNumber(n: number, position: number): boolean {
     return (this.#numbers.get(n) ?? Infinity) <= position;
   }
 
-  /** True when `content` was read at a position before `position`. */
   hasContent(content: number, position: number): boolean {
     return (this.#contents.get(content) ?? Infinity) < position;
   }
 }
 
-/** How a list fetches its next page, and what bounds its walk. */
 export interface Walk<T> {
   fetch(page: number, position: number): Promise<Page<T>>;
-  /** Tells the client's logger why a walk ended early: a server bug the caller should hear about. */
+  /** A walk that ends early is a server bug the caller should hear about. */
   warn(message: string): void;
   trail: Trail;
   maxPages: number | undefined;
@@ -87,12 +76,8 @@ export interface Walk<T> {
  *
  * @example
  * ```ts
- * let page = await client.workflows.list({ limit: 50 });
- * while (true) {
- *   for (const wf of page.items) console.log(wf.id);
- *   if (!page.hasNextPage()) break;
- *   page = await page.getNextPage();
- * }
+ * const page = await client.workflows.list({ limit: 50 });
+ * for (const wf of page.items) console.log(wf.id);
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
@@ -105,9 +90,8 @@ export class Page<T> implements AsyncIterable<T> {
   /** True when this page has the same items as a page read before it in this walk: the server ignored `page`. */
   declare readonly repeated: boolean;
   readonly #walk: Walk<T>;
-  /** Where this page stands in its walk: 0 for the first page. */
   readonly #position: number;
-  // Computed only when there is a page to compare with: most lists are read one page at a time.
+  // Lazy: most lists are read one page at a time.
   #fingerprint: number | undefined;
 
   /** @internal Pages are made by `list()`. */
@@ -128,12 +112,11 @@ export class Page<T> implements AsyncIterable<T> {
     return this.#fingerprint;
   }
 
-  /** The number the next page would be asked for. */
   #next(): number {
     return this.info.nextPage ?? this.info.page + 1;
   }
 
-  /** Why a walk must stop here although the service says there is more, if it must. */
+  /** Why a walk must stop here although the service says there is more. */
   #stop(): string | undefined {
     if (this.repeated) return `page ${this.info.page} repeats a page already read`;
     const next = this.#next();
@@ -142,9 +125,8 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   /**
-   * True when another page is expected. Unknown facts lean towards asking: the empty-page guard ends a walk on a
-   * server that gives none. False on a page that repeats one read before, on a page whose next page was already
-   * read, and once the list's `maxPages` are read.
+   * True when another page is expected. Unknown facts lean towards asking (an empty page ends the walk); false
+   * on a repeated page, a next page already read, or after `maxPages`.
    *
    * @example
    * ```ts
@@ -161,7 +143,6 @@ export class Page<T> implements AsyncIterable<T> {
     if (nextPage !== undefined) return nextPage !== null && nextPage > page;
     if (totalPages !== undefined) return page < totalPages;
     if (total !== undefined && limit !== undefined) return page * limit < total;
-    // A short page is the last one.
     return limit === undefined || this.items.length >= limit;
   }
 

@@ -1,8 +1,7 @@
 import type { HttpCore } from '../core/http.js';
 
-// The core of each resource, outside the class: a resource's published declaration then names no part of
-// the HTTP core (whose request type refers to zod), and inspecting a client shows its namespaces and nothing
-// of its configuration.
+// Outside the class, so a resource's published declaration names no part of the core (whose types refer to
+// zod), and inspecting a client shows nothing of its configuration.
 const cores = new WeakMap<Resource, HttpCore>();
 
 /** What every resource namespace shares: the client's HTTP core. */
@@ -16,7 +15,6 @@ export abstract class Resource {
   }
 }
 
-/** The HTTP core a resource was made with. */
 export function coreOf(resource: Resource): HttpCore {
   // Set by the constructor, which every resource runs.
   return cores.get(resource)!;

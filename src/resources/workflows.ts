@@ -1,6 +1,4 @@
-/**
- * Workflows: a name, a target platform, one trigger and an ordered list of actions. Creating one starts a build.
- */
+/** Workflows: a name, a target platform, one trigger and an ordered list of actions. Creating one starts a build. */
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import { listEndpoint } from './list.js';
@@ -89,9 +87,7 @@ export interface Workflow {
  * @example
  * ```ts
  * const input: WorkflowCreateParams = {
- *   name: 'Notify on order',
- *   platform: 'zapier',
- *   trigger: { type: 'webhook', url: 'https://example.com/hook' },
+ *   name: 'Notify on order', platform: 'zapier', trigger: { type: 'webhook', url: 'https://example.com/hook' },
  *   actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
  * };
  * ```
@@ -162,12 +158,10 @@ export interface WorkflowUpdateParams {
   [key: string]: unknown;
 }
 
-/** The schema of a workflow's status: the values seen so far, and any other string. */
 export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
 
 const config = optional(looseObject({}));
 
-/** The schema of a workflow as the service returns it; unknown fields are kept. */
 export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
   looseObject({
     id: string(),
@@ -213,11 +207,9 @@ const createFields = {
     ),
 };
 
-/** The schema of the body of `workflows.create`: checked before sending. */
 const createSchema = looseObject(createFields);
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
-/** The schema of `workflows.update` changes: any subset of the create fields, at least one. */
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
   partial(createSchema, refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
 );
@@ -238,26 +230,18 @@ export interface WorkflowListParams extends PageParams {
 }
 
 /**
- * What `workflows.createAndWait` takes: the wait's options, plus what the create call and the caller need.
- * `timeoutMs` is the wait's deadline, counted once the workflow exists; the create call itself runs with the
- * client's `timeoutMs` and `maxRetries` (a POST is retried only when the service cannot have acted on it).
+ * What `workflows.createAndWait` takes. `timeoutMs` is the wait's deadline, counted once the workflow exists;
+ * the create call runs with the client's `timeoutMs`.
  *
  * @example
  * ```ts
- * const options: CreateAndWaitOptions = {
- *   timeoutMs: 300_000,
- *   onCreated: (wf) => db.save(wf.id),
- *   onProgress: (b) => console.log(b.progress),
- * };
+ * const options: CreateAndWaitOptions = { timeoutMs: 300_000, onCreated: (wf) => db.save(wf.id) };
  * ```
  */
 export interface CreateAndWaitOptions extends WaitForBuildOptions {
   /** Retries of the create call only (polls are never retried by the core: the wait reschedules them). */
   maxRetries?: number | undefined;
-  /**
-   * Called with the workflow as soon as the service has created it, before the wait starts, so its id is
-   * known even if the wait then fails, times out or is aborted.
-   */
+  /** Called before the wait starts, so the workflow's id is known even if the wait then fails. */
   onCreated?: ((workflow: Workflow) => void) | undefined;
 }
 
@@ -282,18 +266,14 @@ export interface WorkflowWithBuild {
  *
  * @example
  * ```ts
- * const wf = await client.workflows.create({
- *   name: 'Notify on order', platform: 'zapier',
- *   trigger: { type: 'webhook' },
- *   actions: [{ app: 'slack', action: 'send_message' }],
- * });
+ * const wf = await client.workflows.get('wf_123');
  * console.log(wf.id, wf.status, wf.build_id);
  * ```
  */
 export class Workflows extends Resource {
   readonly #builds: Builds;
 
-  /** @internal Made by `Client`, with its core and its `builds`, which `createAndWait` waits with. */
+  /** @internal */
   constructor(core: object, builds: Builds) {
     super(core);
     this.#builds = builds;
@@ -312,8 +292,8 @@ export class Workflows extends Resource {
   }
 
   /**
-   * Creates a workflow, which starts its build. Never retried after a send that may have reached the service
-   * (see Retries), so it cannot create duplicates.
+   * Creates a workflow, which starts its build. Never retried after a send that may have reached the service,
+   * so it cannot create duplicates.
    *
    * @example
    * ```ts
@@ -326,22 +306,17 @@ export class Workflows extends Resource {
   }
 
   /**
-   * Creates a workflow, then waits for its build to complete (see `client.builds.wait` for the schedule and
-   * every rejection). The `signal` covers both steps. Rejects with `ResponseValidationError` if the created
-   * workflow has no `build_id` to follow; use `onCreated` to keep hold of the workflow whatever happens next.
+   * Creates a workflow, then waits for its build like `client.builds.wait`; the `signal` covers both steps.
+   * Rejects with `ResponseValidationError` if the workflow has no `build_id`; `onCreated` keeps hold of it.
    *
    * @example
    * ```ts
-   * const { workflow, build } = await client.workflows.createAndWait(
-   *   { name: 'Notify on order', platform: 'zapier', trigger: { type: 'webhook' }, actions: [{ app: 'slack', action: 'send_message' }] },
-   *   { onCreated: (wf) => console.log('created', wf.id), onProgress: (b) => console.log(b.progress) },
-   * );
-   * console.log(build.download_url);
+   * const { workflow, build } = await client.workflows.createAndWait(input, { onCreated: (wf) => console.log(wf.id) });
    * ```
    */
   async createAndWait(params: WorkflowCreateParams, options?: CreateAndWaitOptions | null): Promise<WorkflowWithBuild> {
     const { maxRetries, onCreated, ...waitOptions } = options ?? {};
-    // Every option is checked before the workflow is created: a mistake must not leave a workflow behind.
+    // Checked before creating: a mistake must not leave a workflow behind.
     checkWaitOptions(waitOptions, 'workflows.createAndWait');
     const { signal, headers, requestTimeoutMs } = waitOptions;
     const workflow = await this.create(params, { signal, headers, maxRetries, timeoutMs: requestTimeoutMs });

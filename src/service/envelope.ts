@@ -1,7 +1,6 @@
 /**
- * Reading a list page, whatever envelope the service uses (the spec shows none): a bare array, or an object
- * with its items under `data`, `items`, `results` or the resource's plural name (also under `data`), with
- * paging facts from the usual fields, top level or inside `meta`, `pagination`, `paging` or `links`.
+ * Reading a list page whatever envelope the service uses, since the spec shows none: a bare array, or items
+ * under the usual keys with paging facts from the usual fields.
  */
 
 /**
@@ -46,11 +45,7 @@ export interface PageInfo {
 
 const ITEM_KEYS = ['data', 'items', 'results'];
 const FACT_SOURCES = ['meta', 'pagination', 'paging', 'links'];
-/**
- * The spellings of a paging fact's names, given space-separated in snake_case in order of preference: each
- * name, then its camelCase form (`total_pages`, then `totalPages`). Listed once when the module loads, so that
- * reading a page only looks fields up.
- */
+/** Each snake_case name, then its camelCase form; listed once at load, so reading a page only looks fields up. */
 /* @__NO_SIDE_EFFECTS__ */
 function spellings(names: string): string[] {
   return [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))];
@@ -77,16 +72,12 @@ function wholeNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The first object that names the fact wins; within it, the first of `names` it has. */
 function pick(sources: Obj[], names: string[]): unknown {
   for (const source of sources) for (const name of names) if (source[name] !== undefined) return source[name];
   return undefined;
 }
 
-/**
- * Reads a `next_page`/`next` value: a number, a URL with a `page` parameter or `true`; `null` for none,
- * `undefined` when absent or unreadable.
- */
+/** A number, a URL with a `page` parameter or `true`; `null` for none, `undefined` when unreadable. */
 function readNext(value: unknown, current: number): number | null | undefined {
   if (value === null || value === false || value === '') return null;
   const number = wholeNumber(value);
@@ -98,7 +89,6 @@ function readNext(value: unknown, current: number): number | null | undefined {
   return value === true ? current + 1 : undefined;
 }
 
-/** The paging facts in the objects that were searched for the items, and in their meta, pagination, etc. */
 function readInfo(holders: Obj[], requested: PageParams): PageInfo {
   const sources = [...holders];
   for (const holder of holders) {
@@ -122,12 +112,7 @@ function readInfo(holders: Obj[], requested: PageParams): PageInfo {
   };
 }
 
-/**
- * Finds the items and paging facts in a list response.
- *
- * @returns `undefined` when the body holds no list the SDK can recognise; else the items, where they were
- * (`itemsPath`, for error paths: `['data', 'orders']`) and the paging facts.
- */
+/** `undefined` when the body holds no list the SDK can recognise; `itemsPath` is for error paths. */
 export function readEnvelope(
   body: unknown,
   plural: string,
@@ -135,7 +120,6 @@ export function readEnvelope(
 ): { items: unknown[]; itemsPath: string[]; info: PageInfo } | undefined {
   if (Array.isArray(body)) return { items: body, itemsPath: [], info: readInfo([], requested) };
   if (!isObj(body)) return undefined;
-  // The items sit at the top level or, failing that, one level down under `data`.
   const holders: Obj[] = [];
   for (const holder of isObj(body['data']) ? [body, body['data']] : [body]) {
     holders.push(holder);

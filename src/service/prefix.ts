@@ -15,18 +15,13 @@ const KEY_ISSUING = /^\/v1\/auth(?:\?|$)/;
 // A path that names a prefix itself (`/api/v1/...`, `/v1/...`) is sent under the confirmed one.
 const NAMED_PREFIX = /^(?:\/api)?\/v1(?=\/|$)/;
 
-/** A base URL split into the service root and the prefix it named, if any. */
 export interface NormalisedBaseUrl {
   /** Origin plus any path before the version prefix, without a trailing slash. */
   root: string;
-  /** The prefix the URL ended with, when it ended with one. */
   prefix: ApiPrefix | undefined;
 }
 
-/**
- * Splits a base URL into the root and the prefix it ends with: `https://host/svc/api/v1/` is
- * `{ root: 'https://host/svc', prefix: '/api/v1' }`. Refuses what a request URL cannot keep.
- */
+/** `https://host/svc/api/v1/` is `{ root: 'https://host/svc', prefix: '/api/v1' }`. */
 export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
   const text = input.trim();
   if (!isHttpUrl(text)) {
@@ -43,12 +38,12 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
           ? 'a fragment (#…)'
           : '';
   if (part) throw new ValidationError('client options', [{ path: ['baseUrl'], message: `must not contain ${part}`, code: 'invalid_value' }]);
-  // The path before the prefix it ends with (if any) and any trailing slashes. The pattern always matches.
+  // The pattern always matches.
   const [, path, prefix] = /^(.*?)((?:\/api)?\/v1)?\/*$/.exec(url.pathname)!;
   return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };
 }
 
-/** The service's routes: a root, and the prefix resource paths go under, detected on the first answers. */
+/** The prefix is detected on the first answers. */
 export class PrefixRoutes implements Routes {
   readonly root: string;
   readonly #log: LevelLogger;
@@ -68,7 +63,6 @@ export class PrefixRoutes implements Routes {
     this.#confirmed = chosen !== 'auto';
   }
 
-  /** The prefix resource calls use now, and whether it is confirmed. */
   get state(): { prefix: ApiPrefix; confirmed: boolean } {
     return { prefix: this.#prefix, confirmed: this.#confirmed };
   }
