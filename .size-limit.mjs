@@ -39,5 +39,9 @@ export default [
   // is about 6 kB min+gzip, the resources and HTTP core about 8 kB more.
   check({ name: 'import { parseWebhookEvent } from /webhooks', import: { 'dist/webhooks.js': '{ parseWebhookEvent }' }, limit: '1.5 kB' }),
   // The root entry shakes as well as the subpaths do: error classes alone carry neither zod nor the client.
-  check({ name: 'import { NotFoundError, ApiError } from the root', import: { 'dist/index.js': '{ NotFoundError, ApiError }' }, limit: '2 kB' }),
+  check({
+    name: 'import { NotFoundError, ApiError } from the root',
+    import: { 'dist/index.js': '{ NotFoundError, ApiError }' },
+    limit: '2 kB',
+  }),
 ];

@@ -87,7 +87,10 @@ function timeSync(fn: () => unknown, n: number): number {
 /** The size budgets of `npm run check:size` (.size-limit.mjs), measured by size-limit on dist/. */
 function sizeLimit(): { name: string; size: number; sizeLimit: number; passed: boolean }[] {
   // size-limit exits 1 when a budget fails; its JSON is on stdout either way.
-  const { stdout, stderr } = spawnSync(process.execPath, [join(root, 'node_modules/size-limit/bin.js'), '--json'], { cwd: root, encoding: 'utf8' });
+  const { stdout, stderr } = spawnSync(process.execPath, [join(root, 'node_modules/size-limit/bin.js'), '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (!stdout.trim().startsWith('[')) throw new Error(`size-limit --json failed:\n${stdout}${stderr}`);
   return JSON.parse(stdout);
 }
@@ -204,7 +207,12 @@ try {
 
   process.stderr.write('measuring bundle sizes…\n');
   for (const check of sizeLimit()) {
-    budgets.push({ name: `${check.name}, min+gzip`, value: `${fmt(check.size / 1000, 2)} kB`, budget: `<= ${fmt(check.sizeLimit / 1000, 2)} kB`, pass: check.passed });
+    budgets.push({
+      name: `${check.name}, min+gzip`,
+      value: `${fmt(check.size / 1000, 2)} kB`,
+      budget: `<= ${fmt(check.sizeLimit / 1000, 2)} kB`,
+      pass: check.passed,
+    });
   }
 
   process.stderr.write('measuring cold import…\n');

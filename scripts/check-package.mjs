@@ -17,7 +17,9 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const TS = { ts54: '5.4.5', ts60: pkg.devDependencies.typescript };
 const work = mkdtempSync(join(tmpdir(), 'wfa-check-package-'));
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-const write = (dir, files) => Object.entries(files).forEach(([name, text]) => writeFileSync(join(dir, name), text));
+const write = (dir, files) => {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+};
 let failed = 0;
 const step = (name, fn) => {
   try {
@@ -87,10 +89,26 @@ handlers.service.failNext(1, 'sometimes');
 const BASE = { strict: true, skipLibCheck: false, noEmit: true, target: 'ES2022', esModuleInterop: true };
 const NODE = { ...BASE, lib: ['ES2022'], types: ['node'] };
 const CASES = {
-  'node16 ESM (.mts)': ['node', { ...NODE, module: 'node16', moduleResolution: 'node16' }, { 'root.mts': ROOT_TS, 'hooks.mts': HOOKS_TS, 'testing.mts': TESTING_TS }],
-  'node16 CJS (.cts)': ['node', { ...NODE, module: 'node16', moduleResolution: 'node16' }, { 'root.cts': ROOT_TS, 'hooks.cts': HOOKS_TS, 'testing.cts': TESTING_TS }],
-  'bundler + /testing/msw (DOM lib)': ['node', { ...NODE, lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'esnext', moduleResolution: 'bundler' }, { 'root.ts': ROOT_TS, 'hooks.ts': HOOKS_TS, 'testing.ts': TESTING_TS, 'msw.ts': MSW_TS }],
-  'bundler, browser (no @types/node)': ['browser', { ...BASE, lib: ['ES2022', 'DOM'], types: [], module: 'esnext', moduleResolution: 'bundler' }, { 'root.ts': ROOT_TS, 'hooks.ts': HOOKS_TS }],
+  'node16 ESM (.mts)': [
+    'node',
+    { ...NODE, module: 'node16', moduleResolution: 'node16' },
+    { 'root.mts': ROOT_TS, 'hooks.mts': HOOKS_TS, 'testing.mts': TESTING_TS },
+  ],
+  'node16 CJS (.cts)': [
+    'node',
+    { ...NODE, module: 'node16', moduleResolution: 'node16' },
+    { 'root.cts': ROOT_TS, 'hooks.cts': HOOKS_TS, 'testing.cts': TESTING_TS },
+  ],
+  'bundler + /testing/msw (DOM lib)': [
+    'node',
+    { ...NODE, lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'esnext', moduleResolution: 'bundler' },
+    { 'root.ts': ROOT_TS, 'hooks.ts': HOOKS_TS, 'testing.ts': TESTING_TS, 'msw.ts': MSW_TS },
+  ],
+  'bundler, browser (no @types/node)': [
+    'browser',
+    { ...BASE, lib: ['ES2022', 'DOM'], types: [], module: 'esnext', moduleResolution: 'bundler' },
+    { 'root.ts': ROOT_TS, 'hooks.ts': HOOKS_TS },
+  ],
 };
 
 try {
@@ -116,7 +134,9 @@ try {
       const dir = join(work, project, `${alias}-${name.replace(/\W+/g, '-')}`);
       mkdirSync(dir);
       write(dir, { ...files, 'tsconfig.json': JSON.stringify({ compilerOptions: options, files: Object.keys(files) }) });
-      step(`TypeScript ${version}, ${name}`, () => sh(process.execPath, [join(work, project, 'node_modules', alias, 'bin/tsc'), '-p', '.', '--pretty', 'false'], dir));
+      step(`TypeScript ${version}, ${name}`, () =>
+        sh(process.execPath, [join(work, project, 'node_modules', alias, 'bin/tsc'), '-p', '.', '--pretty', 'false'], dir),
+      );
     }
   }
 } finally {

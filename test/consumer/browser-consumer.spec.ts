@@ -26,7 +26,9 @@ async function load(page: Page, path: string) {
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(new URL(path, app.url).href);
   await expect(page.locator('body[data-status]')).toBeAttached({ timeout: 30_000 });
-  const rows = await page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
+  const rows = await page
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
   const table = Object.fromEntries(rows) as Record<string, string>;
   expect(await page.locator('body').getAttribute('data-status'), table['error']).toBe('done');
   return { table, consoleErrors, requests };
@@ -34,7 +36,9 @@ async function load(page: Page, path: string) {
 
 test('esbuild bundles the packed package for the browser, without Node built-ins', () => {
   expect(app.inputs.some((p) => p.startsWith('node_modules/workflow-automation-sdk/dist/'))).toBe(true);
-  expect(app.inputs.filter((p) => /^(node:|<define|<inject)/.test(p) || !/^(node_modules\/workflow-automation-sdk\/|app\.js$)/.test(p))).toEqual([]);
+  expect(
+    app.inputs.filter((p) => /^(node:|<define|<inject)/.test(p) || !/^(node_modules\/workflow-automation-sdk\/|app\.js$)/.test(p)),
+  ).toEqual([]);
 });
 
 test('the app runs in Chromium: create, waitForBuild, for await, 404, webhook', async ({ page }) => {
