@@ -1,0 +1,47 @@
+/**
+ * Size budgets of the built package, as a browser app's bundler sees it: `npm run build && npm run check:size`.
+ * size-limit bundles each entry with esbuild (minified, tree-shaken) and measures it with gzip.
+ * kB here is 1000 bytes, as size-limit prints it (the budgets were first written in KiB: this is a little stricter).
+ */
+
+// ky is only the benchmark's baseline: the HTTP core calls `fetch` itself. ky would be inlined into dist/ (it is
+// a devDependency), so it cannot be seen as an import: these are option names of ky that survive minification.
+const KY_STRINGS = ['throwHttpErrors', 'beforeRetry'];
+const noKy = {
+  name: 'no-ky',
+  setup(build) {
+    build.onEnd(async (result) => {
+      const { readFile } = await import('node:fs/promises');
+      for (const file of Object.keys(result.metafile?.outputs ?? {})) {
+        const text = await readFile(file, 'utf8');
+        const found = KY_STRINGS.filter((s) => text.includes(s));
+        if (found.length) throw new Error(`${file} holds ky (${found.join(', ')})`);
+      }
+    });
+  },
+};
+
+/**
+ * Every check: gzip (size-limit's default is brotli); an ES module for the browser (esbuild's default, an IIFE,
+ * would drop the entry's exports and so shake off what an app may import); and the ky guard.
+ */
+const check = (options) => ({
+  gzip: true,
+  modifyEsbuildConfig: (config) => ({ ...config, format: 'esm', platform: 'browser', plugins: [...(config.plugins ?? []), noKy] }),
+  ...options,
+});
+
+export default [
+  // The budgets: everything each entry exports (the file itself is the entry, so nothing can be shaken off).
+  check({ name: 'full client: everything exported from the root entry', path: 'dist/index.js', limit: '20 kB' }),
+  check({ name: 'webhooks entry: everything exported from /webhooks', path: 'dist/webhooks.js', limit: '8 kB' }),
+  // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone
+  // is about 6 kB min+gzip, the resources and HTTP core about 8 kB more.
+  check({ name: 'import { parseWebhookEvent } from /webhooks', import: { 'dist/webhooks.js': '{ parseWebhookEvent }' }, limit: '1.5 kB' }),
+  // The root entry shakes as well as the subpaths do: error classes alone carry neither zod nor the client.
+  check({
+    name: 'import { NotFoundError, ApiError } from the root',
+    import: { 'dist/index.js': '{ NotFoundError, ApiError }' },
+    limit: '2 kB',
+  }),
+];
