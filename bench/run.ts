@@ -184,8 +184,18 @@ try {
     if (workload === 'GET 20-item list') {
       const ratio = result['sdk, validated']!.p50 / rawP50;
       const peer = result['openai-node get()']!.p50 / rawP50;
-      budgets.push({ name: 'validated 20-item list GET p50 vs raw fetch', value: `${fmt(ratio)}x`, budget: '<= 1.30x', pass: ratio <= 1.3 });
-      budgets.push({ name: '... and below openai-node get() in the same run', value: `${fmt(ratio)}x vs ${fmt(peer)}x`, budget: '< peer', pass: ratio < peer });
+      budgets.push({
+        name: 'validated 20-item list GET p50 vs raw fetch',
+        value: `${fmt(ratio)}x`,
+        budget: '<= 1.30x',
+        pass: ratio <= 1.3,
+      });
+      budgets.push({
+        name: '... and below openai-node get() in the same run',
+        value: `${fmt(ratio)}x vs ${fmt(peer)}x`,
+        budget: '< peer',
+        pass: ratio < peer,
+      });
     }
   }
 
@@ -247,7 +257,10 @@ const report = [
   '',
   table(['workload', 'variant', 'p50 ms', 'vs raw', 'CPU µs/req', 'vs raw'], rows),
   '',
-  table(['budget', 'measured', 'budget', 'result'], budgets.map((b) => [b.name, b.value, b.budget, b.pass ? 'pass' : 'FAIL'])),
+  table(
+    ['budget', 'measured', 'budget', 'result'],
+    budgets.map((b) => [b.name, b.value, b.budget, b.pass ? 'pass' : 'FAIL']),
+  ),
   '',
 ].join('\n');
 

@@ -85,7 +85,9 @@ try {
   const event = await within(webhook, 5000, 'The build.completed webhook');
   say(`Parsed a ${event.event} event for ${event.workflow_id}`);
   say(`data.download_url: ${event.data.download_url}`);
-  say(event.data.download_url === build.download_url ? 'It matches the URL the wait returned.' : 'It differs from the URL the wait returned!');
+  say(
+    event.data.download_url === build.download_url ? 'It matches the URL the wait returned.' : 'It differs from the URL the wait returned!',
+  );
 
   console.log('\nDone. Next: read examples/ and the README, or run `wfa mock` to keep a mock running.');
 } catch (error) {

@@ -29,9 +29,7 @@ try {
 
   if (workflow.build_id) {
     const build = await client.builds.get(workflow.build_id);
-    console.log(
-      build.status === 'completed' ? `Build ready: ${build.download_url}` : `Build ${build.status}: ${build.progress ?? 0}%`,
-    );
+    console.log(build.status === 'completed' ? `Build ready: ${build.download_url}` : `Build ${build.status}: ${build.progress ?? 0}%`);
   }
 
   // Every workflow, page after page, fetched as you go.

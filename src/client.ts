@@ -149,6 +149,11 @@ export class Client {
     apiKey: string;
   } {
     const { prefix, confirmed } = this.#routes.state;
-    return { baseUrl: this.#routes.root, apiPrefix: prefix, prefixConfirmed: confirmed, apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)' };
+    return {
+      baseUrl: this.#routes.root,
+      apiPrefix: prefix,
+      prefixConfirmed: confirmed,
+      apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)',
+    };
   }
 }

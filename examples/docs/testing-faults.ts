@@ -12,8 +12,9 @@ test('retries a GET through two 503s', async () => {
     await expect(client.orders.list()).resolves.toBeDefined();
 
     mock.service.failNext(1, 503);
-    await expect(client.workflows.create({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }))
-      .rejects.toBeInstanceOf(InternalServerError); // a POST is not retried after a 5xx
+    await expect(
+      client.workflows.create({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }),
+    ).rejects.toBeInstanceOf(InternalServerError); // a POST is not retried after a 5xx
 
     mock.service.failNext(1, 429, { retryAfterSeconds: 120 }); // longer than the SDK sleeps on its own: no retry
     await expect(client.orders.list()).rejects.toBeInstanceOf(RateLimitError);

@@ -6,7 +6,9 @@ test('stores the download URL of a completed build', async () => {
   const handler = createWebhookHandler({ on: { 'build.completed': (event) => markReady(event.data.download_url) } });
 
   // A valid delivery, with your overrides, as a Fetch Request: no server needed.
-  const response = await handler(createWebhookRequest({ workflow_id: 'wf_42', data: { download_url: 'https://files.example.com/wf_42.zip' } }));
+  const response = await handler(
+    createWebhookRequest({ workflow_id: 'wf_42', data: { download_url: 'https://files.example.com/wf_42.zip' } }),
+  );
 
   expect(response.status).toBe(200);
   expect(markReady).toHaveBeenCalledWith('https://files.example.com/wf_42.zip');

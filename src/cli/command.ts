@@ -47,10 +47,14 @@ export function createGroup(name: string, summary: string, subcommands: readonly
       const { name: subName, rest } = splitCommand(args, CONNECTION_VALUE_OPTIONS);
       if (subName === undefined) {
         if (rest.includes('--help') || rest.includes('-h')) return showHelp(context, help);
-        throw new UsageError(`wfa ${name} needs a command: ${subcommands.map((sub) => sub.name).join(', ')}`, `wfa ${name} <command> [options]`);
+        throw new UsageError(
+          `wfa ${name} needs a command: ${subcommands.map((sub) => sub.name).join(', ')}`,
+          `wfa ${name} <command> [options]`,
+        );
       }
       const subcommand = subcommands.find((sub) => sub.name === subName);
-      if (!subcommand) throw new UsageError(`unknown command "${name} ${subName}"`, `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`);
+      if (!subcommand)
+        throw new UsageError(`unknown command "${name} ${subName}"`, `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`);
       return subcommand.run(rest, context);
     },
   };

@@ -30,8 +30,7 @@ export interface Connection {
   apiKey: string;
 }
 
-const HOW_TO_TRY =
-  'To try wfa without an account, run `wfa mock` in another terminal and export the two variables it prints.';
+const HOW_TO_TRY = 'To try wfa without an account, run `wfa mock` in another terminal and export the two variables it prints.';
 
 /**
  * Reads the connection from options, then the environment; throws a {@link ConfigError} naming what is
@@ -44,11 +43,10 @@ export function resolveConnection(
   const apiKey = (values['api-key'] ?? env['WFA_API_KEY'])?.trim() || undefined;
   const baseUrl = (values['base-url'] ?? env['WFA_BASE_URL'])?.trim() || undefined;
   if (!apiKey && !baseUrl) {
-    throw new ConfigError(
-      `No API key and no base URL: pass --api-key and --base-url, or set WFA_API_KEY and WFA_BASE_URL. ${HOW_TO_TRY}`,
-    );
+    throw new ConfigError(`No API key and no base URL: pass --api-key and --base-url, or set WFA_API_KEY and WFA_BASE_URL. ${HOW_TO_TRY}`);
   }
-  if (!baseUrl) throw new ConfigError('No base URL: pass --base-url <url> or set WFA_BASE_URL (for example https://automation.example.com).');
+  if (!baseUrl)
+    throw new ConfigError('No base URL: pass --base-url <url> or set WFA_BASE_URL (for example https://automation.example.com).');
   if (!apiKey) throw new ConfigError(`No API key: pass --api-key <key> or set WFA_API_KEY. ${HOW_TO_TRY}`);
   return { apiKey, baseUrl };
 }

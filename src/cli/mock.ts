@@ -67,7 +67,8 @@ async function listen(testing: Testing, service: MockService, port: number, host
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError(`Cannot listen on ${host}: no such address on this machine`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new ConfigError(`Cannot listen on ${host}: no such address on this machine`);
     throw error;
   }
 }
@@ -85,11 +86,7 @@ Press Ctrl+C to stop.
 `;
 }
 
-async function serve(
-  context: Context,
-  testing: Testing,
-  options: { port: number; host: string; service: MockService },
-): Promise<ExitCode> {
+async function serve(context: Context, testing: Testing, options: { port: number; host: string; service: MockService }): Promise<ExitCode> {
   let server: MockServer;
   try {
     server = await listen(testing, options.service, options.port, options.host);

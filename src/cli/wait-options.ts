@@ -35,9 +35,7 @@ export function waitSettings(
   const intervalMs = durationOption(values.interval, '--interval');
   // A "dumb" terminal cannot erase a line, so it gets the plain lines a log gets.
   const mode = context.env['TERM'] === 'dumb' ? 'lines' : 'auto';
-  const display: ProgressDisplay = values.quiet
-    ? { update() {}, finish() {} }
-    : createProgressDisplay(context.stderr, { label, mode });
+  const display: ProgressDisplay = values.quiet ? { update() {}, finish() {} } : createProgressDisplay(context.stderr, { label, mode });
   return {
     options: { timeoutMs, intervalMs, signal: context.signal, onProgress: (build) => display.update(build) },
     display,

@@ -78,7 +78,10 @@ export function jsonBody(body: unknown): string | undefined {
     return JSON.stringify(body, refuseNonJson);
   } catch (error) {
     if (error instanceof ValidationError) throw error;
-    const why = error instanceof Error && /circular/i.test(error.message) ? 'has a circular reference' : 'has a value JSON cannot carry, such as a BigInt';
+    const why =
+      error instanceof Error && /circular/i.test(error.message)
+        ? 'has a circular reference'
+        : 'has a value JSON cannot carry, such as a BigInt';
     throw new ValidationError('request body', [{ path: [], message: `cannot be sent as JSON: it ${why}`, code: 'invalid_json' }]);
   }
 }

@@ -336,9 +336,7 @@ export class ResponseValidationError extends WfaError {
   /** The full URL that was called. */
   declare readonly url: string;
   constructor(init: { body: unknown; issues: readonly Issue[]; method: string; url: string; what?: string }) {
-    super(
-      `Unexpected response to ${init.method} ${pathOf(init.url)}${init.what ? ` (${init.what})` : ''}: ${formatIssues(init.issues)}`,
-    );
+    super(`Unexpected response to ${init.method} ${pathOf(init.url)}${init.what ? ` (${init.what})` : ''}: ${formatIssues(init.issues)}`);
     this.body = init.body;
     this.issues = init.issues;
     this.method = init.method;
@@ -391,11 +389,7 @@ export class WaitTimeoutError extends WfaError {
     | undefined;
   /** The wait's deadline. */
   declare readonly timeoutMs: number;
-  constructor(
-    buildId: string,
-    timeoutMs: number,
-    build: { readonly status: string; readonly [key: string]: unknown } | undefined,
-  ) {
+  constructor(buildId: string, timeoutMs: number, build: { readonly status: string; readonly [key: string]: unknown } | undefined) {
     super(`Build ${buildId} did not finish within ${timeoutMs} ms${build ? ` (last status "${build.status}")` : ''}`);
     this.build = build;
     this.timeoutMs = timeoutMs;

@@ -3,7 +3,16 @@
  * key, the retry loop (`retry.ts`), same-origin redirects, error mapping, secret redaction and the response
  * check. It knows no endpoint paths; where a path goes is the routes' business (`src/service/prefix.ts`).
  */
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError, type Issue } from './errors.js';
+import {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+  WfaError,
+  type Issue,
+} from './errors.js';
 import { resolveKey } from './api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { LevelLogger } from './logger.js';
@@ -283,7 +292,9 @@ export class HttpCore {
       if (answer.text !== '') body = JSON.parse(answer.text);
     } catch {
       body = redactAndCut(answer.text, secrets, 10_000);
-      issues = [{ path: [], message: `is not JSON (content-type ${answer.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' }];
+      issues = [
+        { path: [], message: `is not JSON (content-type ${answer.headers.get('content-type') ?? 'missing'})`, code: 'invalid_json' },
+      ];
     }
     if (!issues) {
       try {

@@ -136,7 +136,6 @@ export function readEnv(name: string): string | undefined {
   }
 }
 
-
 // An HTTP token (RFC 9110).
 const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;
 // What a Fetch `ByteString` header value may hold.
@@ -150,7 +149,10 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   const issues: Issue[] = [];
   const { signal, timeoutMs, maxRetries, headers } = options;
   // `typeof null` is 'object': a null signal fails on `aborted`.
-  if (signal !== undefined && !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+  if (
+    signal !== undefined &&
+    !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')
+  ) {
     issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
   }
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
@@ -160,12 +162,17 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
     issues.push({ path: ['maxRetries'], message: `must be a whole number from 0 to ${MAX_RETRIES}`, code: 'invalid_value' });
   }
   if (headers !== undefined) {
-    if (headers === null || typeof headers !== 'object') issues.push({ path: ['headers'], message: 'must be an object', code: 'invalid_type' });
+    if (headers === null || typeof headers !== 'object')
+      issues.push({ path: ['headers'], message: 'must be an object', code: 'invalid_type' });
     else {
       for (const [name, value] of Object.entries(headers)) {
         if (!HEADER_NAME.test(name)) issues.push({ path: ['headers', name], message: 'is not a valid header name', code: 'invalid_value' });
         else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-          issues.push({ path: ['headers', name], message: 'must be a string without line breaks or characters past U+00FF', code: 'invalid_value' });
+          issues.push({
+            path: ['headers', name],
+            message: 'must be a string without line breaks or characters past U+00FF',
+            code: 'invalid_value',
+          });
         }
       }
     }

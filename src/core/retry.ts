@@ -35,14 +35,7 @@ export const MAX_RETRIES = 10;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** Codes meaning the request was never sent, so even a POST is safe to send again. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Node puts codes on the cause chain, or on each error of an `AggregateError`; browsers give none. */
 export function networkErrorCodes(error: unknown): string[] {
@@ -128,7 +121,8 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
   for (let retry = 1; ; retry++) {
     const result = await runPhase(attempt, { signal, deadline: Math.min(now() + timeoutMs, deadline) });
     if (result.type === 'aborted') throw new AttemptFailure('CallerAbort', result.reason);
-    const outcome = result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
+    const outcome =
+      result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
     const wait = retry > maxRetries ? undefined : retryDelay(outcome, idempotent, retry);
     if (wait === undefined || now() + wait > deadline) {
       if ('error' in outcome) throw outcome.error;

@@ -53,7 +53,10 @@ export function partial<Shape extends z.core.$ZodLooseShape>(
 
 /** Keeps unknown fields: the service may add fields at any time, and dropping them would lose data. */
 /* @__NO_SIDE_EFFECTS__ */
-export function looseObject<Shape extends z.core.$ZodLooseShape>(shape: Shape, ...checks: Check<object>[]): z.ZodMiniObject<Shape, z.core.$loose> {
+export function looseObject<Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+  ...checks: Check<object>[]
+): z.ZodMiniObject<Shape, z.core.$loose> {
   const schema = z.looseObject(shape);
   return checks.length ? schema.check(...checks) : schema;
 }
@@ -175,7 +178,9 @@ export function idSegment(id: unknown, what: string): string {
     throw new ValidationError(what, [{ path: ['id'], message: 'must not be "." or ".."', code: 'invalid_value' }]);
   }
   if (id.length > MAX_ID_LENGTH) {
-    throw new ValidationError(what, [{ path: ['id'], message: `is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, code: 'too_big' }]);
+    throw new ValidationError(what, [
+      { path: ['id'], message: `is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, code: 'too_big' },
+    ]);
   }
   try {
     return encodeURIComponent(id);

@@ -1,7 +1,7 @@
 /**
  * Waiting for a build: the polling schedule, what ends a wait, and what only delays it. Each poll is one
  * attempt, since the schedule owns the retrying. In full: docs/waiting-for-builds.md.
- */import {
+ */ import {
   AbortError,
   ApiError,
   BuildFailedError,
@@ -130,7 +130,11 @@ export function buildIdOf(target: BuildTarget, caller: string): string {
     if (typeof id !== 'string' || id.trim() === '') {
       const which = typeof target.id === 'string' ? ` ${target.id}` : '';
       throw new ValidationError(`workflow${which} passed to ${caller}`, [
-        { path: ['build_id'], message: `is ${id == null ? 'missing' : 'not a non-empty string'}, so there is no build to wait for`, code: 'invalid_type' },
+        {
+          path: ['build_id'],
+          message: `is ${id == null ? 'missing' : 'not a non-empty string'}, so there is no build to wait for`,
+          code: 'invalid_type',
+        },
       ]);
     }
   } else if (typeof target !== 'string') {
@@ -143,11 +147,13 @@ export function buildIdOf(target: BuildTarget, caller: string): string {
 /** Separate from the wait, so `createAndWait` can check before it creates. */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
   const what = `options of ${caller}`;
-  const { intervalMs = DEFAULT_BUILD_POLL_INTERVAL_MS, maxIntervalMs, timeoutMs, requestTimeoutMs, onProgress } = checkInput(
-    WaitOptionsSchema,
-    options ?? {},
-    what,
-  );
+  const {
+    intervalMs = DEFAULT_BUILD_POLL_INTERVAL_MS,
+    maxIntervalMs,
+    timeoutMs,
+    requestTimeoutMs,
+    onProgress,
+  } = checkInput(WaitOptionsSchema, options ?? {}, what);
   const { signal, headers } = options ?? {};
   checkRequestOptions({ signal, headers }, what);
   return {
@@ -183,7 +189,13 @@ function checkPolled(data: unknown): Build {
 const POLLED: ResponseSpec<Build> = { name: 'build', schema: BuildSchema, read: checkPolled };
 
 function pollIssue(body: unknown, field: string, message: string): ResponseValidationError {
-  return new ResponseValidationError({ body, issues: [{ path: [field], message, code: 'invalid_type' }], method: 'GET', url: '', what: 'build' });
+  return new ResponseValidationError({
+    body,
+    issues: [{ path: [field], message, code: 'invalid_type' }],
+    method: 'GET',
+    url: '',
+    what: 'build',
+  });
 }
 
 /** Any case: `FAILED` is a failure. */
@@ -204,7 +216,10 @@ function stateKey(build: Build): string {
 function notify(core: HttpCore, onProgress: ((build: Build) => void) | undefined, build: Build, buildId: string): void {
   if (!onProgress) return;
   const report = (error: unknown) =>
-    core.log.log('warn', `onProgress for build ${buildId} failed (${error instanceof Error ? error.name : typeof error}); the wait goes on`);
+    core.log.log(
+      'warn',
+      `onProgress for build ${buildId} failed (${error instanceof Error ? error.name : typeof error}); the wait goes on`,
+    );
   try {
     const result: unknown = onProgress(build);
     if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);

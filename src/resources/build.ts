@@ -68,4 +68,3 @@ export type CompletedBuild = Build & {
   /** Checked present by the wait, so it needs no check of yours. */
   download_url: string;
 };
-

@@ -27,11 +27,16 @@ export function listEndpoint<T>(
   return (core, params, listOptions) =>
     new PagePromise(async () => {
       // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
-      const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<string, QueryValue>;
+      const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<
+        string,
+        QueryValue
+      >;
       checkInput(paramsSchema, query, `input to ${plural}.list`);
       const { maxPages, ...options } = listOptions ?? {};
       if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-        throw new ValidationError(`options of ${plural}.list`, [{ path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' }]);
+        throw new ValidationError(`options of ${plural}.list`, [
+          { path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' },
+        ]);
       }
       const walk: Walk<T> = {
         maxPages,

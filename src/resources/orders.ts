@@ -6,15 +6,7 @@ import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import { listEndpoint } from './list.js';
 import type { ListOptions, PagePromise } from './pages.js';
-import {
-  idSegment,
-  looseObject,
-  nonEmptyString,
-  optional,
-  parsesTo,
-  string,
-  stringOrNumber,
-} from '../core/schema.js';
+import { idSegment, looseObject, nonEmptyString, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
 import { Resource, coreOf } from './resource.js';
 
 /**

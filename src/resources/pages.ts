@@ -256,4 +256,3 @@ export interface ListOptions extends RequestOptions {
    */
   maxPages?: number | undefined;
 }
-

@@ -58,25 +58,29 @@ export interface Workflow {
   /** The build its creation started, to follow with `waitForBuild`. Not in every deployment's response. */
   build_id?: string | undefined;
   /** What starts it. */
-  trigger?: {
-    /** The kind of trigger, such as `webhook`. */
-    type: string;
-    /** The URL of a `webhook` trigger, when it has one. */
-    url?: string | undefined;
-    /** Any other field, passed through as it is: the service may add fields at any time. */
-    [key: string]: unknown;
-  } | undefined;
+  trigger?:
+    | {
+        /** The kind of trigger, such as `webhook`. */
+        type: string;
+        /** The URL of a `webhook` trigger, when it has one. */
+        url?: string | undefined;
+        /** Any other field, passed through as it is: the service may add fields at any time. */
+        [key: string]: unknown;
+      }
+    | undefined;
   /** What it does, in order. */
-  actions?: Array<{
-    /** The application, such as `slack`. */
-    app: string;
-    /** The operation of that application, such as `send_message`. */
-    action: string;
-    /** Settings of the action; their keys depend on the app. */
-    config?: Record<string, unknown> | undefined;
-    /** Any other field, passed through as it is: the service may add fields at any time. */
-    [key: string]: unknown;
-  }> | undefined;
+  actions?:
+    | Array<{
+        /** The application, such as `slack`. */
+        app: string;
+        /** The operation of that application, such as `send_message`. */
+        action: string;
+        /** Settings of the action; their keys depend on the app. */
+        config?: Record<string, unknown> | undefined;
+        /** Any other field, passed through as it is: the service may add fields at any time. */
+        [key: string]: unknown;
+      }>
+    | undefined;
   /** Any other field, passed through as it is: the service may add fields at any time. */
   [key: string]: unknown;
 }
@@ -135,25 +139,29 @@ export interface WorkflowUpdateParams {
   /** The target automation platform, such as `zapier`; not empty. */
   platform?: string | undefined;
   /** What starts the workflow. */
-  trigger?: {
-    /** The kind of trigger, such as `webhook`; not empty. */
-    type: string;
-    /** For a `webhook` trigger: the http(s) URL to call. */
-    url?: string | undefined;
-    /** Any other field, passed through as it is: the service may add fields at any time. */
-    [key: string]: unknown;
-  } | undefined;
+  trigger?:
+    | {
+        /** The kind of trigger, such as `webhook`; not empty. */
+        type: string;
+        /** For a `webhook` trigger: the http(s) URL to call. */
+        url?: string | undefined;
+        /** Any other field, passed through as it is: the service may add fields at any time. */
+        [key: string]: unknown;
+      }
+    | undefined;
   /** What the workflow does, in order. */
-  actions?: Array<{
-    /** The application: lower case letters, digits and underscores, such as `slack`. */
-    app: string;
-    /** The operation of that application, in the same form, such as `send_message`. */
-    action: string;
-    /** Settings of the action; their keys depend on the app. */
-    config?: Record<string, unknown> | undefined;
-    /** Any other field, passed through as it is: the service may add fields at any time. */
-    [key: string]: unknown;
-  }> | undefined;
+  actions?:
+    | Array<{
+        /** The application: lower case letters, digits and underscores, such as `slack`. */
+        app: string;
+        /** The operation of that application, in the same form, such as `send_message`. */
+        action: string;
+        /** Settings of the action; their keys depend on the app. */
+        config?: Record<string, unknown> | undefined;
+        /** Any other field, passed through as it is: the service may add fields at any time. */
+        [key: string]: unknown;
+      }>
+    | undefined;
   /** Any other field, passed through as it is: the service may add fields at any time. */
   [key: string]: unknown;
 }
@@ -169,23 +177,21 @@ export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
     platform: string(),
     status: WorkflowStatusSchema,
     created_at: string(),
-    build_id: optional(
-      string(),
-    ),
+    build_id: optional(string()),
     trigger: optional(
       looseObject({
-          type: string(),
-          url: optional(string()),
-        }),
+        type: string(),
+        url: optional(string()),
+      }),
     ),
     actions: optional(
       array(
-          looseObject({
-            app: string(),
-            action: string(),
-            config,
-          }),
-        ),
+        looseObject({
+          app: string(),
+          action: string(),
+          config,
+        }),
+      ),
     ),
   }),
 );
@@ -195,23 +201,26 @@ const createFields = {
   name: nonEmptyString(),
   platform: nonEmptyString(),
   trigger: looseObject({
-      type: nonEmptyString(),
-      url: optional(httpUrl()),
-    }),
+    type: nonEmptyString(),
+    url: optional(httpUrl()),
+  }),
   actions: array(
-      looseObject({
-        app: snakeCaseId(),
-        action: snakeCaseId(),
-        config,
-      }),
-    ),
+    looseObject({
+      app: snakeCaseId(),
+      action: snakeCaseId(),
+      config,
+    }),
+  ),
 };
 
 const createSchema = looseObject(createFields);
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
-  partial(createSchema, refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
+  partial(
+    createSchema,
+    refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
+  ),
 );
 
 const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) });
@@ -302,7 +311,13 @@ export class Workflows extends Resource {
    */
   async create(params: WorkflowCreateParams, options?: RequestOptions): Promise<Workflow> {
     const body = checkInput(WorkflowCreateSchema, params, 'input to workflows.create');
-    return coreOf(this).request({ ...options, method: 'POST', path: '/workflows', body, response: { name: 'workflow', schema: WorkflowSchema } });
+    return coreOf(this).request({
+      ...options,
+      method: 'POST',
+      path: '/workflows',
+      body,
+      response: { name: 'workflow', schema: WorkflowSchema },
+    });
   }
 
   /**

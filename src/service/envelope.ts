@@ -135,4 +135,3 @@ export function readEnvelope(
   }
   return undefined;
 }
-

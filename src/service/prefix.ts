@@ -37,7 +37,8 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
         : url.hash
           ? 'a fragment (#…)'
           : '';
-  if (part) throw new ValidationError('client options', [{ path: ['baseUrl'], message: `must not contain ${part}`, code: 'invalid_value' }]);
+  if (part)
+    throw new ValidationError('client options', [{ path: ['baseUrl'], message: `must not contain ${part}`, code: 'invalid_value' }]);
   // The pattern always matches.
   const [, path, prefix] = /^(.*?)((?:\/api)?\/v1)?\/*$/.exec(url.pathname)!;
   return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };

@@ -42,10 +42,7 @@ function plannedLogs(build: StoredBuild): [threshold: number, line: string][] {
   return [
     [0, `Build ${build.id} queued for workflow ${build.workflowId}`],
     [0, `Target platform ${build.platform}, trigger ${build.triggerType}`],
-    ...build.steps.map((step, i): [number, string] => [
-      10 + Math.floor((70 * i) / count),
-      `Compiling action ${i + 1}/${count}: ${step}`,
-    ]),
+    ...build.steps.map((step, i): [number, string] => [10 + Math.floor((70 * i) / count), `Compiling action ${i + 1}/${count}: ${step}`]),
     [85, `Packaging for ${build.platform}`],
   ];
 }

@@ -9,14 +9,7 @@ import type { Random } from './random.js';
 import { HttpError, json, noContent } from './responses.js';
 import type { Store, StoredBuild, StoredIntegration, StoredWorkflow } from './store.js';
 import type { MockIntegration, MockListEnvelope, MockWorkflow } from './types.js';
-import {
-  parseCredentials,
-  parseIntegrationInput,
-  parsePaging,
-  parseWorkflowChanges,
-  parseWorkflowInput,
-  readJson,
-} from './validate.js';
+import { parseCredentials, parseIntegrationInput, parsePaging, parseWorkflowChanges, parseWorkflowInput, readJson } from './validate.js';
 
 export interface ServiceState {
   store: Store;

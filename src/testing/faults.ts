@@ -26,9 +26,7 @@ export class MockNetworkError extends Error {
 }
 
 /** What to do instead of answering normally. */
-export type Fault =
-  | { kind: 'network' }
-  | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
+export type Fault = { kind: 'network' } | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
 
 export interface Faults {
   failNext(count: number, status: number | 'network', options: FailNextOptions): void;

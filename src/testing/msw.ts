@@ -77,10 +77,7 @@ function isService(value: MockService | MockHandlersOptions | undefined): value 
  */
 export function createMockHandlers(options?: MockHandlersOptions): MockHandlers;
 export function createMockHandlers(service: MockService, target?: MockHandlersTarget): MockHandlers;
-export function createMockHandlers(
-  serviceOrOptions?: MockService | MockHandlersOptions,
-  target: MockHandlersTarget = {},
-): MockHandlers {
+export function createMockHandlers(serviceOrOptions?: MockService | MockHandlersOptions, target: MockHandlersTarget = {}): MockHandlers {
   let service: MockService;
   let baseUrl: string | undefined;
   if (isService(serviceOrOptions)) {

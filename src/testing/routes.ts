@@ -84,9 +84,7 @@ async function dispatch(request: Request, state: ServiceState, prefixes: readonl
   }
 
   // Longest first, so a prefix that contains another wins.
-  const prefix = [...prefixes]
-    .sort((a, b) => b.length - a.length)
-    .find((candidate) => path.startsWith(`${candidate}/`));
+  const prefix = [...prefixes].sort((a, b) => b.length - a.length).find((candidate) => path.startsWith(`${candidate}/`));
   const parts = prefix === undefined ? undefined : segments(path.slice(prefix.length));
   const [resource = '', id, ...rest] = parts ?? [];
   const routes = Object.hasOwn(RESOURCES, resource) ? RESOURCES[resource] : undefined;

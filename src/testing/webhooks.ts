@@ -96,11 +96,14 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
     }
     if (next === Infinity) return;
     // With an injected clock that stands still this re-arms now and then; the timer is unref'd, so harmless.
-    timer = setTimeout(() => {
-      timer = undefined;
-      sweep();
-      schedule();
-    }, Math.max(0, next - deps.now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        sweep();
+        schedule();
+      },
+      Math.max(0, next - deps.now()),
+    );
     unref(timer);
   }
 

@@ -27,10 +27,7 @@ import {
  * ```
  */
 export type WebhookEventHandlers = {
-  [Kind in KnownWebhookEventKind]?: (
-    event: Extract<KnownWebhookEvent, { event: Kind }>,
-    request: Request,
-  ) => void | Promise<void>;
+  [Kind in KnownWebhookEventKind]?: (event: Extract<KnownWebhookEvent, { event: Kind }>, request: Request) => void | Promise<void>;
 };
 
 /**
@@ -288,10 +285,7 @@ async function report(
 }
 
 function logError(error: unknown, event: WebhookEvent | undefined): void {
-  console.error(
-    `workflow-automation-sdk: webhook ${event ? `handler for "${String(event.event)}"` : 'verify'} threw`,
-    error,
-  );
+  console.error(`workflow-automation-sdk: webhook ${event ? `handler for "${String(event.event)}"` : 'verify'} threw`, error);
 }
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
