@@ -1,0 +1,532 @@
+/**
+ * An outside attack on the restructured HTTP core (routes, prefix fallback, key resolution, queries, lists),
+ * written from the docs and the source only, over real sockets on 127.0.0.1. Each test states the guarantee
+ * it attacks; every call runs under a generous guard, so a hang fails the test instead of the suite.
+ */
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AbortError,
+  ApiKeyError,
+  Client,
+  type ClientOptions,
+  NotFoundError,
+  TimeoutError,
+  ValidationError,
+  WfaError,
+} from '../../src/index.js';
+import { type Fault, type FaultServer, faults, type LoggedRequest, startFaultServer, workflowBody } from './fault-server.js';
+
+// Base64-like: the characters real keys carry (`/`, `+`, `=`), which URL encoders treat differently.
+const KEY = 'sk_live/Attack+Key=9f8e7d6c';
+// A fragment of the key that every encoding but base64 leaves as it is.
+const KEY_CORE = '9f8e7d6c';
+// Far past any bound a call may take here; only a hang reaches it.
+const GUARD_MS = 30_000;
+
+const servers: FaultServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function server(otherwise?: Fault | ((r: LoggedRequest, log: readonly LoggedRequest[]) => Fault)): Promise<FaultServer> {
+  const s = await startFaultServer(otherwise ? { otherwise } : {});
+  servers.push(s);
+  return s;
+}
+
+function client(baseUrl: string, options: ClientOptions = {}): Client {
+  return new Client({ baseUrl, apiKey: KEY, maxRetries: 0, timeoutMs: 5_000, ...options });
+}
+
+/** The call's outcome: its value, or what it threw; never longer than the guard. */
+async function settle<T>(promise: PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`guard: the call did not settle within ${GUARD_MS} ms`)), GUARD_MS);
+  });
+  try {
+    return { ok: true, value: await Promise.race([promise, guard]) };
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('guard:')) throw error;
+    return { ok: false, error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function failure(promise: PromiseLike<unknown>): Promise<unknown> {
+  const result = await settle(promise);
+  if (result.ok) throw new Error(`expected a rejection, got ${inspect(result.value)}`);
+  return result.error;
+}
+
+/** Every way an error can be shown: strings, JSON, inspection, its fields and its causes. */
+function renderings(error: unknown): string[] {
+  const out: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null && !seen.has(current); depth++) {
+    seen.add(current);
+    const e = current as Error & Record<string, unknown>;
+    out.push(String(e), e.message ?? '', e.stack ?? '', JSON.stringify(e) ?? '', inspect(e, { depth: 20, showHidden: true }));
+    for (const field of ['body', 'headers', 'url', 'issues', 'build', 'logs']) out.push(JSON.stringify(e[field]) ?? '');
+    current = e.cause;
+  }
+  return out;
+}
+
+/** Texts holding a secret in any encoding: the fragment survives raw, JSON, and percent encoding in any case. */
+function hits(texts: readonly string[], fragment: string): string[] {
+  const out: string[] = [];
+  for (const text of texts) {
+    const at = text.toLowerCase().indexOf(fragment.toLowerCase());
+    if (at !== -1) out.push(`…${text.slice(Math.max(0, at - 40), at + fragment.length + 10)}…`);
+  }
+  return out;
+}
+
+async function refused(send: (c: Client) => PromiseLike<unknown>, options: ClientOptions = {}): Promise<{ error: unknown; sent: number }> {
+  const service = await server();
+  const error = await failure(send(client(service.url, { apiPrefix: '/api/v1', ...options })));
+  return { error, sent: service.log.length };
+}
+
+const ok = faults.ok();
+const notFound = faults.status(404, { error: 'not found' });
+
+describe('attack: the API key never goes to another origin', () => {
+  it('an absolute URL on another origin gets no key, whatever the case of its scheme and host', async () => {
+    const service = await server();
+    const other = await server();
+    const c = client(service.url);
+    const otherUpper = other.url.replace('http://', 'HTTP://');
+    for (const url of [`${other.url}/x`, `${otherUpper}/x`, `${other.url.replace('127.0.0.1', 'LOCALHOST')}/x`]) {
+      await settle(c.request({ method: 'GET', path: url }));
+    }
+    // localhost may resolve to ::1 first; the two 127.0.0.1 forms must arrive.
+    expect(other.log.length).toBeGreaterThanOrEqual(2);
+    for (const r of other.log) expect(r.headers['x-api-key']).toBeUndefined();
+    expect(service.log).toHaveLength(0);
+  });
+
+  it('an explicit X-API-Key header (any case) is stripped for another origin', async () => {
+    const other = await server();
+    const c = client('http://127.0.0.1:9', { headers: { 'X-API-KEY': KEY } });
+    await settle(c.request({ method: 'GET', path: `${other.url}/x`, headers: { 'x-Api-kEy': `${KEY}2` } }));
+    expect(other.log).toHaveLength(1);
+    expect(JSON.stringify(other.log[0]!.headers)).not.toContain(KEY_CORE);
+  });
+
+  it('a `//host` path, a userinfo trick and backslashes stay on the service origin', async () => {
+    const other = await server();
+    const service = await server();
+    const c = client(service.url, { apiPrefix: '/api/v1' });
+    const hostPort = other.url.slice('http://'.length);
+    for (const path of [`//${hostPort}/x`, `\\\\${hostPort}/x`, `@${hostPort}/x`, `/..//${hostPort}/x`]) {
+      await settle(c.request({ method: 'GET', path }));
+    }
+    await settle(c.request({ method: 'GET', path: `http://${service.url.slice(7)}@${hostPort}/x` }));
+    // The userinfo form goes to `other` (its host), without a key; nothing else may reach it.
+    expect(other.log.length).toBeLessThanOrEqual(1);
+    for (const r of other.log) expect(r.headers['x-api-key']).toBeUndefined();
+    expect(service.log.length).toBe(4);
+  });
+
+  it('a redirect to another origin (absolute, protocol-relative, upper case) is not followed', async () => {
+    const other = await server();
+    const hostPort = other.url.slice('http://'.length);
+    for (const location of [`${other.url}/steal`, `//${hostPort}/steal`, `HTTP://${hostPort}/steal`, `http://${KEY_CORE}@${hostPort}/s`]) {
+      const service = await server(faults.redirect(307, location));
+      const error = await failure(client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1'));
+      expect(WfaError.is(error)).toBe(true);
+      expect(String((error as Error).message)).toMatch(/another origin/);
+    }
+    expect(other.log).toHaveLength(0);
+  });
+
+  it('an absolute URL on the origin but outside a base path gets no key', async () => {
+    const service = await server();
+    const c = client(`${service.url}/svc`, { apiPrefix: '/api/v1' });
+    await settle(c.request({ method: 'GET', path: `${service.url}/admin` }));
+    await settle(c.request({ method: 'GET', path: `${service.url}/svc/api/v1/workflows` }));
+    expect(service.log.map((r) => [r.path, r.headers['x-api-key'] !== undefined])).toEqual([
+      ['/admin', false],
+      ['/svc/api/v1/workflows', true],
+    ]);
+  });
+});
+
+describe('attack: the prefix fallback', () => {
+  it('is tried once, the key function runs once, and toJSON reports the confirmed prefix', async () => {
+    const service = await server((r) => (r.path.startsWith('/api/v1/') ? notFound : ok));
+    let calls = 0;
+    const c = client(service.url, {
+      apiKey: () => {
+        calls++;
+        return KEY;
+      },
+    });
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/api/v1', prefixConfirmed: false });
+    const result = await settle(c.workflows.get('wf_1'));
+    expect(result.ok).toBe(true);
+    expect(calls).toBe(1);
+    expect(service.log.map((r) => r.path)).toEqual(['/api/v1/workflows/wf_1', '/v1/workflows/wf_1']);
+    expect(service.log.map((r) => r.headers['x-api-key'])).toEqual([KEY, KEY]);
+    expect(c.toJSON()).toEqual({ baseUrl: service.url, apiPrefix: '/v1', prefixConfirmed: true, apiKey: '[redacted]' });
+    expect(inspect(c)).not.toContain(KEY_CORE);
+    await settle(c.workflows.get('wf_2'));
+    expect(service.log.at(-1)!.path).toBe('/v1/workflows/wf_2');
+  });
+
+  it('a 404 under both prefixes is two requests, a NotFoundError, and leaves the prefix unconfirmed', async () => {
+    const service = await server(notFound);
+    const c = client(service.url);
+    const error = await failure(c.workflows.get('wf_1'));
+    expect(NotFoundError.is(error)).toBe(true);
+    expect(service.log.map((r) => r.path)).toEqual(['/api/v1/workflows/wf_1', '/v1/workflows/wf_1']);
+    expect(c.toJSON().prefixConfirmed).toBe(false);
+  });
+
+  it('an explicit apiPrefix never falls back', async () => {
+    const service = await server(notFound);
+    const c = client(service.url, { apiPrefix: '/v1' });
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/v1', prefixConfirmed: true });
+    expect(NotFoundError.is(await failure(c.workflows.get('wf_1')))).toBe(true);
+    expect(service.log.map((r) => r.path)).toEqual(['/v1/workflows/wf_1']);
+  });
+
+  it('a 404 after confirmation is one request, not a fallback', async () => {
+    const service = await server();
+    const c = client(service.url);
+    await settle(c.workflows.get('wf_1'));
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/api/v1', prefixConfirmed: true });
+    service.otherwise(notFound);
+    const error = await failure(c.workflows.get('wf_missing'));
+    expect(NotFoundError.is(error)).toBe(true);
+    expect(service.log.map((r) => r.path)).toEqual(['/api/v1/workflows/wf_1', '/api/v1/workflows/wf_missing']);
+  });
+
+  it('a POST that falls back sends the same body and key under the other prefix, and only once each', async () => {
+    const service = await server((r) => (r.path.startsWith('/api/v1/') ? notFound : faults.ok(workflowBody('wf_9'), 201)));
+    const c = client(service.url);
+    const created = await settle(
+      c.workflows.create({
+        name: 'n',
+        platform: 'zapier',
+        trigger: { type: 'webhook' },
+        actions: [{ app: 'slack', action: 'send_message' }],
+      }),
+    );
+    expect(created.ok).toBe(true);
+    expect(service.log.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/workflows', 'POST /v1/workflows']);
+    expect(service.log[0]!.body).toBe(service.log[1]!.body);
+  });
+
+  it('the fallback follows redirects, with one key resolution and the same key on every hop', async () => {
+    const service = await server((r) => {
+      if (r.path === '/api/v1/workflows/wf_1') return faults.redirect(307, '/api/v1/moved/wf_1');
+      if (r.path === '/api/v1/moved/wf_1') return notFound;
+      if (r.path === '/v1/workflows/wf_1') return faults.redirect(302, '/v1/moved/wf_1');
+      return ok;
+    });
+    let calls = 0;
+    const c = client(service.url, { apiKey: async () => countedKey() });
+    function countedKey(): string {
+      calls++;
+      return KEY;
+    }
+    expect((await settle(c.workflows.get('wf_1'))).ok).toBe(true);
+    expect(calls).toBe(1);
+    expect(service.log.map((r) => r.path)).toEqual([
+      '/api/v1/workflows/wf_1',
+      '/api/v1/moved/wf_1',
+      '/v1/workflows/wf_1',
+      '/v1/moved/wf_1',
+    ]);
+    for (const r of service.log) expect(r.headers['x-api-key']).toBe(KEY);
+  });
+
+  it('key issuing goes to /v1/auth only, without the client key, and never falls back', async () => {
+    const service = await server(notFound);
+    const c = client(service.url);
+    const error = await failure(c.auth.issueKey({ email: 'a@example.com', password: 'hunter2-password' }));
+    expect(NotFoundError.is(error)).toBe(true);
+    expect(service.log.map((r) => r.path)).toEqual(['/v1/auth']);
+    expect(service.log[0]!.headers['x-api-key']).toBeUndefined();
+    expect(hits(renderings(error), 'hunter2-password')).toEqual([]);
+  });
+
+  it('a path that names a prefix is sent under the confirmed one', async () => {
+    const service = await server((r) => (r.path.startsWith('/api/v1/') ? notFound : ok));
+    const c = client(service.url);
+    await settle(c.workflows.get('wf_1'));
+    for (const path of ['/api/v1/workflows', '/v1/workflows', 'workflows', '/api/v1']) await settle(c.request({ method: 'GET', path }));
+    expect(service.log.slice(2).map((r) => r.path)).toEqual(['/v1/workflows', '/v1/workflows', '/v1/workflows', '/v1']);
+  });
+});
+
+describe('attack: deadlines, hanging key functions and aborts at every phase', () => {
+  it('a key function that never settles ends in TimeoutError and sends nothing', async () => {
+    const service = await server();
+    const c = client(service.url, { apiKey: () => new Promise<string>(() => undefined), timeoutMs: 300 });
+    const error = await failure(c.workflows.get('wf_1'));
+    expect(TimeoutError.is(error)).toBe(true);
+    expect(service.log).toHaveLength(0);
+  });
+
+  it('an abort while the key function hangs is an AbortError and sends nothing', async () => {
+    const service = await server();
+    const controller = new AbortController();
+    const c = client(service.url, { apiKey: () => new Promise<string>(() => setTimeout(() => controller.abort(new Error('stop')), 50)) });
+    const error = await failure(c.workflows.get('wf_1', { signal: controller.signal }));
+    expect(AbortError.is(error)).toBe(true);
+    expect(service.log).toHaveLength(0);
+  });
+
+  it('an already aborted signal sends nothing and does not ask for the key', async () => {
+    const service = await server();
+    let calls = 0;
+    const c = client(service.url, {
+      apiKey: () => {
+        calls++;
+        return KEY;
+      },
+    });
+    const error = await failure(c.workflows.list({}, { signal: AbortSignal.abort() }));
+    expect(AbortError.is(error)).toBe(true);
+    expect(calls).toBe(0);
+    expect(service.log).toHaveLength(0);
+  });
+
+  it('an abort during a retry wait, a fallback, a redirect hop and a stalled body each end the call at once', async () => {
+    // Each behaviour aborts the call (50 ms later) from the phase it names.
+    const then = (abort: () => void, fault: Fault): Fault => {
+      abort();
+      return fault;
+    };
+    const cases: [string, (abort: () => void) => (r: LoggedRequest) => Fault][] = [
+      ['retry wait', (abort) => () => then(abort, faults.status(503, { error: 'busy' }, { 'retry-after': '30' }))],
+      ['fallback', (abort) => (r) => (r.path.startsWith('/api/v1/') ? notFound : then(abort, faults.stall()))],
+      [
+        'redirect hop',
+        (abort) => (r) => (r.path === '/api/v1/workflows/wf_1' ? faults.redirect(302, '/api/v1/hop') : then(abort, faults.stall())),
+      ],
+      ['stalled body', (abort) => () => then(abort, faults.stallAfterHeaders())],
+    ];
+    for (const [name, behaviour] of cases) {
+      const controller = new AbortController();
+      const service = await server(behaviour(() => setTimeout(() => controller.abort(new Error(name)), 50)));
+      const c = client(service.url, { maxRetries: 3, timeoutMs: 20_000 });
+      const started = performance.now();
+      const error = await failure(c.workflows.get('wf_1', { signal: controller.signal }));
+      expect(AbortError.is(error), name).toBe(true);
+      // Generous: the waits it cut short are 20 s and more.
+      expect(performance.now() - started, name).toBeLessThan(10_000);
+      const before = service.received;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(service.received, `${name}: nothing sent after the abort`).toBe(before);
+    }
+  });
+
+  it('the fallback shares the call deadline: no request starts past (timeoutMs + 8 s) x (maxRetries + 1)', async () => {
+    const service = await server((r) =>
+      r.path.startsWith('/api/v1/') ? notFound : faults.status(503, { error: 'busy' }, { 'retry-after': '4' }),
+    );
+    const c = client(service.url, { maxRetries: 10, timeoutMs: 200 });
+    const started = performance.now();
+    await failure(c.workflows.get('wf_1', { maxRetries: 0 }));
+    // maxRetries 0: deadline (200 + 8000) x 1 = 8.2 s; a 4 s Retry-After must not be slept on past it, and with
+    // no retries allowed nothing is retried at all.
+    expect(service.log.map((r) => r.path)).toEqual(['/api/v1/workflows/wf_1', '/v1/workflows/wf_1']);
+    expect(service.log.at(-1)!.at - started).toBeLessThan(8_200);
+  });
+});
+
+describe('attack: secrets in errors and logs, in any encoding', () => {
+  it('the key in a redirect Location and then in a 404 body: no error rendering or debug line holds it', async () => {
+    const service = await server((r) =>
+      r.path === '/api/v1/workflows/wf_1'
+        ? faults.redirect(302, `/api/v1/landing/${KEY}?token=${encodeURIComponent(KEY)}&raw=${KEY}`)
+        : faults.status(404, { error: `no route for key ${KEY}`, echoed: { [KEY]: r.rawUrl } }),
+    );
+    const lines: string[] = [];
+    const logger = {
+      error: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      info: (m: string) => lines.push(m),
+      debug: (m: string) => lines.push(m),
+    };
+    const c = client(service.url, { apiPrefix: '/api/v1', logger, logLevel: 'debug' });
+    const error = await failure(c.workflows.get('wf_1'));
+    expect(NotFoundError.is(error)).toBe(true);
+    expect(service.log).toHaveLength(2);
+    expect(hits([...renderings(error), ...lines], KEY_CORE)).toEqual([]);
+  });
+
+  it('the key in a fallback URL (a query the caller passed) is in no error or log line', async () => {
+    const service = await server(notFound);
+    const lines: string[] = [];
+    const logger = {
+      error: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      info: (m: string) => lines.push(m),
+      debug: (m: string) => lines.push(m),
+    };
+    const c = client(service.url, { logger, logLevel: 'debug' });
+    const error = await failure(c.request({ method: 'GET', path: '/workflows', query: { api_key: KEY } }));
+    expect(service.log).toHaveLength(2);
+    expect(hits([...renderings(error), ...lines], KEY_CORE)).toEqual([]);
+  });
+
+  it('an apiKey function whose error quotes the last key: the cause has it removed', async () => {
+    const service = await server();
+    let n = 0;
+    const c = client(service.url, {
+      apiKey: () => {
+        if (n++ === 0) return KEY;
+        throw new Error(`vault: ${KEY} expired`, { cause: { message: encodeURIComponent(KEY) } });
+      },
+    });
+    await settle(c.workflows.get('wf_1'));
+    const error = await failure(c.workflows.get('wf_1'));
+    expect(ApiKeyError.is(error)).toBe(true);
+    expect(hits(renderings(error), KEY_CORE)).toEqual([]);
+  });
+
+  it('a fetch that fails quoting the request (headers and all) leaves no key in the ConnectionError', async () => {
+    const c = client('http://127.0.0.1:9', {
+      fetch: async (_input, init) => {
+        const error = new TypeError(`fetch failed for ${JSON.stringify(init?.headers)}`) as TypeError & Record<string, unknown>;
+        error['request'] = { headers: init?.headers };
+        error['code'] = `ECONNRESET ${KEY}`;
+        throw error;
+      },
+    });
+    const error = await failure(c.workflows.get('wf_1'));
+    expect(WfaError.is(error)).toBe(true);
+    expect(hits(renderings(error), KEY_CORE)).toEqual([]);
+  });
+
+  it('the login password echoed in a 2xx that is not JSON is redacted', async () => {
+    const password = 'correct-horse/battery+staple';
+    const service = await server({
+      kind: 'raw',
+      status: 200,
+      body: `<p>welcome, your password ${password} is weak</p>`,
+      headers: { 'content-type': 'text/html' },
+    });
+    const error = await failure(Client.login({ baseUrl: service.url, email: 'a@example.com', password, maxRetries: 0 }));
+    expect(WfaError.is(error)).toBe(true);
+    expect(hits(renderings(error), 'battery')).toEqual([]);
+  });
+});
+
+describe('attack: bad input is refused before anything is sent', () => {
+  it('query values that are objects, nested arrays or symbols', async () => {
+    for (const query of [{ status: { $ne: 1 } }, { tag: [['a']] }, { tag: [undefined] }, { s: Symbol('x') }]) {
+      const { error, sent } = await refused((c) => c.request({ method: 'GET', path: '/workflows', query: query as never }));
+      expect(ValidationError.is(error), `query ${inspect(query)}: ${String(error)}`).toBe(true);
+      expect(sent).toBe(0);
+    }
+  });
+
+  it('no key, or a key a header cannot carry: ApiKeyError and nothing sent', async () => {
+    for (const apiKey of ['', 'key with spaces', 'key\r\nX-Injected: 1', () => '', () => 42 as never]) {
+      const { error, sent } = await refused((c) => c.workflows.get('wf_1'), { apiKey });
+      expect(ApiKeyError.is(error), inspect(apiKey)).toBe(true);
+      expect(sent).toBe(0);
+      expect(hits(renderings(error), 'with spaces')).toEqual([]);
+    }
+  });
+
+  it('call options: timeoutMs, maxRetries, header names and values, a fake signal', async () => {
+    const bad: Record<string, unknown>[] = [
+      { timeoutMs: Number.NaN },
+      { timeoutMs: -1 },
+      { maxRetries: 11 },
+      { maxRetries: 1.5 },
+      { headers: { 'x-a': 'v\r\nX-Injected: 1' } },
+      { headers: { 'bad name': 'v' } },
+      { headers: { 'x-a': 5 } },
+      { signal: {} },
+    ];
+    for (const options of bad) {
+      const { error, sent } = await refused((c) => c.workflows.get('wf_1', options as never));
+      expect(ValidationError.is(error), JSON.stringify(options)).toBe(true);
+      expect(sent).toBe(0);
+    }
+  });
+
+  it('ids that would change the endpoint, and list parameters and options', async () => {
+    for (const id of ['.', '..', '', ' ', 'x'.repeat(1025), '\uD800', null, {}]) {
+      const { error, sent } = await refused((c) => c.workflows.get(id as never));
+      expect(ValidationError.is(error), String(id).slice(0, 10)).toBe(true);
+      expect(sent).toBe(0);
+    }
+    for (const [params, options] of [
+      [{ page: 0 }, {}],
+      [{ limit: -1 }, {}],
+      [{ unknown: 1 }, {}],
+      ['page=2', {}],
+      [{}, { maxPages: 0 }],
+      [{}, { maxPages: 1.5 }],
+    ] as const) {
+      const { error, sent } = await refused((c) => c.orders.list(params as never, options as never));
+      expect(ValidationError.is(error), JSON.stringify([params, options])).toBe(true);
+      expect(sent).toBe(0);
+    }
+  });
+
+  it('bodies JSON cannot carry, including a getter that throws', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const throwing = {
+      get boom(): never {
+        throw new Error('getter');
+      },
+    };
+    for (const body of [{ n: 1n }, cyclic, { m: new Map() }, { f: () => 1 }, throwing]) {
+      const { error, sent } = await refused((c) => c.request({ method: 'POST', path: '/workflows', body }));
+      expect(ValidationError.is(error)).toBe(true);
+      expect(sent).toBe(0);
+    }
+  });
+});
+
+describe('attack: list walks', () => {
+  it('a `next` URL on another origin is read for its page number only, never requested', async () => {
+    const other = await server();
+    const service = await server((r) =>
+      r.query.get('page') === '2' ? faults.ok({ data: [] }) : faults.ok({ data: [{ id: 'o1' }], next: `${other.url}/steal?page=2` }),
+    );
+    const items: unknown[] = [];
+    for await (const item of client(service.url, { apiPrefix: '/api/v1' }).orders.list()) items.push(item);
+    expect(items).toHaveLength(1);
+    expect(other.log).toHaveLength(0);
+    expect(service.log.map((r) => r.query.get('page'))).toEqual([null, '2']);
+  });
+
+  it('next_page pointing back, with has_more true: the walk ends, each item once', async () => {
+    const service = await server((r) => {
+      const page = Number(r.query.get('page') ?? 1);
+      return faults.ok({ data: [{ id: `o${page}` }], page, has_more: true, next_page: page === 3 ? 1 : page + 1 });
+    });
+    const items: string[] = [];
+    for await (const item of client(service.url, { apiPrefix: '/api/v1' }).orders.list()) items.push(String(item.id));
+    expect(items).toEqual(['o1', 'o2', 'o3']);
+    expect(service.log).toHaveLength(3);
+  });
+
+  it('maxPages bounds endless distinct pages, for `for await` and for getNextPage', async () => {
+    const service = await server((r) => faults.ok({ data: [{ id: `o${r.seq}` }], has_more: true }));
+    const c = client(service.url, { apiPrefix: '/api/v1' });
+    let n = 0;
+    for await (const _ of c.orders.list({}, { maxPages: 3 })) n++;
+    expect(n).toBe(3);
+    const first = await c.orders.list({}, { maxPages: 1 });
+    expect(first.hasNextPage()).toBe(false);
+    expect(WfaError.is(await failure(first.getNextPage()))).toBe(true);
+    expect(service.log).toHaveLength(4);
+  });
+});
