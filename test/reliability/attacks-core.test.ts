@@ -3,6 +3,7 @@
  * written from the docs and the source only, over real sockets on 127.0.0.1. Each test states the guarantee
  * it attacks; every call runs under a generous guard, so a hang fails the test instead of the suite.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,7 @@ import {
   Client,
   type ClientOptions,
   NotFoundError,
+  ResponseValidationError,
   TimeoutError,
   ValidationError,
   WfaError,
@@ -84,6 +86,18 @@ function hits(texts: readonly string[], fragment: string): string[] {
     if (at !== -1) out.push(`…${text.slice(Math.max(0, at - 40), at + fragment.length + 10)}…`);
   }
   return out;
+}
+
+function custom(handle: (req: IncomingMessage, res: ServerResponse, logged: LoggedRequest) => void): Fault {
+  return { kind: 'custom', handle };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2_000; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
 }
 
 async function refused(send: (c: Client) => PromiseLike<unknown>, options: ClientOptions = {}): Promise<{ error: unknown; sent: number }> {
@@ -528,5 +542,131 @@ describe('attack: list walks', () => {
     expect(first.hasNextPage()).toBe(false);
     expect(WfaError.is(await failure(first.getNextPage()))).toBe(true);
     expect(service.log).toHaveLength(4);
+  });
+});
+
+/**
+ * Each test below breaks a guarantee the docs state, on the code as it is: they fail until `src/` is fixed.
+ * The report that came with them names the doc line, the reproduction and what was observed.
+ */
+describe('broken guarantees', () => {
+  // client.request() "sends a path with or without a prefix under the confirmed one" (docs/configuration.md),
+  // and the core treats anything outside the root as foreign: a relative path must not climb out of it.
+  it('a relative path with `..` segments (plain or %2e-encoded) stays under the base path and prefix', async () => {
+    const service = await server();
+    const c = client(`${service.url}/svc`, { apiPrefix: '/api/v1' });
+    for (const path of ['/../../../admin', '/%2e%2e/%2e%2e/%2E%2E/admin', '/workflows/../../../../admin']) {
+      const result = await settle(c.request({ method: 'GET', path }));
+      if (!result.ok) expect(ValidationError.is(result.error)).toBe(true);
+    }
+    const escaped = service.log.filter((r) => !r.path.startsWith('/svc/api/v1/'));
+    expect(
+      escaped.map((r) => ({ path: r.path, key: r.headers['x-api-key'] !== undefined })),
+      'requests that left /svc/api/v1 (with the key?)',
+    ).toEqual([]);
+  });
+
+  // "while no prefix is confirmed, a 404 is tried once more under the other prefix" (docs/configuration.md):
+  // two first calls in flight together must both reach the prefix that answers.
+  it('concurrent first calls: a 404 that arrives after another call confirmed the other prefix still falls back', async () => {
+    let held: ServerResponse | undefined;
+    const service = await server((r) => {
+      if (r.path === '/api/v1/workflows/wf_b') {
+        return custom((_req, res) => {
+          held = res;
+        });
+      }
+      return r.path.startsWith('/api/v1/') ? notFound : ok;
+    });
+    const c = client(service.url);
+    const b = settle(c.workflows.get('wf_b'));
+    await until(() => held !== undefined, 'the first call to arrive');
+    const a = await settle(c.workflows.get('wf_a'));
+    expect(a.ok).toBe(true);
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/v1', prefixConfirmed: true });
+    const body = JSON.stringify({ error: 'not found' });
+    held!.writeHead(404, { 'content-type': 'application/json', 'content-length': String(body.length) });
+    held!.end(body);
+    const result = await b;
+    expect(result.ok ? 'resolved' : String(result.error), 'the call that started first').toBe('resolved');
+    expect(service.requests('/v1/workflows/wf_b')).toHaveLength(1);
+  });
+
+  // .NET's HttpUtility.UrlEncode (and others) write lower-case hex: `%2f`, not `%2F`.
+  it('the key echoed URL-encoded with lower-case hex in an error body is redacted', async () => {
+    const lower = encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    const service = await server(faults.status(401, { error: `Invalid API key: ${lower}` }));
+    const error = await failure(client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1'));
+    expect(hits(renderings(error), KEY_CORE)).toEqual([]);
+  });
+
+  // PHP's json_encode escapes `/` as `\/`; cut at 64 KiB the body is no longer JSON, so it is kept as text.
+  it('the key JSON-escaped as `\\/` in an error body cut at 64 KiB is redacted', async () => {
+    const escaped = KEY.replaceAll('/', '\\/');
+    const body = `{"error":"Invalid API key","key":"${escaped}","trace":"${'x'.repeat(80_000)}"}`;
+    const service = await server({ kind: 'raw', status: 400, body, headers: { 'content-type': 'application/json' } });
+    const error = await failure(client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1'));
+    expect(hits(renderings(error), KEY_CORE)).toEqual([]);
+  });
+
+  // "keys saved with integrations.save never appear in an error" (README, Errors).
+  it('a key saved with integrations.save and listed back in a page that fails validation is not in the error', async () => {
+    const saved = 'shpat_SavedThirdPartyKey_77aa99';
+    const service = await server((r) =>
+      r.method === 'POST'
+        ? faults.ok({ id: 1, platform: 'shopify', label: 'Main', api_key: 'shpat_****' }, 201)
+        : faults.ok({ data: [{ id: 1, platform: 'shopify', label: 42, api_key: saved }] }),
+    );
+    const c = client(service.url, { apiPrefix: '/api/v1' });
+    expect((await settle(c.integrations.save({ platform: 'shopify', api_key: saved, label: 'Main' }))).ok).toBe(true);
+    const error = await failure(c.integrations.list());
+    expect(ResponseValidationError.is(error)).toBe(true);
+    expect(hits(renderings(error), 'SavedThirdPartyKey')).toEqual([]);
+  });
+
+  it('a query that is a string, or holds a lone surrogate', async () => {
+    for (const query of ['status=paid', { q: '\uD800' }]) {
+      const { error, sent } = await refused((c) => c.request({ method: 'GET', path: '/workflows', query: query as never }));
+      expect(ValidationError.is(error), `query ${inspect(query)}: ${String(error)}`).toBe(true);
+      expect(sent, `query ${inspect(query)} was sent`).toBe(0);
+    }
+  });
+
+  it('a raw request method that is not an HTTP token, or one fetch forbids', async () => {
+    for (const method of ['GET /admin HTTP/1.1', 'GET\r\nX-Injected: 1', 'TRACE', 'CONNECT', undefined, 42]) {
+      const { error, sent } = await refused((c) => c.request({ method: method as never, path: '/workflows' }));
+      expect(ValidationError.is(error), `method ${inspect(method)}: ${String(error)}`).toBe(true);
+      expect(sent).toBe(0);
+    }
+  });
+
+  it('a raw request path that is not a string', async () => {
+    for (const path of [undefined, null, 42, { toString: () => '/workflows' }]) {
+      const { error, sent } = await refused((c) => c.request({ method: 'GET', path: path as never }));
+      expect(ValidationError.is(error), `path ${inspect(path)}: ${String(error)}`).toBe(true);
+      expect(sent, `path ${inspect(path)} was sent`).toBe(0);
+    }
+  });
+
+  it('headers given as a Headers instance are refused, not silently dropped', async () => {
+    const service = await server();
+    const c = client(service.url, { apiPrefix: '/api/v1' });
+    const result = await settle(c.workflows.get('wf_1', { headers: new Headers({ 'x-request-source': 'nightly' }) as never }));
+    const sentHeader = service.log[0]?.headers['x-request-source'];
+    expect(result.ok ? sentHeader : ValidationError.is(result.error) ? 'refused' : String(result.error)).toMatch(/^(nightly|refused)$/);
+  });
+
+  // "a server that ignores `page` cannot make it loop" (README, Pagination); "a page whose items are those of
+  // any page read before" ends the walk (docs/pagination.md). A server that ignores `page` and has no stable
+  // order (SQL without ORDER BY) sends the same items in another order.
+  it('a server that ignores `page` and returns the same items in a different order cannot make the walk repeat them', async () => {
+    const ids = ['o1', 'o2', 'o3', 'o4', 'o5', 'o6'];
+    const service = await server((r) => {
+      const k = (r.seq - 1) % ids.length;
+      return faults.ok([...ids.slice(k), ...ids.slice(0, k)].map((id) => ({ id })));
+    });
+    const seen: string[] = [];
+    for await (const item of client(service.url, { apiPrefix: '/api/v1' }).orders.list({}, { maxPages: 50 })) seen.push(String(item.id));
+    expect({ requests: service.log.length, yielded: seen.length }).toEqual({ requests: 2, yielded: 6 });
   });
 });
