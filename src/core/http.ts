@@ -70,6 +70,10 @@ export interface CoreResponse<T> {
 }
 
 const MAX_REDIRECTS = 5;
+// What `fetch` sends everywhere: CONNECT, TRACE and TRACK are forbidden to it.
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+// `.` and `..` segments, plain or percent-encoded, after `/` or `\` (which URLs read as `/`).
+const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i;
 // Many servers and proxies refuse longer URLs, and an error quotes its URL.
 const MAX_URL_LENGTH = 8192;
 
@@ -90,6 +94,7 @@ export class HttpCore {
     this.#routes = routes;
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
     this.#fetch = options.fetch;
+    checkRequestOptions({ headers: options.headers }, 'client options');
     this.#headers = { ...options.headers };
     this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
     this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
@@ -118,6 +123,7 @@ export class HttpCore {
 
   async exchange<T = unknown>(req: CoreRequest<T>): Promise<CoreResponse<T>> {
     checkRequestOptions(req);
+    checkCall(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
@@ -189,6 +195,10 @@ export class HttpCore {
         return { url: url.href };
       }
       rest = url.pathname.slice(rootPath.length) + url.search;
+    }
+    if (DOT_SEGMENT.test(rest.split(/[?#]/, 1)[0]!)) {
+      // A URL parser resolves them, and the call would leave the service root with the key.
+      throw new ValidationError('request', [{ path: ['path'], message: 'must not hold "." or ".." segments', code: 'invalid_value' }]);
     }
     return { route: this.#routes.route(rest.startsWith('/') ? rest : `/${rest}`) };
   }
@@ -323,6 +333,18 @@ export class HttpCore {
   redactSecrets<T>(value: T): T {
     return redact(value, usableSecrets([this.#lastKey]));
   }
+}
+
+/** Refuses, before anything is sent, a method or path a JavaScript caller got wrong. */
+function checkCall(req: CoreRequest<unknown>): void {
+  const issues: Issue[] = [];
+  if (typeof req.method !== 'string' || !METHODS.includes(req.method.toUpperCase())) {
+    issues.push({ path: ['method'], message: `must be one of ${METHODS.join(', ')}`, code: 'invalid_value' });
+  }
+  if (typeof req.path !== 'string' || req.path === '') {
+    issues.push({ path: ['path'], message: 'must be a non-empty string', code: 'invalid_type' });
+  }
+  if (issues.length) throw new ValidationError('request', issues);
 }
 
 function checkCount(

@@ -162,9 +162,11 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
     issues.push({ path: ['maxRetries'], message: `must be a whole number from 0 to ${MAX_RETRIES}`, code: 'invalid_value' });
   }
   if (headers !== undefined) {
-    if (headers === null || typeof headers !== 'object')
-      issues.push({ path: ['headers'], message: 'must be an object', code: 'invalid_type' });
-    else {
+    const proto = headers !== null && typeof headers === 'object' ? Object.getPrototypeOf(headers) : undefined;
+    // A Headers instance or a Map spreads to `{}`: its headers would be dropped without a word.
+    if (proto !== Object.prototype && proto !== null) {
+      issues.push({ path: ['headers'], message: 'must be a plain object of header names to strings', code: 'invalid_type' });
+    } else {
       for (const [name, value] of Object.entries(headers)) {
         if (!HEADER_NAME.test(name)) issues.push({ path: ['headers', name], message: 'is not a valid header name', code: 'invalid_value' });
         else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {

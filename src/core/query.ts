@@ -20,14 +20,24 @@ function formEncode(text: string): string {
   return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The query string (no `?`); refuses a value that is not a string, number or boolean before anything is sent. */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
+    // A string would be spread into one parameter per character.
+    throw new ValidationError('query', [{ path: [], message: 'must be an object of names to values', code: 'invalid_type' }]);
+  }
   let text = '';
   const add = (name: string, value: unknown) => {
     // A JavaScript caller can pass anything: an object would be sent as `[object Object]`.
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       const message = 'must be a string, number or boolean, or an array of them';
       throw new ValidationError('query', [{ path: [name], message, code: 'invalid_type' }]);
+    }
+    // Encoding would silently turn a lone surrogate into U+FFFD: refused, as in ids.
+    if (LONE_SURROGATE.test(name) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
+      throw new ValidationError('query', [{ path: [name], message: 'is not valid Unicode', code: 'invalid_value' }]);
     }
     text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
   };

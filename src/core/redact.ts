@@ -5,6 +5,9 @@
 
 export const REDACTED = '[redacted]';
 
+/** Field names whose string values are credentials: `api_key`, `apiKey`, `password`, `access_token`, `client_secret`. */
+const CREDENTIAL_FIELD = /^(?:api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token)$/i;
+
 /** Secrets shorter than this are not searched for: replacing every "a" would mangle text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -14,10 +17,15 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 
 /** The forms a service may echo a secret in. */
 function forms(secret: string): string[] {
-  const out = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  // PHP and some others escape `/` in JSON as `\/`.
+  const out = new Set([secret, json, json.replaceAll('/', '\\/')]);
   try {
-    out.add(encodeURIComponent(secret));
-    out.add(new URLSearchParams([['', secret]]).toString().slice(1));
+    for (const encoded of [encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1)]) {
+      // Percent-encoding may use either case of hex digits (.NET writes `%2f`).
+      out.add(encoded);
+      out.add(encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
+    }
   } catch {
     // A lone surrogate cannot be URL-encoded, so no URL carries it in that form.
   }
@@ -51,13 +59,16 @@ export function redactAndCut(text: string, secrets: readonly string[], limit: nu
  * nested body cannot overflow the stack.
  */
 export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
-  if (secrets.length === 0) return value;
   if (typeof value === 'string') return redactText(value, secrets) as T;
   if (typeof value !== 'object' || value === null) return value;
   if (depth > 64) return REDACTED as T;
   if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1)) as T;
-  // fromEntries defines properties rather than assigning them: a `__proto__` key stays data, never a prototype.
-  const entries = Object.entries(value).map(([key, item]) => [redactText(key, secrets), redact(item, secrets, depth + 1)]);
+  // A field named for a credential is hidden whatever its value: the SDK cannot know every key a service echoes
+  // (an integration's key in a list). fromEntries keeps a `__proto__` key as data, never a prototype.
+  const entries = Object.entries(value).map(([key, item]) => [
+    redactText(key, secrets),
+    typeof item === 'string' && CREDENTIAL_FIELD.test(key) ? REDACTED : redact(item, secrets, depth + 1),
+  ]);
   return Object.fromEntries(entries) as T;
 }
 

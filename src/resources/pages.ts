@@ -10,20 +10,21 @@ type Obj = Record<string, unknown>;
 
 /** Hashed, so that a walk keeps one number per page, not a copy of every page. */
 function fingerprint(items: readonly unknown[]): number | undefined {
-  const ids: unknown[] = [];
+  const keys: string[] = [];
   for (const item of items) {
     const id = (item as Obj | null)?.['id'];
-    if (typeof id !== 'string' && typeof id !== 'number') {
+    if (typeof id === 'string' || typeof id === 'number') keys.push(`${typeof id}:${id}`);
+    else {
       try {
-        return hash(JSON.stringify(items));
+        keys.push(`json:${JSON.stringify(item)}`);
       } catch {
         // Too deep or cyclic: never taken for a repeat (the other guards still end a walk).
         return undefined;
       }
     }
-    ids.push(id);
   }
-  return hash(`${items.length}:${ids.join('\u0000')}`);
+  // Sorted: a server that ignores `page` may still shuffle or rotate the same items.
+  return hash(`${items.length}:${keys.sort().join('\u0000')}`);
 }
 
 /** cyrb53, a 53-bit string hash. */

@@ -80,9 +80,11 @@ export class PrefixRoutes implements Routes {
           this.#confirm(prefix);
           return undefined;
         }
-        if (retried || this.#confirmed) return undefined;
+        // Once, and only while the prefix tried may be wrong: a call that raced the confirmation of the other
+        // prefix goes there.
+        if (retried || (this.#confirmed && this.#prefix === prefix)) return undefined;
         retried = true;
-        const other = OTHER_PREFIX[prefix];
+        const other = this.#confirmed ? this.#prefix : OTHER_PREFIX[prefix];
         this.#log.log('info', `404 under ${prefix}; trying ${other}`);
         prefix = other;
         return this.root + prefix + rest;
