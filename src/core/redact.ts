@@ -24,7 +24,7 @@ function forms(secret: string): string[] {
     for (const encoded of [encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1)]) {
       // Percent-encoding may use either case of hex digits (.NET writes `%2f`).
       out.add(encoded);
-      out.add(encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
+      out.add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
     }
   } catch {
     // A lone surrogate cannot be URL-encoded, so no URL carries it in that form.
