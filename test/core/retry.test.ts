@@ -10,9 +10,9 @@ import {
 } from '../../src/index.js';
 import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
-import { BASE, recordingServer } from '../helpers/recorder.js';
+import { BASE_URL, useService } from '../helpers/service.js';
 
-const server = recordingServer();
+const server = useService();
 useFakeClock();
 
 /** Resolves with the call's value; rejects with its error. Every wait in it passes on the fake clock. */
@@ -23,12 +23,12 @@ async function run<T>(promise: Promise<T>): Promise<T> {
 }
 const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
-const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
+const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
 
 /** Answers with each status in turn, then 200. */
 function sequence(method: 'get' | 'put' | 'delete' | 'post', statuses: number[], headers: Record<string, string> = {}) {
   let i = 0;
-  const path = method === 'post' ? `${BASE}/v1/workflows` : `${BASE}/v1/workflows/wf_1`;
+  const path = method === 'post' ? `${BASE_URL}/v1/workflows` : `${BASE_URL}/v1/workflows/wf_1`;
   return http[method](path, () => {
     const status = statuses[i++];
     return status === undefined ? HttpResponse.json(ok) : HttpResponse.json({ message: `fail ${status}` }, { status, headers });
@@ -46,43 +46,43 @@ describe('GET, PUT and DELETE', () => {
   it.each(['get', 'put', 'delete'] as const)('%s is retried after 5xx and succeeds', async (method) => {
     server.use(sequence(method, [500, 503]));
     await run<unknown>(call[method](client()));
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it.each([408, 429, 500, 502, 503, 504])('GET is retried after %i', async (status) => {
     server.use(sequence('get', [status]));
     await run(call.get(client()));
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
     server.use(sequence('get', [status]));
     await expect(run(call.get(client()))).rejects.toBeInstanceOf(ApiError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up after maxRetries retries with the last error', async () => {
     server.use(sequence('get', [503, 503, 503, 503]));
     await expect(run(call.get(client(2)))).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('maxRetries: 0 means a single attempt', async () => {
     server.use(sequence('get', [503]));
     await expect(run(call.get(client(0)))).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a per-call maxRetries overrides the client', async () => {
     server.use(sequence('get', [503, 503]));
     await expect(run(client(2).workflows.get('wf_1', { maxRetries: 1 }))).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a timed-out GET is retried', async () => {
     let n = 0;
     server.use(
-      http.get(`${BASE}/v1/workflows/wf_1`, async () => {
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, async () => {
         if (n++ === 0) await delay(1_000);
         return HttpResponse.json(ok);
       }),
@@ -96,19 +96,19 @@ describe('POST (not idempotent)', () => {
   it.each([500, 502, 503, 504, 408])('is sent exactly once when it gets %i', async (status) => {
     server.use(sequence('post', [status]));
     await expect(run(call.post(client()))).rejects.toBeInstanceOf(ApiError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('is retried after 429, when the service certainly did not act', async () => {
     server.use(sequence('post', [429], { 'retry-after': '0' }));
     await expect(run(call.post(client()))).resolves.toMatchObject({ id: 'wf_1' });
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('is not retried after a timeout', async () => {
     let n = 0;
     server.use(
-      http.post(`${BASE}/v1/workflows`, async () => {
+      http.post(`${BASE_URL}/v1/workflows`, async () => {
         n++;
         await delay(1_000);
         return HttpResponse.json(ok);
@@ -125,7 +125,7 @@ describe('Retry-After', () => {
     const settled = await settle(call.get(client()));
     expect(settled).toMatchObject({ ok: true, value: { id: 'wf_1' } });
     expect(settled.elapsedMs).toBe(1_000);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('accepts an HTTP date', async () => {
@@ -136,7 +136,7 @@ describe('Retry-After', () => {
     expect(settled.ok).toBe(true);
     expect(settled.elapsedMs).toBeGreaterThanOrEqual(1_500);
     expect(settled.elapsedMs).toBeLessThanOrEqual(2_500);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('longer than a minute is not slept on: RateLimitError says how long to wait', async () => {
@@ -144,7 +144,7 @@ describe('Retry-After', () => {
     const error = await run(call.get(client())).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('an abort during the wait ends the call at once', async () => {
@@ -177,7 +177,7 @@ describe('the attempt covers the body', () => {
   it('a GET whose body breaks mid-way is retried', async () => {
     let n = 0;
     server.use(
-      http.get(`${BASE}/v1/workflows/wf_1`, () => {
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => {
         if (n++ > 0) return HttpResponse.json(ok);
         const body = new ReadableStream({
           start(controller) {
@@ -194,7 +194,7 @@ describe('the attempt covers the body', () => {
 
   it('a body that stalls past timeoutMs is a TimeoutError', async () => {
     server.use(
-      http.get(`${BASE}/v1/workflows/wf_1`, () => {
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => {
         const body = new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode('{"id":'));
