@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { http, HttpResponse, delay } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
   AuthenticationError,
 } from '../../src/index.js';
 import { withQuery } from '../../src/core/http.js';
+import { settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 
 const server = useService();
@@ -303,16 +304,15 @@ describe('responses the SDK cannot use', () => {
 });
 
 describe('time and cancellation', () => {
+  useFakeClock();
+  /** A request that never gets an answer. */
+  const hang = () => new Promise<never>(() => undefined);
+
   it('an attempt longer than timeoutMs fails with TimeoutError', async () => {
-    server.use(
-      http.get(`${BASE_URL}/api/v1/workflows/wf_1`, async () => {
-        await delay(2_000);
-        return HttpResponse.json(workflow);
-      }),
-    );
-    const error = await client({ timeoutMs: 50 }).workflows.get('wf_1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).timeoutMs).toBe(50);
+    server.use(http.get(`${BASE_URL}/api/v1/workflows/wf_1`, hang));
+    const settled = await settle(client({ timeoutMs: 50 }).workflows.get('wf_1'));
+    expect(settled).toMatchObject({ ok: false, error: expect.any(TimeoutError), elapsedMs: 50 });
+    expect((settled as { error: TimeoutError }).error.timeoutMs).toBe(50);
   });
 
   it('an already-aborted signal rejects with AbortError and sends nothing', async () => {
@@ -323,15 +323,12 @@ describe('time and cancellation', () => {
   });
 
   it('aborting mid-request rejects with AbortError', async () => {
-    server.use(
-      http.get(`${BASE_URL}/api/v1/workflows/wf_1`, async () => {
-        await delay(2_000);
-        return HttpResponse.json(workflow);
-      }),
-    );
+    server.use(http.get(`${BASE_URL}/api/v1/workflows/wf_1`, hang));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    await expect(client().workflows.get('wf_1', { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    const settled = await settle(client().workflows.get('wf_1', { signal: controller.signal }));
+    expect(settled).toMatchObject({ ok: false, error: expect.any(AbortError), elapsedMs: 30 });
+    expect(server.requests).toHaveLength(1);
   });
 });
 

@@ -119,7 +119,8 @@ describe('awaiting list()', () => {
   it('fetches nothing until awaited or iterated', async () => {
     server.use(paged(3, (items) => items));
     const pending = client().orders.list();
-    await new Promise((r) => setTimeout(r, 20));
+    // Enough turns of the event loop for a request made eagerly to reach the service.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(server.requests).toHaveLength(0);
     await pending;
     expect(server.requests).toHaveLength(1);

@@ -1,5 +1,5 @@
-import { http, HttpResponse, delay } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,
   ApiError,
@@ -21,6 +21,8 @@ async function run<T>(promise: Promise<T>): Promise<T> {
   if (!settled.ok) throw settled.error;
   return settled.value;
 }
+/** A request that never gets an answer. */
+const hang = () => new Promise<never>(() => undefined);
 const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
 const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
@@ -82,10 +84,7 @@ describe('GET, PUT and DELETE', () => {
   it('a timed-out GET is retried', async () => {
     let n = 0;
     server.use(
-      http.get(`${BASE_URL}/v1/workflows/wf_1`, async () => {
-        if (n++ === 0) await delay(1_000);
-        return HttpResponse.json(ok);
-      }),
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => (n++ === 0 ? hang() : HttpResponse.json(ok))),
     );
     await expect(run(call.get(client(2, 100)))).resolves.toMatchObject({ id: 'wf_1' });
     expect(n).toBe(2);
@@ -108,10 +107,9 @@ describe('POST (not idempotent)', () => {
   it('is not retried after a timeout', async () => {
     let n = 0;
     server.use(
-      http.post(`${BASE_URL}/v1/workflows`, async () => {
+      http.post(`${BASE_URL}/v1/workflows`, () => {
         n++;
-        await delay(1_000);
-        return HttpResponse.json(ok);
+        return hang();
       }),
     );
     await expect(run(call.post(client(2, 50)))).rejects.toBeInstanceOf(TimeoutError);
@@ -129,13 +127,12 @@ describe('Retry-After', () => {
   });
 
   it('accepts an HTTP date', async () => {
-    // An HTTP date has whole seconds: 2.5 s ahead is 2 to 3 s away, whatever the current millisecond.
+    // An HTTP date has whole seconds: from a whole second, 2.5 s ahead is written as 2 s ahead.
+    vi.setSystemTime(Date.parse('2030-01-01T00:00:00.000Z'));
     const soon = new Date(Date.now() + 2_500).toUTCString();
     server.use(sequence('get', [503], { 'retry-after': soon }));
     const settled = await settle(call.get(client()));
-    expect(settled.ok).toBe(true);
-    expect(settled.elapsedMs).toBeGreaterThanOrEqual(1_500);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(2_500);
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 2_000 });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -214,20 +211,18 @@ describe('what counts as a Retry-After', () => {
     expect(settled).toMatchObject({ ok: true, elapsedMs: 1_200 });
   });
 
+  // The first backoff step is 250 ms plus a random share of 250 ms: with Math.random() at 0.5, 375 ms.
   it('RateLimit-Reset is not taken for a Retry-After: the backoff applies', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     server.use(sequence('get', [503], { 'ratelimit-reset': '50' }));
     const settled = await settle(call.get(client()));
-    // The first backoff step: 250 to 500 ms, not the 50 s the header names.
-    expect(settled.ok).toBe(true);
-    expect(settled.elapsedMs).toBeGreaterThanOrEqual(250);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(500);
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 375 });
   });
 
   it('an unreadable Retry-After falls back to the backoff', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     server.use(sequence('get', [429], { 'retry-after': 'soon' }));
     const settled = await settle(call.get(client()));
-    expect(settled.ok).toBe(true);
-    expect(settled.elapsedMs).toBeGreaterThanOrEqual(250);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(500);
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 375 });
   });
 });

@@ -2,14 +2,25 @@
  * A fake clock for tests of waits (backoff, Retry-After, timeouts): time moves on only when nothing else is
  * left to run, so a wait of a minute passes at once and a test never depends on how busy the machine is.
  */
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, onTestFinished, vi } from 'vitest';
 
-/** Fakes `setTimeout`, `Date` and `performance` for every test of the file (not `setImmediate`: see settle). */
+// Not `setImmediate`: settle() needs a real one.
+const FAKED = ['setTimeout', 'clearTimeout', 'Date', 'performance'] as const;
+
+/** Fakes `setTimeout`, `Date` and `performance` for every test of the file, or of the describe block. */
 export function useFakeClock(): void {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+    vi.useFakeTimers({ toFake: [...FAKED] });
   });
   afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
+/** The same fake clock, from now to the end of the calling test only. */
+export function fakeClockInThisTest(): void {
+  vi.useFakeTimers({ toFake: [...FAKED] });
+  onTestFinished(() => {
     vi.useRealTimers();
   });
 }
