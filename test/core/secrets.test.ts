@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 
 const server = useService();
@@ -87,9 +88,10 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
       if (n++ === 0) return new Response('busy', { status: 503 });
       throw new TypeError(`fetch failed for ${API_KEY}`);
     };
-    const error = await new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' })
-      .workflows.get('wf_1')
-      .catch((e: unknown) => e);
+    fakeClockInThisTest();
+    const settled = await settle(new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' }).workflows.get('wf_1'));
+    expect(settled.ok).toBe(false);
+    const error = (settled as { error: unknown }).error;
     expect(lines.some((l) => l.includes('retry 1'))).toBe(true);
     expect((error as Error).message).not.toContain(API_KEY);
   });
