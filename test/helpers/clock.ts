@@ -28,9 +28,16 @@ export function fakeClockInThisTest(): void {
 /** How a promise ended, and how much fake time passed before it did. */
 export type Settled<T> = ({ ok: true; value: T } | { ok: false; error: unknown }) & { elapsedMs: number };
 
+// Captured before any test fakes it: real I/O (a file read) needs real time to finish.
+const realSetTimeout = globalThis.setTimeout;
+// Requests to the OS in flight (files, DNS, connects, writes), as opposed to servers and pipes left open.
+const REAL_IO = /^(FSReq|FileHandle|GetAddrInfo|GetNameInfo|ConnectWrap|WriteWrap|ShutdownWrap)/;
+const realIoInFlight = () => process.getActiveResourcesInfo().some((name) => REAL_IO.test(name));
+
 /**
  * Runs `promise` to its end under the fake clock. Whatever can run without time passing runs first (a real
- * `setImmediate` lets pending callbacks go); only then is the clock moved to the next timer.
+ * `setImmediate` lets pending callbacks go), and real I/O in flight is waited for; only then is the clock
+ * moved to the next timer. So how busy the machine is changes how long this takes, never what it returns.
  */
 export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   const started = Date.now();
@@ -42,10 +49,14 @@ export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   void outcome.then(() => {
     done = true;
   });
-  for (let steps = 0; !done; steps++) {
+  for (let steps = 0, ioWaits = 0; !done; ) {
     for (let i = 0; i < 20 && !done; i++) await new Promise((resolve) => setImmediate(resolve));
     if (done) break;
-    if (vi.getTimerCount() === 0 || steps > 1_000) throw new Error('settle: the promise waits on nothing the clock can move');
+    if (realIoInFlight() && ++ioWaits < 10_000) {
+      await new Promise((resolve) => realSetTimeout(resolve, 1));
+      continue;
+    }
+    if (vi.getTimerCount() === 0 || ++steps > 1_000) throw new Error('settle: the promise waits on nothing the clock can move');
     await vi.advanceTimersToNextTimerAsync();
   }
   return { ...(await outcome), elapsedMs: Date.now() - started };

@@ -1,7 +1,7 @@
 /**
  * The one fake of the service for unit tests: msw in this process, recording every request (method, URL,
- * headers, parsed body) so a test can assert exactly what was sent. Behind the overrides a test adds, either
- * src/testing's mock service (`useService({ mock })`) or a 404 JSON for every route, like an unknown path.
+ * headers, parsed body) so a test can assert exactly what was sent. A test answers with src/testing's mock
+ * service (`useMock`), with its own status, headers or body (`reply`, `handle`, `use`), or gets a 404 JSON.
  */
 import { http, HttpResponse, type HttpResponseResolver, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
@@ -41,12 +41,6 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const methods = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch, DELETE: http.delete } as const;
 
-/** Options of {@link useService}. */
-export interface UseServiceOptions {
-  /** Answer with src/testing's mock service (reset after each test) where no override matches. */
-  mock?: MockServiceOptions;
-}
-
 /**
  * Starts one msw server for the calling test file (listen before all, reset after each, close after all) and
  * returns the way to add routes and read what was sent.
@@ -59,9 +53,10 @@ export interface UseServiceOptions {
  * expect(service.single().path).toBe('/api/v1/workflows/wf_1');
  * ```
  */
-export function useService(options: UseServiceOptions = {}) {
+export function useService() {
   const requests: RecordedRequest[] = [];
   let overrides: RequestHandler[] = [];
+  const mocks: MockService[] = [];
 
   // Runs first for every request, reads its body before any route can, and falls through to the routes.
   const recorder = http.all('*', async ({ request }) => {
@@ -90,34 +85,32 @@ export function useService(options: UseServiceOptions = {}) {
     }
   });
 
-  const mock = options.mock
-    ? createMockHandlers({ users: [{ ...DEFAULT_MOCK_USER, apiKey: API_KEY }], ...options.mock, baseUrl: BASE_URL })
-    : undefined;
-  const fallback = mock ?? [http.all('*', () => HttpResponse.json({ error: { message: 'Not found' } }, { status: 404 }))];
-
-  const server = setupServer(recorder, ...fallback);
-  const install = () => server.resetHandlers(recorder, ...overrides, ...fallback);
+  const notFound = http.all('*', () => HttpResponse.json({ error: { message: 'Not found' } }, { status: 404 }));
+  const server = setupServer(recorder, notFound);
+  const install = () => server.resetHandlers(recorder, ...overrides, notFound);
 
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => {
     overrides = [];
     install();
     requests.length = 0;
-    mock?.service.reset();
+    for (const mock of mocks.splice(0)) mock.close();
   });
-  afterAll(() => {
-    server.close();
-    mock?.service.close();
-  });
+  afterAll(() => server.close());
 
   return {
     /** Every request received in this test, in order. */
     requests,
 
-    /** The mock service behind the routes, when `useService({ mock })` asked for one. */
-    get mock(): MockService {
-      if (!mock) throw new Error('useService: no mock service; call useService({ mock: {} })');
-      return mock.service;
+    /**
+     * Answers this test's requests to {@link BASE_URL} from a new mock service of src/testing, which takes
+     * {@link API_KEY} and is closed after the test. Routes added after this call take precedence over it.
+     */
+    useMock(options: MockServiceOptions = {}): MockService {
+      const handlers = createMockHandlers({ users: [{ ...DEFAULT_MOCK_USER, apiKey: API_KEY }], ...options, baseUrl: BASE_URL });
+      mocks.push(handlers.service);
+      this.use(...handlers);
+      return handlers.service;
     },
 
     /** Adds msw handlers for this test, ahead of the earlier ones; any URL, not only {@link BASE_URL}. */
