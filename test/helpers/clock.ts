@@ -31,7 +31,8 @@ export type Settled<T> = ({ ok: true; value: T } | { ok: false; error: unknown }
 // Captured before any test fakes it: real I/O (a file read) needs real time to finish.
 const realSetTimeout = globalThis.setTimeout;
 // Requests to the OS in flight (files, DNS, connects, writes), as opposed to servers and pipes left open.
-const REAL_IO = /^(FSReq|FileHandle|GetAddrInfo|GetNameInfo|ConnectWrap|WriteWrap|ShutdownWrap)/;
+// (FSReqPromise, CloseReq, GetAddrInfoReqWrap...: every request's name has `Req` in it, or is one of these.)
+const REAL_IO = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap)$/;
 const realIoInFlight = () => process.getActiveResourcesInfo().some((name) => REAL_IO.test(name));
 
 /**
