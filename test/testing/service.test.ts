@@ -720,12 +720,22 @@ describe('build.completed webhook', () => {
     ]);
   });
 
-  test('is sent on time by the real clock even if nobody polls', async () => {
-    const hooks = await receiver();
-    const service = mock({ buildDurationMs: 50, webhookUrl: hooks.url });
+  test('is sent on time by the service\'s own timer, even if nobody polls', async () => {
+    fakeClockInThisTest();
+    const sent: unknown[] = [];
+    const service = mock({
+      buildDurationMs: 50,
+      webhookUrl: 'https://hooks.example.test/in',
+      fetch: async (_input, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return new Response(null, { status: 202 });
+      },
+    });
     const workflow = (await createWorkflow(as(service))).body;
-    const [delivery] = await hooks.waitFor(1);
-    expect(delivery?.body).toMatchObject({ event: 'build.completed', workflow_id: workflow.id });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(sent, 'before the build ends').toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toEqual([expect.objectContaining({ event: 'build.completed', workflow_id: workflow.id })]);
   });
 
   test('is sent once per build however often the build is read', async () => {
