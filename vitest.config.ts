@@ -7,14 +7,22 @@ export default defineConfig({
     // `npm run test:reliability` (attacks, load), `npm run test:browser` (Chromium). CI runs them all.
     exclude: [...configDefaults.exclude, 'test/integration/**', 'test/reliability/**', 'test/browser/**'],
     environment: 'node',
-    // Type tests (`*.test-d.ts`) run through `tsc` as part of `npm test`.
+    // Two threads that each import the SDK, msw and fast-check once, not once per file: importing was most
+    // of the run. Files still share no state that matters: every helper undoes itself after each test
+    // (msw handlers, fake timers, mock services), and so do the restore/unstub settings below.
+    pool: 'threads',
+    maxWorkers: 2,
+    isolate: false,
+    // Type tests (`*.test-d.ts`) run through `tsc` as part of `npm test`: those files and what they import.
+    // The whole project is `npm run typecheck`.
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
+      tsconfig: './test/tsconfig.types.json',
     },
     testTimeout: 20_000,
     restoreMocks: true,
     unstubEnvs: true,
+    unstubGlobals: true,
   },
 });

@@ -5,9 +5,9 @@
 import { format, inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, Client, NotFoundError, WfaError, type ApiPrefix } from '../src/index.js';
-import { API_KEY, BASE_URL, PREFIXES, rejectionOf, useMockService } from './helpers/msw.js';
+import { API_KEY, BASE_URL, PREFIXES, rejectionOf, useService } from './helpers/service.js';
 
-const service = useMockService();
+const service = useService();
 
 function makeClient(apiPrefix: ApiPrefix | 'auto' = '/api/v1') {
   return new Client({ apiKey: API_KEY, baseUrl: BASE_URL, apiPrefix, maxRetries: 0 });

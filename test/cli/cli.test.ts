@@ -1,15 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { EXIT_CODES_HELP, ExitCode } from '../../src/cli/exit-codes.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
+import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
 import { runMain } from './in-process.js';
 import { ROOT, runCli } from './process.js';
-import { envFor, mockServer } from './servers.js';
+
+const service = useService();
+const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
-describe.concurrent('configuration', () => {
-  test('with neither an API key nor a base URL, it exits 1 and says how to set both', async ({ expect }) => {
+describe('configuration', () => {
+  test('with neither an API key nor a base URL, it exits 1 and says how to set both', async () => {
     const result = await runCli(['workflows', 'list']);
 
     expect(result.code).toBe(ExitCode.Usage);
@@ -18,23 +23,23 @@ describe.concurrent('configuration', () => {
     for (const hint of ['--api-key', '--base-url', 'WFA_API_KEY', 'WFA_BASE_URL', 'wfa mock']) expect(result.stderr).toContain(hint);
   });
 
-  test('with a base URL but no key, it names the key', async ({ expect }) => {
+  test('with a base URL but no key, it names the key', async () => {
     const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9' } });
 
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toMatch(/^wfa: ConfigError: No API key: pass --api-key <key> or set WFA_API_KEY/);
   });
 
-  test('with a key but no base URL, it names the base URL', async ({ expect }) => {
+  test('with a key but no base URL, it names the base URL', async () => {
     const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_API_KEY: 'k' } });
 
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toMatch(/^wfa: ConfigError: No base URL: pass --base-url <url> or set WFA_BASE_URL/);
   });
 
-  test('--api-key and --base-url work in place of the variables, before or after the command', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
-    const flags = ['--base-url', mock.url, '--api-key', mock.apiKey];
+  test('--api-key and --base-url work in place of the variables, before or after the command', async () => {
+    service.useMock();
+    const flags = ['--base-url', BASE_URL, '--api-key', API_KEY];
 
     const after = await runCli(['orders', 'list', ...flags]);
     const before = await runCli([...flags, 'orders', 'list']);
@@ -44,34 +49,37 @@ describe.concurrent('configuration', () => {
     expect(JSON.parse(before.stdout)).toEqual(JSON.parse(after.stdout));
   });
 
-  test('the options win over the variables', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+  test('the options win over the variables', async () => {
+    service.useMock();
 
-    const result = await runCli(['orders', 'list', '--api-key', mock.apiKey], { env: { ...envFor(mock), WFA_API_KEY: 'wfa_wrong' } });
+    const result = await runCli(['orders', 'list', '--api-key', API_KEY], { env: { ...ENV, WFA_API_KEY: 'wfa_wrong' } });
 
     expect(result.code).toBe(ExitCode.Ok);
   });
 
-  test('a refused key exits 2 with AuthenticationError, and the key is printed nowhere', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+  test('a refused key exits 2 with AuthenticationError, and the key is printed nowhere', async () => {
+    service.useMock();
     const key = 'wfa_secret_key_3b9d7c1f0e2a';
 
-    const result = await runCli(['orders', 'list'], { env: { WFA_BASE_URL: mock.url, WFA_API_KEY: key } });
+    const result = await runCli(['orders', 'list'], { env: { WFA_BASE_URL: BASE_URL, WFA_API_KEY: key } });
 
     expect(result.code).toBe(ExitCode.RequestFailed);
     expect(result.stderr).toMatch(/^wfa: AuthenticationError: 401 /);
     expect(result.stdout + result.stderr).not.toContain(key);
   });
 
-  test('an unreachable service exits 2 with ConnectionError', async ({ expect }) => {
-    // Port 1 on loopback: nothing listens there, and no concurrent test can start a server on it.
-    const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'http://127.0.0.1:1', WFA_API_KEY: 'k' } });
+  test('an unreachable service exits 2 with ConnectionError, after its retries', async () => {
+    // Every connection fails; the retries' backoff passes on the fake clock. A real refused port: test/integration/cli.
+    service.use(http.all(`${BASE_URL}/*`, () => HttpResponse.error()));
+    fakeClockInThisTest();
 
-    expect(result.code).toBe(ExitCode.RequestFailed);
-    expect(result.stderr).toMatch(/^wfa: ConnectionError: /);
+    const settled = await settle(runCli(['builds', 'get', 'bld_1'], { env: ENV }));
+
+    expect(settled).toMatchObject({ ok: true, value: { code: ExitCode.RequestFailed, stderr: expect.stringMatching(/^wfa: ConnectionError: /) } });
+    expect(service.requests, 'one attempt and the default two retries').toHaveLength(3);
   });
 
-  test('a base URL that is not a URL exits 1', async ({ expect }) => {
+  test('a base URL that is not a URL exits 1', async () => {
     const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'localhost:4010', WFA_API_KEY: 'k' } });
 
     expect(result.code).toBe(ExitCode.Usage);

@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { Client } from '../../src/index.js';
-import type { MockServer } from '../../src/testing/index.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { runCli } from './process.js';
-import { envFor, mockServer } from './servers.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
+import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
+import { runCli, type Finished } from './process.js';
+
+const service = useService();
+const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
 
 const WORKFLOW = {
   name: 'Orders to Slack',
@@ -25,50 +28,58 @@ function file(name: string, content: string): string {
 }
 
 /** Creates workflows on the mock; returns their ids newest first, the order the service lists them in. */
-async function createWorkflows(server: MockServer, count: number): Promise<string[]> {
-  const client = new Client({ baseUrl: server.url, apiKey: server.apiKey });
+async function createWorkflows(count: number): Promise<string[]> {
+  const client = new Client({ baseUrl: BASE_URL, apiKey: API_KEY });
   const ids: string[] = [];
   for (let i = 1; i <= count; i += 1) ids.unshift((await client.workflows.create({ ...WORKFLOW, name: `Workflow ${i}` })).id);
   return ids;
+}
+
+/** Runs `wfa args` in process on the fake clock, which moves on whenever it waits. */
+async function waited(args: readonly string[]): Promise<Finished> {
+  fakeClockInThisTest();
+  const settled = await settle(runCli(args, { env: ENV }));
+  if (!settled.ok) throw settled.error;
+  return settled.value;
 }
 
 function parse(stdout: string): unknown {
   return JSON.parse(stdout) as unknown;
 }
 
-describe.concurrent('wfa workflows list', () => {
-  test('prints the first page of workflows as a JSON array', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
-    const ids = await createWorkflows(mock, 3);
+describe('wfa workflows list', () => {
+  test('prints the first page of workflows as a JSON array', async () => {
+    service.useMock({ buildDurationMs: 60_000 });
+    const ids = await createWorkflows(3);
 
-    const result = await runCli(['workflows', 'list'], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'list'], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Ok);
     expect(parse(result.stdout)).toEqual(ids.map((id) => expect.objectContaining({ id, status: 'building' })));
   });
 
-  test('--limit and --page pick one page; --all prints every item of every page', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
-    const ids = await createWorkflows(mock, 3);
+  test('--limit and --page pick one page; --all prints every item of every page', async () => {
+    service.useMock();
+    const ids = await createWorkflows(3);
 
-    const second = await runCli(['workflows', 'list', '--limit', '2', '--page', '2'], { env: envFor(mock) });
-    const all = await runCli(['workflows', 'list', '--limit', '2', '--all'], { env: envFor(mock) });
+    const second = await runCli(['workflows', 'list', '--limit', '2', '--page', '2'], { env: ENV });
+    const all = await runCli(['workflows', 'list', '--limit', '2', '--all'], { env: ENV });
 
     expect(parse(second.stdout)).toEqual([expect.objectContaining({ id: ids[2] })]);
     expect(parse(all.stdout)).toEqual(ids.map((id) => expect.objectContaining({ id })));
   });
 
-  test('--status filters', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
-    await createWorkflows(mock, 1);
+  test('--status filters', async () => {
+    service.useMock({ buildDurationMs: 60_000 });
+    await createWorkflows(1);
 
-    const active = await runCli(['workflows', 'list', '--status', 'active'], { env: envFor(mock) });
+    const active = await runCli(['workflows', 'list', '--status', 'active'], { env: ENV });
 
     expect(active.code).toBe(ExitCode.Ok);
     expect(parse(active.stdout)).toEqual([]);
   });
 
-  test('a --limit that is not a positive whole number is a usage error', async ({ expect }) => {
+  test('a --limit that is not a positive whole number is a usage error', async () => {
     const result = await runCli(['workflows', 'list', '--limit', '0'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' } });
 
     expect(result.code).toBe(ExitCode.Usage);
@@ -76,21 +87,21 @@ describe.concurrent('wfa workflows list', () => {
   });
 });
 
-describe.concurrent('wfa workflows get', () => {
-  test('prints the workflow as JSON', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
-    const [id] = await createWorkflows(mock, 1);
+describe('wfa workflows get', () => {
+  test('prints the workflow as JSON', async () => {
+    service.useMock();
+    const [id] = await createWorkflows(1);
 
-    const result = await runCli(['workflows', 'get', id ?? ''], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'get', id ?? ''], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Ok);
     expect(parse(result.stdout)).toMatchObject({ id, name: 'Workflow 1', platform: 'zapier' });
   });
 
-  test('exits 2 with NotFoundError for an unknown id', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+  test('exits 2 with NotFoundError for an unknown id', async () => {
+    service.useMock();
 
-    const result = await runCli(['workflows', 'get', 'wf_missing'], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'get', 'wf_missing'], { env: ENV });
 
     expect(result.code).toBe(ExitCode.RequestFailed);
     expect(result.stdout).toBe('');
@@ -98,35 +109,35 @@ describe.concurrent('wfa workflows get', () => {
   });
 });
 
-describe.concurrent('wfa workflows create', () => {
-  test('--file creates the workflow and prints it', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+describe('wfa workflows create', () => {
+  test('--file creates the workflow and prints it', async () => {
+    service.useMock();
     const path = file('workflow.json', JSON.stringify(WORKFLOW));
 
-    const result = await runCli(['workflows', 'create', '--file', path], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'create', '--file', path], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Ok);
     expect(parse(result.stdout)).toMatchObject({ name: WORKFLOW.name, status: 'building', build_id: expect.stringMatching(/^bld_/) });
   });
 
-  test('--wait shows progress on stderr and prints the workflow with its completed build', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 300 });
+  test('--wait shows progress on stderr and prints the workflow with its completed build', async () => {
+    service.useMock({ buildDurationMs: 300 });
     const path = file('wait.json', JSON.stringify(WORKFLOW));
 
-    const result = await runCli(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms'], { env: envFor(mock) });
+    const result = await waited(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms']);
 
     expect(result.code).toBe(ExitCode.Ok);
     const { workflow, build } = parse(result.stdout) as { workflow: { id: string; build_id: string }; build: { id: string; download_url: string } };
-    expect(build).toMatchObject({ id: workflow.build_id, status: 'completed', download_url: `${mock.url}/downloads/${workflow.build_id}.zip` });
+    expect(build).toMatchObject({ id: workflow.build_id, status: 'completed', download_url: `${BASE_URL}/downloads/${workflow.build_id}.zip` });
     expect(result.stderr).toMatch(new RegExp(`^created ${workflow.id} \\(build ${workflow.build_id}\\)\n`));
     expect(result.stderr).toMatch(/build: completed 100%\n$/);
   });
 
-  test('--wait exits 3 when the build fails, and still prints the workflow with its failed build', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 100, failBuilds: true });
+  test('--wait exits 3 when the build fails, and still prints the workflow with its failed build', async () => {
+    service.useMock({ buildDurationMs: 100, failBuilds: true });
     const path = file('fails.json', JSON.stringify(WORKFLOW));
 
-    const result = await runCli(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms'], { env: envFor(mock) });
+    const result = await waited(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms']);
 
     expect(result.code).toBe(ExitCode.BuildFailed);
     expect(result.stderr).toContain('wfa: BuildFailedError');
@@ -134,37 +145,37 @@ describe.concurrent('wfa workflows create', () => {
     expect(build).toMatchObject({ id: workflow.build_id, status: 'failed' });
   });
 
-  test('a file that is not JSON is a usage error, and nothing is sent', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+  test('a file that is not JSON is a usage error, and nothing is sent', async () => {
+    service.useMock();
     const path = file('broken.json', '{ "name": ');
 
-    const result = await runCli(['workflows', 'create', '--file', path], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'create', '--file', path], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toMatch(/^wfa: UsageError: .*broken\.json is not valid JSON/);
-    expect(parse((await runCli(['workflows', 'list'], { env: envFor(mock) })).stdout)).toEqual([]);
+    expect(parse((await runCli(['workflows', 'list'], { env: ENV })).stdout)).toEqual([]);
   });
 
-  test('a workflow the SDK refuses is a usage error naming the field', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+  test('a workflow the SDK refuses is a usage error naming the field', async () => {
+    service.useMock();
     const path = file('invalid.json', JSON.stringify({ ...WORKFLOW, trigger: { type: 'webhook', url: 'not a url' } }));
 
-    const result = await runCli(['workflows', 'create', '--file', path], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'create', '--file', path], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toMatch(/^wfa: ValidationError: Invalid input to workflows.create: trigger.url/);
   });
 
-  test('a missing file is a configuration error', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished });
+  test('a missing file is a configuration error', async () => {
+    service.useMock();
 
-    const result = await runCli(['workflows', 'create', '--file', join(dir, 'nope.json')], { env: envFor(mock) });
+    const result = await runCli(['workflows', 'create', '--file', join(dir, 'nope.json')], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toMatch(/^wfa: ConfigError: Cannot read .*nope\.json: no such file/);
   });
 
-  test('without --file it says what is missing', async ({ expect }) => {
+  test('without --file it says what is missing', async () => {
     const result = await runCli(['workflows', 'create'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' } });
 
     expect(result.code).toBe(ExitCode.Usage);
@@ -172,26 +183,26 @@ describe.concurrent('wfa workflows create', () => {
   });
 });
 
-describe.concurrent('wfa builds get', () => {
-  test("prints the build's current state as JSON", async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
-    const client = new Client({ baseUrl: mock.url, apiKey: mock.apiKey });
+describe('wfa builds get', () => {
+  test("prints the build's current state as JSON", async () => {
+    service.useMock({ buildDurationMs: 60_000 });
+    const client = new Client({ baseUrl: BASE_URL, apiKey: API_KEY });
     const { build_id: buildId } = await client.workflows.create(WORKFLOW);
 
-    const result = await runCli(['builds', 'get', buildId ?? ''], { env: envFor(mock) });
+    const result = await runCli(['builds', 'get', buildId ?? ''], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Ok);
     expect(parse(result.stdout)).toMatchObject({ id: buildId, status: 'building', progress: expect.any(Number) });
   });
 });
 
-describe.concurrent('wfa orders', () => {
-  test('list --all prints every seeded order; get prints one', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { ordersPerUser: 5 });
+describe('wfa orders', () => {
+  test('list --all prints every seeded order; get prints one', async () => {
+    service.useMock({ ordersPerUser: 5 });
 
-    const list = await runCli(['orders', 'list', '--all', '--limit', '2'], { env: envFor(mock) });
+    const list = await runCli(['orders', 'list', '--all', '--limit', '2'], { env: ENV });
     const orders = parse(list.stdout) as { id: string }[];
-    const one = await runCli(['orders', 'get', orders[0]?.id ?? ''], { env: envFor(mock) });
+    const one = await runCli(['orders', 'get', orders[0]?.id ?? ''], { env: ENV });
 
     expect(list.code).toBe(ExitCode.Ok);
     expect(orders).toHaveLength(5);
@@ -199,10 +210,10 @@ describe.concurrent('wfa orders', () => {
     expect(parse(one.stdout)).toEqual(orders[0]);
   });
 
-  test('list --status filters', async ({ expect, onTestFinished }) => {
-    const mock = await mockServer({ onTestFinished }, { ordersPerUser: 5 });
+  test('list --status filters', async () => {
+    service.useMock({ ordersPerUser: 5 });
 
-    const result = await runCli(['orders', 'list', '--status', 'paid'], { env: envFor(mock) });
+    const result = await runCli(['orders', 'list', '--status', 'paid'], { env: ENV });
 
     expect(parse(result.stdout)).toEqual([expect.objectContaining({ status: 'paid' })]);
   });

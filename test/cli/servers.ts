@@ -1,6 +1,7 @@
 /**
- * Mock servers for the CLI tests: started on 127.0.0.1 by a test, closed when that test ends (also when the
- * tests of a file run concurrently, hence the test's own `onTestFinished`).
+ * Mock servers for the tests that run `wfa` or an example as a real process (test/integration): started on
+ * 127.0.0.1 by a test, closed when that test ends (also when tests run concurrently: the test's own
+ * `onTestFinished`). In-process CLI tests use the msw service of test/helpers/service.ts instead.
  */
 import type { TestContext } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../../src/testing/index.js';

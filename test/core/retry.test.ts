@@ -1,5 +1,5 @@
-import { http, HttpResponse, delay } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,
   ApiError,
@@ -10,9 +10,9 @@ import {
 } from '../../src/index.js';
 import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
-import { BASE, recordingServer } from '../helpers/recorder.js';
+import { BASE_URL, useService } from '../helpers/service.js';
 
-const server = recordingServer();
+const server = useService();
 useFakeClock();
 
 /** Resolves with the call's value; rejects with its error. Every wait in it passes on the fake clock. */
@@ -21,14 +21,16 @@ async function run<T>(promise: Promise<T>): Promise<T> {
   if (!settled.ok) throw settled.error;
   return settled.value;
 }
+/** A request that never gets an answer. */
+const hang = () => new Promise<never>(() => undefined);
 const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
-const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
+const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
 
 /** Answers with each status in turn, then 200. */
 function sequence(method: 'get' | 'put' | 'delete' | 'post', statuses: number[], headers: Record<string, string> = {}) {
   let i = 0;
-  const path = method === 'post' ? `${BASE}/v1/workflows` : `${BASE}/v1/workflows/wf_1`;
+  const path = method === 'post' ? `${BASE_URL}/v1/workflows` : `${BASE_URL}/v1/workflows/wf_1`;
   return http[method](path, () => {
     const status = statuses[i++];
     return status === undefined ? HttpResponse.json(ok) : HttpResponse.json({ message: `fail ${status}` }, { status, headers });
@@ -46,46 +48,43 @@ describe('GET, PUT and DELETE', () => {
   it.each(['get', 'put', 'delete'] as const)('%s is retried after 5xx and succeeds', async (method) => {
     server.use(sequence(method, [500, 503]));
     await run<unknown>(call[method](client()));
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it.each([408, 429, 500, 502, 503, 504])('GET is retried after %i', async (status) => {
     server.use(sequence('get', [status]));
     await run(call.get(client()));
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
     server.use(sequence('get', [status]));
     await expect(run(call.get(client()))).rejects.toBeInstanceOf(ApiError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up after maxRetries retries with the last error', async () => {
     server.use(sequence('get', [503, 503, 503, 503]));
     await expect(run(call.get(client(2)))).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('maxRetries: 0 means a single attempt', async () => {
     server.use(sequence('get', [503]));
     await expect(run(call.get(client(0)))).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a per-call maxRetries overrides the client', async () => {
     server.use(sequence('get', [503, 503]));
     await expect(run(client(2).workflows.get('wf_1', { maxRetries: 1 }))).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a timed-out GET is retried', async () => {
     let n = 0;
     server.use(
-      http.get(`${BASE}/v1/workflows/wf_1`, async () => {
-        if (n++ === 0) await delay(1_000);
-        return HttpResponse.json(ok);
-      }),
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => (n++ === 0 ? hang() : HttpResponse.json(ok))),
     );
     await expect(run(call.get(client(2, 100)))).resolves.toMatchObject({ id: 'wf_1' });
     expect(n).toBe(2);
@@ -96,22 +95,21 @@ describe('POST (not idempotent)', () => {
   it.each([500, 502, 503, 504, 408])('is sent exactly once when it gets %i', async (status) => {
     server.use(sequence('post', [status]));
     await expect(run(call.post(client()))).rejects.toBeInstanceOf(ApiError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('is retried after 429, when the service certainly did not act', async () => {
     server.use(sequence('post', [429], { 'retry-after': '0' }));
     await expect(run(call.post(client()))).resolves.toMatchObject({ id: 'wf_1' });
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('is not retried after a timeout', async () => {
     let n = 0;
     server.use(
-      http.post(`${BASE}/v1/workflows`, async () => {
+      http.post(`${BASE_URL}/v1/workflows`, () => {
         n++;
-        await delay(1_000);
-        return HttpResponse.json(ok);
+        return hang();
       }),
     );
     await expect(run(call.post(client(2, 50)))).rejects.toBeInstanceOf(TimeoutError);
@@ -125,18 +123,17 @@ describe('Retry-After', () => {
     const settled = await settle(call.get(client()));
     expect(settled).toMatchObject({ ok: true, value: { id: 'wf_1' } });
     expect(settled.elapsedMs).toBe(1_000);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('accepts an HTTP date', async () => {
-    // An HTTP date has whole seconds: 2.5 s ahead is 2 to 3 s away, whatever the current millisecond.
+    // An HTTP date has whole seconds: from a whole second, 2.5 s ahead is written as 2 s ahead.
+    vi.setSystemTime(Date.parse('2030-01-01T00:00:00.000Z'));
     const soon = new Date(Date.now() + 2_500).toUTCString();
     server.use(sequence('get', [503], { 'retry-after': soon }));
     const settled = await settle(call.get(client()));
-    expect(settled.ok).toBe(true);
-    expect(settled.elapsedMs).toBeGreaterThanOrEqual(1_500);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(2_500);
-    expect(server.seen).toHaveLength(2);
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 2_000 });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('longer than a minute is not slept on: RateLimitError says how long to wait', async () => {
@@ -144,7 +141,7 @@ describe('Retry-After', () => {
     const error = await run(call.get(client())).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('an abort during the wait ends the call at once', async () => {
@@ -177,7 +174,7 @@ describe('the attempt covers the body', () => {
   it('a GET whose body breaks mid-way is retried', async () => {
     let n = 0;
     server.use(
-      http.get(`${BASE}/v1/workflows/wf_1`, () => {
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => {
         if (n++ > 0) return HttpResponse.json(ok);
         const body = new ReadableStream({
           start(controller) {
@@ -194,7 +191,7 @@ describe('the attempt covers the body', () => {
 
   it('a body that stalls past timeoutMs is a TimeoutError', async () => {
     server.use(
-      http.get(`${BASE}/v1/workflows/wf_1`, () => {
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => {
         const body = new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode('{"id":'));
@@ -214,20 +211,18 @@ describe('what counts as a Retry-After', () => {
     expect(settled).toMatchObject({ ok: true, elapsedMs: 1_200 });
   });
 
+  // The first backoff step is 250 ms plus a random share of 250 ms: with Math.random() at 0.5, 375 ms.
   it('RateLimit-Reset is not taken for a Retry-After: the backoff applies', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     server.use(sequence('get', [503], { 'ratelimit-reset': '50' }));
     const settled = await settle(call.get(client()));
-    // The first backoff step: 250 to 500 ms, not the 50 s the header names.
-    expect(settled.ok).toBe(true);
-    expect(settled.elapsedMs).toBeGreaterThanOrEqual(250);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(500);
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 375 });
   });
 
   it('an unreadable Retry-After falls back to the backoff', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     server.use(sequence('get', [429], { 'retry-after': 'soon' }));
     const settled = await settle(call.get(client()));
-    expect(settled.ok).toBe(true);
-    expect(settled.elapsedMs).toBeGreaterThanOrEqual(250);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(500);
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 375 });
   });
 });

@@ -3,15 +3,16 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
-import { BASE, recordingServer } from '../helpers/recorder.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
+import { BASE_URL, useService } from '../helpers/service.js';
 
-const server = recordingServer();
+const server = useService();
 const API_KEY = 'wfa_sk_live_0123456789';
 const SAVED_KEY = 'shpat_third_party_9876543210';
 const PASSWORD = 'correct-horse-battery';
 const lines: string[] = [];
 const logger = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m), debug: (m: string) => lines.push(m) };
-const client = () => new Client({ baseUrl: BASE, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 1, logger, logLevel: 'debug' });
+const client = () => new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 1, logger, logLevel: 'debug' });
 
 /** Every way an error can be shown, cause chain included. */
 function renderings(error: unknown): string[] {
@@ -41,7 +42,7 @@ const echo = (status: number) => async ({ request }: { request: Request }) =>
 describe('secrets never appear in errors, their causes, or log lines', () => {
   it.each([400, 401, 403, 404, 422, 429, 500])('an error body echoing the API key (%i)', async (status) => {
     lines.length = 0;
-    server.use(http.get(`${BASE}/v1/workflows/wf_1`, echo(status)));
+    server.use(http.get(`${BASE_URL}/v1/workflows/wf_1`, echo(status)));
     const error = await client().workflows.get('wf_1', { maxRetries: 0 }).catch((e: unknown) => e);
     expectNoSecret(error);
     expect(String(error)).toContain('[redacted]');
@@ -49,14 +50,14 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
 
   it('an error body echoing a saved integration key', async () => {
     lines.length = 0;
-    server.use(http.post(`${BASE}/v1/integrations`, echo(400)));
+    server.use(http.post(`${BASE_URL}/v1/integrations`, echo(400)));
     const error = await client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY }).catch((e: unknown) => e);
     expectNoSecret(error);
   });
 
   it('a success body that echoes a saved key but fails validation', async () => {
     lines.length = 0;
-    server.use(http.post(`${BASE}/v1/integrations`, () => HttpResponse.json({ id: { bad: SAVED_KEY }, api_key: SAVED_KEY })));
+    server.use(http.post(`${BASE_URL}/v1/integrations`, () => HttpResponse.json({ id: { bad: SAVED_KEY }, api_key: SAVED_KEY })));
     const error = await client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY }).catch((e: unknown) => e);
     expectNoSecret(error);
   });
@@ -69,13 +70,13 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
 
   it('a failed login echoing the password', async () => {
     lines.length = 0;
-    server.use(http.post(`${BASE}/v1/auth`, echo(401)));
-    const error = await Client.login({ baseUrl: BASE, email: 'a@b.test', password: PASSWORD, maxRetries: 0 }).catch((e: unknown) => e);
+    server.use(http.post(`${BASE_URL}/v1/auth`, echo(401)));
+    const error = await Client.login({ baseUrl: BASE_URL, email: 'a@b.test', password: PASSWORD, maxRetries: 0 }).catch((e: unknown) => e);
     expectNoSecret(error);
   });
 
   it('a login answer with no recognisable key hides the body', async () => {
-    server.use(http.post(`${BASE}/v1/auth`, () => HttpResponse.json({ secret_thing: API_KEY })));
+    server.use(http.post(`${BASE_URL}/v1/auth`, () => HttpResponse.json({ secret_thing: API_KEY })));
     const error = await client().auth.issueKey({ email: 'a@b.test', password: PASSWORD }).catch((e: unknown) => e);
     expectNoSecret(error);
   });
@@ -87,9 +88,10 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
       if (n++ === 0) return new Response('busy', { status: 503 });
       throw new TypeError(`fetch failed for ${API_KEY}`);
     };
-    const error = await new Client({ baseUrl: BASE, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' })
-      .workflows.get('wf_1')
-      .catch((e: unknown) => e);
+    fakeClockInThisTest();
+    const settled = await settle(new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' }).workflows.get('wf_1'));
+    expect(settled.ok).toBe(false);
+    const error = (settled as { error: unknown }).error;
     expect(lines.some((l) => l.includes('retry 1'))).toBe(true);
     expect((error as Error).message).not.toContain(API_KEY);
   });

@@ -6,9 +6,9 @@
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, Client, ResponseValidationError, ValidationError, type ApiPrefix } from '../../src/index.js';
-import { API_KEY, BASE_URL, PREFIXES, rejectionOf, useMockService } from '../helpers/msw.js';
+import { API_KEY, BASE_URL, PREFIXES, rejectionOf, useService } from '../helpers/service.js';
 
-const service = useMockService();
+const service = useService();
 
 const credentials = { email: 'demo@example.com', password: 'correct horse battery staple' };
 const ISSUED_KEY = 'wfa_issued_key_0a1b2c3d4e5f';

@@ -5,8 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   AbortError,
   ApiError,
@@ -28,21 +27,17 @@ import {
   type Workflow,
 } from '../../src/index.js';
 import { HttpCore } from '../../src/core/http.js';
+import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
 
-const BASE_URL = 'https://wfa.test';
-const API_KEY = 'wfa_test_key_build_wait_51c0';
 const DOWNLOAD_URL = 'https://downloads.example.com/bld_1.zip';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+const server = useService();
 beforeEach(() => {
   vi.useFakeTimers();
 });
 afterEach(() => {
-  server.resetHandlers();
   vi.useRealTimers();
 });
-afterAll(() => server.close());
 
 function makeClient(options: ClientOptions = {}): Client {
   return new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', ...options });
@@ -576,7 +571,6 @@ describe('client.waitForBuild', () => {
         [[building(1)], { timeoutMs: 5000 }],
         [[reply(404)], {}],
       ] as const) {
-        server.resetHandlers();
         serveBuild(...steps);
         const tracked = trackedSignal();
         const state = await run(makeClient().waitForBuild('bld_1', { ...options, signal: tracked.signal }));

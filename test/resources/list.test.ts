@@ -2,16 +2,16 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Client, Page, ResponseValidationError, ValidationError, WfaError } from '../../src/index.js';
 import { readEnvelope } from '../../src/service/envelope.js';
-import { BASE, recordingServer } from '../helpers/recorder.js';
+import { BASE_URL, useService } from '../helpers/service.js';
 
-const server = recordingServer();
-const client = () => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries: 0 });
+const server = useService();
+const client = () => new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries: 0 });
 const order = (n: number) => ({ id: `ord_${n}`, status: 'paid', amount: n });
 const orders = (from: number, count: number) => Array.from({ length: count }, (_, i) => order(from + i));
 
 /** A server holding `total` orders, paged by `page` and `limit`, answering with `envelope(items, page, limit)`. */
 function paged(total: number, envelope: (items: unknown[], page: number, limit: number) => unknown, defaultLimit = 10) {
-  return http.get(`${BASE}/v1/orders`, ({ request }) => {
+  return http.get(`${BASE_URL}/v1/orders`, ({ request }) => {
     const url = new URL(request.url);
     const page = Number(url.searchParams.get('page') ?? 1);
     const limit = Number(url.searchParams.get('limit') ?? defaultLimit);
@@ -76,14 +76,14 @@ describe('list envelopes', () => {
   });
 
   it('an unrecognised envelope is a ResponseValidationError with the body', async () => {
-    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ count: 3 })));
+    server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json({ count: 3 })));
     const error = await client().orders.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).body).toEqual({ count: 3 });
   });
 
   it('an invalid item is reported with its path inside the envelope', async () => {
-    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ data: [order(1), { status: 'x' }] })));
+    server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json({ data: [order(1), { status: 'x' }] })));
     const error = (await client().orders.list().catch((e: unknown) => e)) as ResponseValidationError;
     expect(error.issues[0]?.path).toEqual(['data', 1, 'id']);
   });
@@ -99,7 +99,7 @@ describe('awaiting list()', () => {
     expect(first.hasNextPage()).toBe(true);
     const second = await first.getNextPage();
     expect(second.info.page).toBe(2);
-    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=10', '?limit=10&page=2']);
+    expect(server.requests.map((s) => s.search)).toEqual(['?limit=10', '?limit=10&page=2']);
   });
 
   it('keeps unknown item fields and the envelope body', async () => {
@@ -113,16 +113,17 @@ describe('awaiting list()', () => {
     server.use(paged(3, (items) => ({ data: items, has_more: false })));
     const page = await client().orders.list();
     await expect(page.getNextPage()).rejects.toBeInstanceOf(WfaError);
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('fetches nothing until awaited or iterated', async () => {
     server.use(paged(3, (items) => items));
     const pending = client().orders.list();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(server.seen).toHaveLength(0);
+    // Enough turns of the event loop for a request made eagerly to reach the service.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(server.requests).toHaveLength(0);
     await pending;
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('sends the parameters it checked, even when the caller changes them before awaiting', async () => {
@@ -131,7 +132,7 @@ describe('awaiting list()', () => {
     const pending = client().orders.list(params);
     params.limit = 5;
     await pending;
-    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=5']);
+    expect(server.requests.map((s) => s.search)).toEqual(['?limit=5']);
   });
 
   it('reads each parameter once, so what was checked is what is sent', async () => {
@@ -145,7 +146,7 @@ describe('awaiting list()', () => {
     };
     await client().orders.list(params as { limit: number });
     expect(reads).toBe(1);
-    expect(server.seen.map((s) => s.url.search)).toEqual(['?limit=5']);
+    expect(server.requests.map((s) => s.search)).toEqual(['?limit=5']);
   });
 
   it('rejects bad parameters with ValidationError and sends nothing', async () => {
@@ -153,7 +154,7 @@ describe('awaiting list()', () => {
     await expect(client().orders.list({ limit: 2.5 })).rejects.toThrow(/limit: must be a whole number/);
     // @ts-expect-error: not a parameter of orders.list
     await expect(client().orders.list({ pageSize: 5 })).rejects.toThrow(/pageSize: is not a known field/);
-    expect(server.seen).toHaveLength(0);
+    expect(server.requests).toHaveLength(0);
   });
 });
 
@@ -162,13 +163,13 @@ describe('for await over list()', () => {
     server.use(paged(25, (items, page, limit) => ({ data: items, page, limit, total: 25 })));
     const ids = (await collect(client().orders.list({ limit: 10 }))).map((o) => o.id);
     expect(ids).toEqual(orders(0, 25).map((o) => o.id));
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('stops fetching when the loop breaks', async () => {
     server.use(paged(100, (items) => ({ data: items, has_more: true })));
     for await (const item of client().orders.list({ limit: 10 })) if (item.id === 'ord_3') break;
-    expect(server.seen).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('iterating a page walks from that page on', async () => {
@@ -183,48 +184,48 @@ describe('loop guards: iteration ends on', () => {
     server.use(paged(20, (items) => items));
     await collect(client().orders.list({ limit: 10 }));
     // pages 1 and 2 are full, page 3 is empty
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('a short page', async () => {
     server.use(paged(15, (items) => items));
     expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(15);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('has_more: false', async () => {
     server.use(paged(100, (items, page) => ({ items, has_more: page < 2 })));
     expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(20);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('the last page by total_pages', async () => {
     server.use(paged(100, (items, page) => ({ results: items, page, total_pages: 3 })));
     expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(30);
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('the last page by total', async () => {
     server.use(paged(100, (items, page, limit) => ({ data: items, meta: { page, per_page: limit, total_count: 20 } })));
     expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(20);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('next_page: null', async () => {
     server.use(paged(100, (items, page) => ({ data: items, next_page: page < 2 ? page + 1 : null })));
     expect(await collect(client().orders.list({ limit: 10 }))).toHaveLength(20);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a page that repeats the previous one (a server that ignores page), without yielding it twice', async () => {
-    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json(orders(0, 10))));
+    server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json(orders(0, 10))));
     const items = await collect(client().orders.list());
     expect(items).toHaveLength(10);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a repeated page also stops a manual hasNextPage() loop', async () => {
-    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ data: orders(0, 3) })));
+    server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json({ data: orders(0, 3) })));
     let page = await client().orders.list();
     let rounds = 0;
     while (page.hasNextPage() && rounds < 10) {
@@ -237,29 +238,29 @@ describe('loop guards: iteration ends on', () => {
 
   it('a page content seen before, not only on the previous page (A, B, A)', async () => {
     let calls = 0;
-    server.use(http.get(`${BASE}/v1/orders`, () => HttpResponse.json({ data: orders(calls++ % 2 === 0 ? 0 : 10, 2), has_more: true })));
+    server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json({ data: orders(calls++ % 2 === 0 ? 0 : 10, 2), has_more: true })));
     const items = await collect(client().orders.list());
     expect(items.map((o) => o.id)).toEqual(['ord_0', 'ord_1', 'ord_10', 'ord_11']);
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('a next_page already read, even when has_more says true', async () => {
     server.use(
-      http.get(`${BASE}/v1/orders`, ({ request }) => {
+      http.get(`${BASE_URL}/v1/orders`, ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
         return HttpResponse.json({ data: orders(page * 10, 2), page, has_more: true, next_page: page === 2 ? 1 : 2 });
       }),
     );
     const items = await collect(client().orders.list());
     expect(items).toHaveLength(4);
-    expect(server.seen).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('maxPages: the last page allowed has no next page', async () => {
     server.use(paged(100, (items, page) => ({ data: items, page, has_more: true })));
     const items = await collect(client().orders.list({}, { maxPages: 3 }));
     expect(items).toHaveLength(30);
-    expect(server.seen).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('walking from one page twice yields the same items both times', async () => {

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Client, NotFoundError, ResponseValidationError, ValidationError, type ApiPrefix } from '../../src/index.js';
-import { API_KEY, BASE_URL, PREFIXES, rejectionOf, useMockService } from '../helpers/msw.js';
+import { API_KEY, BASE_URL, PREFIXES, rejectionOf, useService } from '../helpers/service.js';
 
-const service = useMockService();
+const service = useService();
 
 function makeClient(apiPrefix: ApiPrefix = '/api/v1', options: { validateResponses?: boolean } = {}) {
   return new Client({ apiKey: API_KEY, baseUrl: BASE_URL, apiPrefix, maxRetries: 0, ...options });

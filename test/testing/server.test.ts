@@ -1,9 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMockService, DEFAULT_MOCK_USER, startMockServer } from '../../src/testing/index.js';
 import type { MockServer, MockServerOptions } from '../../src/testing/index.js';
@@ -49,7 +43,9 @@ describe('startMockServer', () => {
 
   test.each(['/api/v1', '/v1'])('serves the whole lifecycle over HTTP under %s', async (prefix) => {
     const hooks = await receiver();
-    const mock = await server({ buildDurationMs: 150, webhookUrl: hooks.url });
+    // The build runs on the test's clock: each poll moves it on 50 ms instead of sleeping.
+    let now = Date.parse('2030-01-01T00:00:00.000Z');
+    const mock = await server({ buildDurationMs: 150, webhookUrl: hooks.url, now: () => now });
 
     const login = await reply(await fetch(`${mock.url}/v1/auth`, json('POST', DEFAULT_MOCK_USER)));
     const key: string = login.body.api_key;
@@ -63,7 +59,7 @@ describe('startMockServer', () => {
     const progress: number[] = [];
     while (buildState.status === 'building') {
       progress.push(buildState.progress);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      now += 50;
       buildState = (await reply(await fetch(`${mock.url}${prefix}/builds/${workflow.build_id}`, { headers: { 'x-api-key': key } }))).body;
     }
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -117,13 +113,6 @@ describe('startMockServer', () => {
     expect((await fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } })).status).toBe(200);
   });
 
-  test('a client that gives up during the latency leaves the server serving', async () => {
-    const mock = await server({ latencyMs: 200 });
-    const headers = { 'x-api-key': mock.apiKey };
-    await expect(fetch(`${mock.url}/v1/orders`, { headers, signal: AbortSignal.timeout(20) })).rejects.toThrow();
-    expect((await fetch(`${mock.url}/v1/orders`, { headers })).status).toBe(200);
-  });
-
   test('serves a given service, and close() leaves that service to its owner', async () => {
     const service = createMockService({ seed: 5 });
     const mock = await startMockServer({ service });
@@ -152,48 +141,5 @@ describe('close()', () => {
     const mock = await startMockServer();
     await mock.close();
     await expect(mock.close()).resolves.toBeUndefined();
-  });
-
-  test('lets a Node process exit on its own, with a build running, a webhook due and a connection open', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wfa-mock-exit-'));
-    try {
-      const script = join(dir, 'script.mjs');
-      const serverModule = fileURLToPath(new URL('../../src/testing/server.ts', import.meta.url));
-      await build({
-        stdin: {
-          contents: `
-            import { startMockServer } from ${JSON.stringify(serverModule)};
-            const mock = await startMockServer({ buildDurationMs: 60_000, webhookUrl: 'http://127.0.0.1:9/hooks' });
-            const headers = { 'x-api-key': mock.apiKey, 'content-type': 'application/json' };
-            await fetch(mock.url + '/v1/workflows', { method: 'POST', headers, body: JSON.stringify(${JSON.stringify(WORKFLOW)}) });
-            await (await fetch(mock.url + '/v1/orders', { headers })).arrayBuffer();
-            await mock.close();
-            console.log('closed');
-          `,
-          resolveDir: dir,
-          loader: 'ts',
-        },
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        outfile: script,
-        logLevel: 'silent',
-      });
-      const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => {
-        const killer = setTimeout(() => child.kill(), 5000);
-        child.on('exit', (exitCode) => {
-          clearTimeout(killer);
-          resolve(exitCode);
-        });
-      });
-      expect(output.trim()).toBe('closed');
-      expect(code).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

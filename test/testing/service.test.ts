@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createMockService, DEFAULT_MOCK_USER, MockNetworkError } from '../../src/testing/index.js';
 import type { MockService, MockServiceOptions } from '../../src/testing/index.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { reply, startReceiver, WORKFLOW, type Receiver, type Reply } from './helpers.js';
 
 const ORIGIN = 'http://mock.test';
@@ -719,12 +720,22 @@ describe('build.completed webhook', () => {
     ]);
   });
 
-  test('is sent on time by the real clock even if nobody polls', async () => {
-    const hooks = await receiver();
-    const service = mock({ buildDurationMs: 50, webhookUrl: hooks.url });
+  test('is sent on time by the service\'s own timer, even if nobody polls', async () => {
+    fakeClockInThisTest();
+    const sent: unknown[] = [];
+    const service = mock({
+      buildDurationMs: 50,
+      webhookUrl: 'https://hooks.example.test/in',
+      fetch: async (_input, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return new Response(null, { status: 202 });
+      },
+    });
     const workflow = (await createWorkflow(as(service))).body;
-    const [delivery] = await hooks.waitFor(1);
-    expect(delivery?.body).toMatchObject({ event: 'build.completed', workflow_id: workflow.id });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(sent, 'before the build ends').toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toEqual([expect.objectContaining({ event: 'build.completed', workflow_id: workflow.id })]);
   });
 
   test('is sent once per build however often the build is read', async () => {
@@ -831,21 +842,22 @@ describe('build.completed webhook', () => {
   });
 
   test('close() stops deliveries that have not been made', async () => {
-    const hooks = await receiver();
-    const service = mock({ buildDurationMs: 30, webhookUrl: hooks.url });
+    fakeClockInThisTest();
+    const fetch = vi.fn(async () => new Response(null, { status: 202 }));
+    const service = mock({ buildDurationMs: 30, webhookUrl: 'https://hooks.example.test/in', fetch });
     await createWorkflow(as(service));
     service.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(hooks.received).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetch).not.toHaveBeenCalled();
   });
 });
 
 describe('fault knobs', () => {
   test('latencyMs delays every answer', async () => {
+    fakeClockInThisTest();
     const api = as(mock({ latencyMs: 60 }));
-    const started = performance.now();
-    await api('GET', '/v1/orders');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    const settled = await settle(api('GET', '/v1/orders'));
+    expect(settled).toMatchObject({ ok: true, value: { status: 200 }, elapsedMs: 60 });
   });
 
   test('an abort during the latency rejects handle() with the signal\'s reason', async () => {
@@ -1044,12 +1056,13 @@ describe('isolation and reset', () => {
   });
 
   test('reset() cancels the webhook of a build still running', async () => {
-    const hooks = await receiver();
-    const service = mock({ buildDurationMs: 30, webhookUrl: hooks.url });
+    fakeClockInThisTest();
+    const fetch = vi.fn(async () => new Response(null, { status: 202 }));
+    const service = mock({ buildDurationMs: 30, webhookUrl: 'https://hooks.example.test/in', fetch });
     await createWorkflow(as(service));
     service.reset();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(hooks.received).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetch).not.toHaveBeenCalled();
   });
 });
 

@@ -56,7 +56,7 @@ describe('createWebhookHandler: 200 when handled or acknowledged', () => {
     const handler = createWebhookHandler({
       on: {
         'build.completed': async () => {
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await new Promise((resolve) => setImmediate(resolve));
           order.push('handled');
         },
       },
