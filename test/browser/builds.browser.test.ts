@@ -3,7 +3,7 @@
  */
 import { expect, test } from 'vitest';
 import { AbortError, BuildFailedError, Client, WaitTimeoutError, type Build } from '../../src/index.js';
-import { BUILD_DURATION_MS, describeInBrowser, handlers, MOCK_BASE_URL, sent, WORKFLOW } from './mock.js';
+import { BUILD_DURATION_MS, describeInBrowser, handlers, MOCK_BASE_URL, WORKFLOW } from './mock.js';
 
 const client = () => new Client({ baseUrl: MOCK_BASE_URL, apiKey: handlers.service.apiKey });
 

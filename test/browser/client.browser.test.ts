@@ -80,14 +80,18 @@ describeInBrowser('in Chromium, against the mock service behind msw’s service 
   });
 
   test('maps error statuses to error classes, with the request id the service sent', async () => {
-    const error = await client().workflows.get('wf_missing').catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_missing')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(NotFoundError.is(error) && error.status).toBe(404);
     expect(NotFoundError.is(error) && error.requestId).toMatch(/^req_/);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(WfaError);
 
-    const unauthorized = await client({ apiKey: 'wfa_wrong_key' }).orders.list().catch((e: unknown) => e);
+    const unauthorized = await client({ apiKey: 'wfa_wrong_key' })
+      .orders.list()
+      .catch((e: unknown) => e);
     expect(AuthenticationError.is(unauthorized)).toBe(true);
     expect(String(unauthorized)).not.toContain('wfa_wrong_key');
   });
@@ -139,7 +143,9 @@ describeInBrowser('in Chromium, against the mock service behind msw’s service 
 
     test('gives up after maxRetries with the last error', async () => {
       handlers.service.failNext(5, 'network');
-      const error = await client({ maxRetries: 1 }).orders.list().catch((e: unknown) => e);
+      const error = await client({ maxRetries: 1 })
+        .orders.list()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectionError);
       expect(sentTo('/api/v1/orders')).toHaveLength(2);
     });
@@ -153,20 +159,26 @@ describeInBrowser('in Chromium, against the mock service behind msw’s service 
       const reason = new Error('the user left the page');
       setTimeout(() => controller.abort(reason), 100);
       const started = performance.now();
-      const error = await slow().orders.list({}, { signal: controller.signal }).catch((e: unknown) => e);
+      const error = await slow()
+        .orders.list({}, { signal: controller.signal })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AbortError);
       expect((error as AbortError).cause).toBe(reason);
       expect(performance.now() - started).toBeLessThan(2_000);
     });
 
     test('an already aborted signal sends nothing', async () => {
-      const error = await client().orders.list({}, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+      const error = await client()
+        .orders.list({}, { signal: AbortSignal.abort() })
+        .catch((e: unknown) => e);
       expect(AbortError.is(error)).toBe(true);
       expect(sent).toHaveLength(0);
     });
 
     test('timeoutMs ends a slow attempt with TimeoutError', async () => {
-      const error = await slow().orders.list({}, { timeoutMs: 200, maxRetries: 0 }).catch((e: unknown) => e);
+      const error = await slow()
+        .orders.list({}, { timeoutMs: 200, maxRetries: 0 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error).toBeInstanceOf(ConnectionError);
       expect((error as TimeoutError).timeoutMs).toBe(200);

@@ -102,7 +102,9 @@ describeInBrowser('webhooks in Chromium', () => {
     });
     const signed = await handler(new Request('https://app.example/webhooks', { method: 'POST', body, headers: { 'x-signature': hex } }));
     expect(signed.status).toBe(200);
-    const forged = await handler(new Request('https://app.example/webhooks', { method: 'POST', body, headers: { 'x-signature': '00'.repeat(32) } }));
+    const forged = await handler(
+      new Request('https://app.example/webhooks', { method: 'POST', body, headers: { 'x-signature': '00'.repeat(32) } }),
+    );
     expect(forged.status).toBe(401);
   });
 });

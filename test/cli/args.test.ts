@@ -43,7 +43,10 @@ describe('splitCommand', () => {
       name: 'list',
       rest: ['--base-url', 'http://x', '--all'],
     });
-    expect(splitCommand(['--base-url=http://x', 'get', 'wf_1'], ['base-url'])).toEqual({ name: 'get', rest: ['--base-url=http://x', 'wf_1'] });
+    expect(splitCommand(['--base-url=http://x', 'get', 'wf_1'], ['base-url'])).toEqual({
+      name: 'get',
+      rest: ['--base-url=http://x', 'wf_1'],
+    });
   });
 
   test('no positional, no command', () => {

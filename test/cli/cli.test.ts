@@ -75,7 +75,10 @@ describe('configuration', () => {
 
     const settled = await settle(runCli(['builds', 'get', 'bld_1'], { env: ENV }));
 
-    expect(settled).toMatchObject({ ok: true, value: { code: ExitCode.RequestFailed, stderr: expect.stringMatching(/^wfa: ConnectionError: /) } });
+    expect(settled).toMatchObject({
+      ok: true,
+      value: { code: ExitCode.RequestFailed, stderr: expect.stringMatching(/^wfa: ConnectionError: /) },
+    });
     expect(service.requests, 'one attempt and the default two retries').toHaveLength(3);
   });
 
@@ -123,7 +126,8 @@ describe('help and version', () => {
   test('the top-level help lists every command and the exit codes', async () => {
     const { stdout } = await runMain(['--help']);
 
-    for (const command of ['wait-build', 'workflows', 'builds', 'orders', 'mock']) expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['wait-build', 'workflows', 'builds', 'orders', 'mock'])
+      expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     expect(stdout).toContain(EXIT_CODES_HELP);
   });
 

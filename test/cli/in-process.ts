@@ -37,9 +37,13 @@ export function startMain(args: readonly string[], env: Record<string, string> =
   });
   const controller = new AbortController();
   let ended = false;
-  const finished = main(args, { env, stdout: stream('stdout'), stderr: stream('stderr'), signal: controller.signal, cwd: process.cwd() }).then(
-    (code) => ({ code, ...output }),
-  );
+  const finished = main(args, {
+    env,
+    stdout: stream('stdout'),
+    stderr: stream('stderr'),
+    signal: controller.signal,
+    cwd: process.cwd(),
+  }).then((code) => ({ code, ...output }));
   void finished.finally(() => {
     ended = true;
     for (const listener of listeners) listener();

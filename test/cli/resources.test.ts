@@ -127,8 +127,15 @@ describe('wfa workflows create', () => {
     const result = await waited(['workflows', 'create', '--file', path, '--wait', '--interval', '100ms']);
 
     expect(result.code).toBe(ExitCode.Ok);
-    const { workflow, build } = parse(result.stdout) as { workflow: { id: string; build_id: string }; build: { id: string; download_url: string } };
-    expect(build).toMatchObject({ id: workflow.build_id, status: 'completed', download_url: `${BASE_URL}/downloads/${workflow.build_id}.zip` });
+    const { workflow, build } = parse(result.stdout) as {
+      workflow: { id: string; build_id: string };
+      build: { id: string; download_url: string };
+    };
+    expect(build).toMatchObject({
+      id: workflow.build_id,
+      status: 'completed',
+      download_url: `${BASE_URL}/downloads/${workflow.build_id}.zip`,
+    });
     expect(result.stderr).toMatch(new RegExp(`^created ${workflow.id} \\(build ${workflow.build_id}\\)\n`));
     expect(result.stderr).toMatch(/build: completed 100%\n$/);
   });

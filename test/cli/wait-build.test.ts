@@ -72,7 +72,12 @@ describe('wfa wait-build', () => {
     const result = await wfa(['wait-build', buildId, '--json', '--interval', '100ms']);
 
     expect(result.code).toBe(ExitCode.Ok);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: buildId, status: 'completed', progress: 100, download_url: `${BASE_URL}/downloads/${buildId}.zip` });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      id: buildId,
+      status: 'completed',
+      progress: 100,
+      download_url: `${BASE_URL}/downloads/${buildId}.zip`,
+    });
   });
 
   test('--quiet shows no progress', async () => {

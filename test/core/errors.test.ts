@@ -84,7 +84,10 @@ describe('messageFromBody', () => {
     [{ error: { message: 'from error.message', code: 'x' } }, 'from error.message'],
     [{ detail: 'from detail' }, 'from detail'],
     [{ detail: [{ msg: 'field required', loc: ['body', 'name'] }] }, 'field required'],
-    [{ detail: [{ msg: 'name required' }, 'a string entry', { message: 'from message' }, { code: 7 }] }, 'name required; a string entry; from message'],
+    [
+      { detail: [{ msg: 'name required' }, 'a string entry', { message: 'from message' }, { code: 7 }] },
+      'name required; a string entry; from message',
+    ],
     [{ error_description: 'from error_description' }, 'from error_description'],
     [{ title: 'from title' }, 'from title'],
     [{ message: '  ', error: 'the first field with text wins' }, 'the first field with text wins'],

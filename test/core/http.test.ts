@@ -94,7 +94,9 @@ describe('the API key', () => {
   });
 
   it('is refused, without being echoed, when it cannot be a header value', async () => {
-    const error = await client({ apiKey: 'bad\nkey_value' }).workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client({ apiKey: 'bad\nkey_value' })
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/spaces or control characters, which an HTTP header cannot carry/);
     expect((error as Error).message).not.toContain('key_value');
     expect(server.requests).toHaveLength(0);
@@ -136,11 +138,7 @@ describe("apiPrefix: 'auto'", () => {
     const c = client();
     await c.workflows.get('wf_1');
     await c.workflows.get('wf_2');
-    expect(server.requests.map((s) => s.path)).toEqual([
-      '/api/v1/workflows/wf_1',
-      '/v1/workflows/wf_1',
-      '/v1/workflows/wf_2',
-    ]);
+    expect(server.requests.map((s) => s.path)).toEqual(['/api/v1/workflows/wf_1', '/v1/workflows/wf_1', '/v1/workflows/wf_2']);
   });
 
   it('against a server that serves only /api/v1: never tries /v1', async () => {
@@ -189,15 +187,12 @@ describe("apiPrefix: 'auto'", () => {
 });
 
 describe('client.request (raw calls)', () => {
-  it.each(['/workflows', '/api/v1/workflows', '/v1/workflows', 'workflows'])(
-    'sends %s under the confirmed prefix',
-    async (path) => {
-      server.use(http.get(`${BASE_URL}/v1/workflows`, () => HttpResponse.json([])));
-      const c = client({ apiPrefix: '/v1' });
-      await c.request({ method: 'GET', path });
-      expect(server.requests[0]!.path).toBe('/v1/workflows');
-    },
-  );
+  it.each(['/workflows', '/api/v1/workflows', '/v1/workflows', 'workflows'])('sends %s under the confirmed prefix', async (path) => {
+    server.use(http.get(`${BASE_URL}/v1/workflows`, () => HttpResponse.json([])));
+    const c = client({ apiPrefix: '/v1' });
+    await c.request({ method: 'GET', path });
+    expect(server.requests[0]!.path).toBe('/v1/workflows');
+  });
 
   it('sends /v1/auth to /v1/auth whatever the prefix', async () => {
     server.use(http.post(`${BASE_URL}/v1/auth`, () => HttpResponse.json({ api_key: 'k' })));
@@ -289,7 +284,9 @@ describe('redirects', () => {
     server.use(
       http.get(`${BASE_URL}/api/v1/old`, () => new HttpResponse(null, { status: 302, headers: { location: 'https://evil.test/steal' } })),
     );
-    const error = await client().request({ method: 'GET', path: '/old' }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ method: 'GET', path: '/old' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(302);
     expect((error as ApiError).message).toMatch(/another origin \(https:\/\/evil\.test\)/);
@@ -300,21 +297,27 @@ describe('redirects', () => {
 describe('responses the SDK cannot use', () => {
   it('an HTML 502 page becomes a readable InternalServerError', async () => {
     server.use(
-      http.get(`${BASE_URL}/api/v1/workflows/wf_1`, () =>
-        new HttpResponse('<html><head><title>502 Bad Gateway</title></head></html>', {
-          status: 502,
-          headers: { 'content-type': 'text/html' },
-        }),
+      http.get(
+        `${BASE_URL}/api/v1/workflows/wf_1`,
+        () =>
+          new HttpResponse('<html><head><title>502 Bad Gateway</title></head></html>', {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+          }),
       ),
     );
-    const error = await client().workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe('502 Bad Gateway (HTML page: 502 Bad Gateway) (GET /api/v1/workflows/wf_1)');
   });
 
   it('a 200 that is not JSON is a ResponseValidationError carrying the text', async () => {
     server.use(http.get(`${BASE_URL}/api/v1/workflows/wf_1`, () => new HttpResponse('hello', { status: 200 })));
-    const error = await client().workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).body).toBe('hello');
     expect((error as Error).message).toMatch(/is not JSON/);
@@ -334,7 +337,9 @@ describe('time and cancellation', () => {
   });
 
   it('an already-aborted signal rejects with AbortError and sends nothing', async () => {
-    const error = await client().workflows.get('wf_1', { signal: AbortSignal.abort('stop') }).catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1', { signal: AbortSignal.abort('stop') })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe('stop');
     expect(server.requests).toHaveLength(0);
@@ -365,7 +370,9 @@ describe('the fetch option', () => {
     const fetch = async () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) });
     };
-    const error = await client({ fetch }).workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client({ fetch })
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe(`Could not reach the service: ECONNREFUSED (GET ${BASE_URL}/api/v1/workflows/wf_1)`);
   });
@@ -375,7 +382,12 @@ describe('logging', () => {
   it('writes one line per request and response at debug, never the key', async () => {
     server.use(http.get(`${BASE_URL}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
     const lines: string[] = [];
-    const logger = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m), debug: (m: string) => lines.push(m) };
+    const logger = {
+      error: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      info: (m: string) => lines.push(m),
+      debug: (m: string) => lines.push(m),
+    };
     await client({ logger, logLevel: 'debug' }).workflows.get('wf_1');
     expect(lines).toEqual([
       `[wfa] → GET ${BASE_URL}/api/v1/workflows/wf_1`,
@@ -399,7 +411,12 @@ describe('inspection of a client', () => {
     expect(JSON.stringify(c)).not.toContain(KEY);
     expect(inspect(c, { depth: Infinity, showHidden: true })).not.toContain(KEY);
     expect(String(c)).not.toContain(KEY);
-    expect(JSON.parse(JSON.stringify(c))).toEqual({ baseUrl: BASE_URL, apiPrefix: '/api/v1', prefixConfirmed: false, apiKey: '[redacted]' });
+    expect(JSON.parse(JSON.stringify(c))).toEqual({
+      baseUrl: BASE_URL,
+      apiPrefix: '/api/v1',
+      prefixConfirmed: false,
+      apiKey: '[redacted]',
+    });
   });
 });
 
@@ -421,7 +438,12 @@ describe('an X-API-Key header given explicitly', () => {
 describe('a Content-Type header given explicitly', () => {
   it('is kept, in whatever case, and not doubled by the JSON default', async () => {
     server.use(http.post(`${BASE_URL}/api/v1/things`, () => HttpResponse.json({})));
-    await client().request({ method: 'POST', path: '/things', body: { a: 1 }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    await client().request({
+      method: 'POST',
+      path: '/things',
+      body: { a: 1 },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
     expect(server.requests[0]!.headers['content-type']).toBe('application/merge-patch+json');
   });
 });

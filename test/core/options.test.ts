@@ -25,7 +25,9 @@ describe('readEnv', () => {
 
 describe('checkRequestOptions', () => {
   it('accepts what the types say', () => {
-    expect(() => checkRequestOptions({ signal: new AbortController().signal, timeoutMs: 10, maxRetries: 0, headers: { 'x-a': 'b' } })).not.toThrow();
+    expect(() =>
+      checkRequestOptions({ signal: new AbortController().signal, timeoutMs: 10, maxRetries: 0, headers: { 'x-a': 'b' } }),
+    ).not.toThrow();
   });
 
   it.each([

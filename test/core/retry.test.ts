@@ -1,13 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  AbortError,
-  ApiError,
-  Client,
-  InternalServerError,
-  RateLimitError,
-  TimeoutError,
-} from '../../src/index.js';
+import { AbortError, ApiError, Client, InternalServerError, RateLimitError, TimeoutError } from '../../src/index.js';
 import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
@@ -25,7 +18,8 @@ async function run<T>(promise: Promise<T>): Promise<T> {
 const hang = () => new Promise<never>(() => undefined);
 const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
-const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
+const client = (maxRetries = 2, timeoutMs = 10_000) =>
+  new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
 
 /** Answers with each status in turn, then 200. */
 function sequence(method: 'get' | 'put' | 'delete' | 'post', statuses: number[], headers: Record<string, string> = {}) {
@@ -83,9 +77,7 @@ describe('GET, PUT and DELETE', () => {
 
   it('a timed-out GET is retried', async () => {
     let n = 0;
-    server.use(
-      http.get(`${BASE_URL}/v1/workflows/wf_1`, () => (n++ === 0 ? hang() : HttpResponse.json(ok))),
-    );
+    server.use(http.get(`${BASE_URL}/v1/workflows/wf_1`, () => (n++ === 0 ? hang() : HttpResponse.json(ok))));
     await expect(run(call.get(client(2, 100)))).resolves.toMatchObject({ id: 'wf_1' });
     expect(n).toBe(2);
   });

@@ -11,7 +11,12 @@ const API_KEY = 'wfa_sk_live_0123456789';
 const SAVED_KEY = 'shpat_third_party_9876543210';
 const PASSWORD = 'correct-horse-battery';
 const lines: string[] = [];
-const logger = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m), debug: (m: string) => lines.push(m) };
+const logger = {
+  error: (m: string) => lines.push(m),
+  warn: (m: string) => lines.push(m),
+  info: (m: string) => lines.push(m),
+  debug: (m: string) => lines.push(m),
+};
 const client = () => new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 1, logger, logLevel: 'debug' });
 
 /** Every way an error can be shown, cause chain included. */
@@ -19,7 +24,13 @@ function renderings(error: unknown): string[] {
   const out: string[] = [];
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const err = e as Error;
-    out.push(String(err), err.message ?? '', err.stack ?? '', JSON.stringify(err) ?? '', inspect(err, { depth: Infinity, showHidden: true }));
+    out.push(
+      String(err),
+      err.message ?? '',
+      err.stack ?? '',
+      JSON.stringify(err) ?? '',
+      inspect(err, { depth: Infinity, showHidden: true }),
+    );
   }
   return out;
 }
@@ -33,17 +44,24 @@ function expectNoSecret(error: unknown) {
   }
 }
 
-const echo = (status: number) => async ({ request }: { request: Request }) =>
-  HttpResponse.json(
-    { message: `rejected ${request.headers.get('x-api-key')} with ${await request.text()}`, echoed: { key: request.headers.get('x-api-key'), [request.headers.get('x-api-key') ?? 'none']: 1 } },
-    { status },
-  );
+const echo =
+  (status: number) =>
+  async ({ request }: { request: Request }) =>
+    HttpResponse.json(
+      {
+        message: `rejected ${request.headers.get('x-api-key')} with ${await request.text()}`,
+        echoed: { key: request.headers.get('x-api-key'), [request.headers.get('x-api-key') ?? 'none']: 1 },
+      },
+      { status },
+    );
 
 describe('secrets never appear in errors, their causes, or log lines', () => {
   it.each([400, 401, 403, 404, 422, 429, 500])('an error body echoing the API key (%i)', async (status) => {
     lines.length = 0;
     server.use(http.get(`${BASE_URL}/v1/workflows/wf_1`, echo(status)));
-    const error = await client().workflows.get('wf_1', { maxRetries: 0 }).catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1', { maxRetries: 0 })
+      .catch((e: unknown) => e);
     expectNoSecret(error);
     expect(String(error)).toContain('[redacted]');
   });
@@ -51,20 +69,26 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
   it('an error body echoing a saved integration key', async () => {
     lines.length = 0;
     server.use(http.post(`${BASE_URL}/v1/integrations`, echo(400)));
-    const error = await client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY }).catch((e: unknown) => e);
+    const error = await client()
+      .integrations.save({ platform: 'shopify', api_key: SAVED_KEY })
+      .catch((e: unknown) => e);
     expectNoSecret(error);
   });
 
   it('a success body that echoes a saved key but fails validation', async () => {
     lines.length = 0;
     server.use(http.post(`${BASE_URL}/v1/integrations`, () => HttpResponse.json({ id: { bad: SAVED_KEY }, api_key: SAVED_KEY })));
-    const error = await client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY }).catch((e: unknown) => e);
+    const error = await client()
+      .integrations.save({ platform: 'shopify', api_key: SAVED_KEY })
+      .catch((e: unknown) => e);
     expectNoSecret(error);
   });
 
   it('invalid input holding a saved key', async () => {
     // @ts-expect-error: platform is missing
-    const error = await client().integrations.save({ api_key: SAVED_KEY, label: 5 }).catch((e: unknown) => e);
+    const error = await client()
+      .integrations.save({ api_key: SAVED_KEY, label: 5 })
+      .catch((e: unknown) => e);
     expectNoSecret(error);
   });
 
@@ -77,7 +101,9 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
 
   it('a login answer with no recognisable key hides the body', async () => {
     server.use(http.post(`${BASE_URL}/v1/auth`, () => HttpResponse.json({ secret_thing: API_KEY })));
-    const error = await client().auth.issueKey({ email: 'a@b.test', password: PASSWORD }).catch((e: unknown) => e);
+    const error = await client()
+      .auth.issueKey({ email: 'a@b.test', password: PASSWORD })
+      .catch((e: unknown) => e);
     expectNoSecret(error);
   });
 
@@ -89,7 +115,9 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
       throw new TypeError(`fetch failed for ${API_KEY}`);
     };
     fakeClockInThisTest();
-    const settled = await settle(new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' }).workflows.get('wf_1'));
+    const settled = await settle(
+      new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', fetch, logger, logLevel: 'debug' }).workflows.get('wf_1'),
+    );
     expect(settled.ok).toBe(false);
     const error = (settled as { error: unknown }).error;
     expect(lines.some((l) => l.includes('retry 1'))).toBe(true);
@@ -139,7 +167,9 @@ describe('redactText', () => {
 
 describe('safeCause', () => {
   it('keeps name, network fields and causes, with secrets removed', () => {
-    const raw = new TypeError(`fetch failed for ${API_KEY}`, { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED', port: 1, request: { headers: { 'x-api-key': API_KEY } } }) });
+    const raw = new TypeError(`fetch failed for ${API_KEY}`, {
+      cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED', port: 1, request: { headers: { 'x-api-key': API_KEY } } }),
+    });
     const copy = safeCause(raw, [API_KEY]) as Error & { cause: Error & { code: string; port: number; request?: unknown } };
     expect(copy.name).toBe('TypeError');
     expect(copy.message).toBe('fetch failed for [redacted]');

@@ -66,7 +66,9 @@ describe('examples', () => {
     const server = await startMockServer({ host: '127.0.0.1', port: 0, buildDurationMs: 300 });
     try {
       const drive = drivers[file];
-      const result = drive ? await drive(server, expect) : await runScript(`examples/${file}`, [], { env: envFor(server), timeoutMs: 40_000 });
+      const result = drive
+        ? await drive(server, expect)
+        : await runScript(`examples/${file}`, [], { env: envFor(server), timeoutMs: 40_000 });
 
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -86,7 +88,15 @@ describe('the demo (npm run demo)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const { stdout } = result;
-    const steps = ['1. Log in', '2. Save an integration', '3. Create a workflow', '4. Wait for the build', '5. List workflows', '6. Receive the build.completed webhook', 'Done.'];
+    const steps = [
+      '1. Log in',
+      '2. Save an integration',
+      '3. Create a workflow',
+      '4. Wait for the build',
+      '5. List workflows',
+      '6. Receive the build.completed webhook',
+      'Done.',
+    ];
     let at = -1;
     for (const heading of steps) {
       const next = stdout.indexOf(heading);

@@ -33,7 +33,13 @@ async function receiver(): Promise<{ url: string; next: Promise<BuildCompletedEv
   const next = new Promise<BuildCompletedEvent>((resolve) => (deliver = resolve));
   const server: Server = createServer(toNodeHandler(createWebhookHandler({ on: { 'build.completed': (event) => deliver(event) } })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  running.push({ close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+  running.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, next };
 }
 
@@ -87,12 +93,16 @@ describe('prefix modes', () => {
 describe('authentication failures', () => {
   it('a wrong key is an AuthenticationError', async () => {
     const server = await mock();
-    await expect(new Client({ baseUrl: server.url, apiKey: 'wfa_wrong_key', maxRetries: 0 }).orders.list()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(new Client({ baseUrl: server.url, apiKey: 'wfa_wrong_key', maxRetries: 0 }).orders.list()).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it('a wrong password is an AuthenticationError', async () => {
     const server = await mock();
-    await expect(Client.login({ baseUrl: server.url, email: 'demo@example.com', password: 'nope' })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(Client.login({ baseUrl: server.url, email: 'demo@example.com', password: 'nope' })).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it('no key at all fails before anything is sent', async () => {

@@ -17,7 +17,11 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ ur
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, server: s, hits: () => hits };
 }
 
-const close = (s: Server) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); });
+const close = (s: Server) =>
+  new Promise<void>((resolve) => {
+    s.closeAllConnections();
+    s.close(() => resolve());
+  });
 
 describe('connection failures (real sockets on 127.0.0.1)', () => {
   it('a POST whose connection was refused is retried: it was never sent', async () => {
@@ -57,4 +61,3 @@ describe('connection failures (real sockets on 127.0.0.1)', () => {
     }
   });
 });
-

@@ -8,14 +8,7 @@ import { getEventListeners } from 'node:events';
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AbortError,
-  BuildFailedError,
-  Client,
-  NotFoundError,
-  WaitTimeoutError,
-  type Build,
-} from '../../src/index.js';
+import { AbortError, BuildFailedError, Client, NotFoundError, WaitTimeoutError, type Build } from '../../src/index.js';
 
 const BASE_URL = 'https://wfa.test';
 const DOWNLOAD_URL = 'https://downloads.example.com/bld_1.zip';
@@ -112,7 +105,10 @@ describe('waiting on the real clock', () => {
     const controller = new AbortController();
     const progress: Build[] = [];
 
-    const result = await measure(() => client.waitForBuild('bld_1', { intervalMs: 40, signal: controller.signal, onProgress: (b) => progress.push(b) }), controller.signal);
+    const result = await measure(
+      () => client.waitForBuild('bld_1', { intervalMs: 40, signal: controller.signal, onProgress: (b) => progress.push(b) }),
+      controller.signal,
+    );
 
     expect(result.value).toEqual(completed);
     expect(progress.map((b) => b.progress ?? b.status)).toEqual([10, 60, 'completed']);
@@ -161,7 +157,10 @@ describe('waiting on the real clock', () => {
     serveBuild(building(40), hang);
     const controller = new AbortController();
 
-    const result = await measure(() => client.waitForBuild('bld_1', { intervalMs: 20, timeoutMs: 150, signal: controller.signal }), controller.signal);
+    const result = await measure(
+      () => client.waitForBuild('bld_1', { intervalMs: 20, timeoutMs: 150, signal: controller.signal }),
+      controller.signal,
+    );
 
     expect(result.error).toBeInstanceOf(WaitTimeoutError);
     expect((result.error as WaitTimeoutError).build).toEqual(building(40));

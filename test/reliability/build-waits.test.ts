@@ -107,7 +107,12 @@ describe('terminal statuses in any case', () => {
 
 describe('an onProgress that throws, rejects or never settles', () => {
   const callbacks: [string, () => unknown][] = [
-    ['throws', () => { throw new Error('render failed'); }],
+    [
+      'throws',
+      () => {
+        throw new Error('render failed');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('render failed'))],
     ['rejects with a non-Error', () => Promise.reject('no')],
     ['never settles', () => new Promise(() => undefined)],

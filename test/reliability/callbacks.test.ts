@@ -86,7 +86,12 @@ describe('an apiKey function', () => {
   });
 
   const failures: [string, () => string | Promise<string>][] = [
-    ['throws an Error that quotes the key', () => { throw new Error(`vault refused ${KEY}`); }],
+    [
+      'throws an Error that quotes the key',
+      () => {
+        throw new Error(`vault refused ${KEY}`);
+      },
+    ],
     ['rejects with an Error that quotes the key', () => Promise.reject(new TypeError(`fetch failed for ${KEY}`))],
     ['rejects with a string', () => Promise.reject(`no ${KEY}`)],
     ['rejects with undefined', () => Promise.reject(undefined)],
@@ -122,10 +127,20 @@ describe('an apiKey function', () => {
 
 describe('a logger', () => {
   const levels = ['error', 'warn', 'info', 'debug'] as const;
-  const throwing = Object.fromEntries(levels.map((l) => [l, () => { throw new Error(`logger down ${KEY}`); }]));
+  const throwing = Object.fromEntries(
+    levels.map((l) => [
+      l,
+      () => {
+        throw new Error(`logger down ${KEY}`);
+      },
+    ]),
+  );
   const rejecting = Object.fromEntries(levels.map((l) => [l, () => Promise.reject(new Error(`logger down ${KEY}`))]));
 
-  for (const [name, logger] of [['that throws', throwing], ['that rejects', rejecting]] as const) {
+  for (const [name, logger] of [
+    ['that throws', throwing],
+    ['that rejects', rejecting],
+  ] as const) {
     it(`${name} on every line changes nothing, through a retry and the prefix fallback`, async () => {
       server.reset();
       // A 404 under /api/v1 (the fallback), a 503 under /v1 (a retry), then the workflow.

@@ -106,8 +106,14 @@ describe('a compression bomb stops at the limit, as decoded', () => {
     const client = new Client({ baseUrl: server.url, apiKey: 'wfa_live_bomb_Zx81', apiPrefix: '/v1', maxRetries: answer.maxRetries });
     let held = false;
     try {
-      const call = method === 'GET' ? client.workflows.get('wf_1') : client.request({ method: 'POST', path: '/workflows', body: { name: 'x' } });
-      const { outcome, rss } = await peakRss(() => call.then(() => 'resolved', (error: unknown) => error));
+      const call =
+        method === 'GET' ? client.workflows.get('wf_1') : client.request({ method: 'POST', path: '/workflows', body: { name: 'x' } });
+      const { outcome, rss } = await peakRss(() =>
+        call.then(
+          () => 'resolved',
+          (error: unknown) => error,
+        ),
+      );
       check(outcome, server.log.length);
       expect(rss).toBeLessThan(RSS_BOUND);
       worstRss = Math.max(worstRss, rss);
@@ -125,20 +131,32 @@ describe('a compression bomb stops at the limit, as decoded', () => {
         const name = `${encoding}, ${withLength ? 'with' : 'without'} Content-Length, ${method}`;
 
         it(`a 200: ${name} is a ResponseValidationError naming maxResponseBytes, after one attempt`, () =>
-          attack(encoding, withLength, method, { status: 200, headers: { 'content-type': 'application/json' }, maxRetries: 2 }, (outcome, attempts) => {
-            expect(outcome).toBeInstanceOf(ResponseValidationError);
-            expect((outcome as Error).message).toContain(`maxResponseBytes (${4 * MB} bytes)`);
-            expect(attempts).toBe(1);
-          }));
+          attack(
+            encoding,
+            withLength,
+            method,
+            { status: 200, headers: { 'content-type': 'application/json' }, maxRetries: 2 },
+            (outcome, attempts) => {
+              expect(outcome).toBeInstanceOf(ResponseValidationError);
+              expect((outcome as Error).message).toContain(`maxResponseBytes (${4 * MB} bytes)`);
+              expect(attempts).toBe(1);
+            },
+          ));
 
         it(`a 503 page: ${name} keeps the first 64 KiB of each attempt's body, and retries as a 503`, () =>
-          attack(encoding, withLength, method, { status: 503, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, maxRetries: 1 }, (outcome, attempts) => {
-            expect(outcome).toBeInstanceOf(InternalServerError);
-            expect((outcome as InternalServerError).retryAfterMs).toBe(0);
-            expect(String((outcome as InternalServerError).body).length).toBeLessThanOrEqual(64 * 1024);
-            // A 503 is retried for a GET, never for a POST.
-            expect(attempts).toBe(method === 'GET' ? 2 : 1);
-          }));
+          attack(
+            encoding,
+            withLength,
+            method,
+            { status: 503, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, maxRetries: 1 },
+            (outcome, attempts) => {
+              expect(outcome).toBeInstanceOf(InternalServerError);
+              expect((outcome as InternalServerError).retryAfterMs).toBe(0);
+              expect(String((outcome as InternalServerError).body).length).toBeLessThanOrEqual(64 * 1024);
+              // A 503 is retried for a GET, never for a POST.
+              expect(attempts).toBe(method === 'GET' ? 2 : 1);
+            },
+          ));
       }
     }
   }

@@ -93,7 +93,13 @@ describe('retryAfterMs on every ApiError that came with a wait', () => {
     // name, status, headers, expected retryAfterMs, attempts for a GET with maxRetries 2
     ['a 503 with Retry-After: 3600 (over the one-minute cap: not slept on)', 503, () => ({ 'retry-after': '3600' }), 3_600_000, 1],
     ['a 500 with retry-after-ms: 120000', 500, () => ({ 'retry-after-ms': '120000' }), 120_000, 1],
-    ['a 502 with Retry-After as an HTTP date a day ahead', 502, () => ({ 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() }), 86_400_000, 1],
+    [
+      'a 502 with Retry-After as an HTTP date a day ahead',
+      502,
+      () => ({ 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() }),
+      86_400_000,
+      1,
+    ],
     ['a 409 with Retry-After: 30 (not retried: a 409 is final)', 409, () => ({ 'retry-after': '30' }), 30_000, 1],
     ['a 503 with Retry-After: 0, retried until the retries are used up', 503, () => ({ 'retry-after': '0' }), 0, 3],
   ];
@@ -128,7 +134,9 @@ describe('maxRetries is bounded', () => {
     const server = await startFaultServer();
     try {
       expect(() => new Client({ baseUrl: server.url, apiKey: KEY, maxRetries: 1e9 })).toThrow(WfaError);
-      expect(() => new Client({ baseUrl: server.url, apiKey: KEY, maxRetries: 1e9 })).toThrow(/maxRetries must be a whole number >= 0 and <= 10/);
+      expect(() => new Client({ baseUrl: server.url, apiKey: KEY, maxRetries: 1e9 })).toThrow(
+        /maxRetries must be a whole number >= 0 and <= 10/,
+      );
       const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1' });
       const error = await client.workflows.get('wf_1', { maxRetries: 11 }).catch((e: unknown) => e);
       const ok = ValidationError.is(error) && server.received === 0;

@@ -17,7 +17,8 @@ let client: Client;
 
 /** Answers whatever the SDK needs for a call to succeed, so every call reaches its end. */
 function answer(r: LoggedRequest) {
-  if (r.path.startsWith('/v1/builds/')) return faults.ok({ id: 'bld_x', status: 'completed', progress: 100, download_url: 'https://files.example.com/x.zip' });
+  if (r.path.startsWith('/v1/builds/'))
+    return faults.ok({ id: 'bld_x', status: 'completed', progress: 100, download_url: 'https://files.example.com/x.zip' });
   if (r.path.startsWith('/v1/orders/')) return faults.ok({ id: 'ord_x', status: 'paid' });
   if (r.method === 'DELETE') return faults.noContent();
   if (/^\/v1\/(workflows|orders|integrations)$/.test(r.path)) return faults.ok({ data: [], has_more: false });
@@ -104,7 +105,9 @@ describe('ids stay inside their endpoint', () => {
     expect(server.log.length).toBe(before);
   });
 
-  it('an id that is not well-formed unicode (a lone surrogate) is refused with ValidationError before anything is sent', async ({ expect }) => {
+  it('an id that is not well-formed unicode (a lone surrogate) is refused with ValidationError before anything is sent', async ({
+    expect,
+  }) => {
     const before = server.log.length;
     const outcomes: string[] = [];
     for (const [name, , , call] of ID_METHODS) {
@@ -137,27 +140,41 @@ describe('ids stay inside their endpoint', () => {
 });
 
 /** Hostile query values. */
-const HOSTILE_VALUES = ['../auth', 'a&page=9&limit=1', 'x#y', '?x=', '%2F', 'a=b', '+ plus +', 'ü 日本 🙂', '\r\nX-Injected: 1', 'a'.repeat(5_000)];
+const HOSTILE_VALUES = [
+  '../auth',
+  'a&page=9&limit=1',
+  'x#y',
+  '?x=',
+  '%2F',
+  'a=b',
+  '+ plus +',
+  'ü 日本 🙂',
+  '\r\nX-Injected: 1',
+  'a'.repeat(5_000),
+];
 
 describe('query values stay values', () => {
-  it.for(HOSTILE_VALUES.map((v) => [label(v), v] as const))('status %s: one `status` parameter with exactly that value, on the list endpoint', async ([, value], { expect }) => {
-    const before = server.log.length;
-    await client.workflows.list({ status: value, limit: 5 });
-    await client.orders.list({ status: value });
-    await client.request({ method: 'GET', path: '/workflows', query: { status: value } });
-    const received = server.log.slice(before);
-    count('requests', received.length);
-    expect(received.map((r) => r.path)).toEqual(['/v1/workflows', '/v1/orders', '/v1/workflows']);
-    for (const r of received) {
-      expect(r.query.getAll('status')).toEqual([value]);
-      expect(r.query.has('page')).toBe(false);
-      expect(r.query.has('x')).toBe(false);
-      // Nothing after a `#` is sent, and nothing in the value became a second parameter.
-      expect(r.rawUrl).not.toContain('#');
-    }
-    expect(received[0]!.query.getAll('limit')).toEqual(['5']);
-    expect([...received[1]!.query.keys()]).toEqual(['status']);
-  });
+  it.for(HOSTILE_VALUES.map((v) => [label(v), v] as const))(
+    'status %s: one `status` parameter with exactly that value, on the list endpoint',
+    async ([, value], { expect }) => {
+      const before = server.log.length;
+      await client.workflows.list({ status: value, limit: 5 });
+      await client.orders.list({ status: value });
+      await client.request({ method: 'GET', path: '/workflows', query: { status: value } });
+      const received = server.log.slice(before);
+      count('requests', received.length);
+      expect(received.map((r) => r.path)).toEqual(['/v1/workflows', '/v1/orders', '/v1/workflows']);
+      for (const r of received) {
+        expect(r.query.getAll('status')).toEqual([value]);
+        expect(r.query.has('page')).toBe(false);
+        expect(r.query.has('x')).toBe(false);
+        // Nothing after a `#` is sent, and nothing in the value became a second parameter.
+        expect(r.rawUrl).not.toContain('#');
+      }
+      expect(received[0]!.query.getAll('limit')).toEqual(['5']);
+      expect([...received[1]!.query.keys()]).toEqual(['status']);
+    },
+  );
 
   it('property: any well-formed string value round-trips as one parameter', async ({ expect }) => {
     const runs = 200;

@@ -79,7 +79,12 @@ export function workflowBody(id = 'wf_1', extra: Record<string, unknown> = {}): 
 
 /** The catalogue of faults, by the names the tests use. */
 export const faults = {
-  ok: (body: unknown = workflowBody(), status = 200, headers: Record<string, string> = {}): Fault => ({ kind: 'json', status, body, headers }),
+  ok: (body: unknown = workflowBody(), status = 200, headers: Record<string, string> = {}): Fault => ({
+    kind: 'json',
+    status,
+    body,
+    headers,
+  }),
   noContent: (): Fault => ({ kind: 'raw', status: 204, body: '' }),
   reset: (): Fault => ({ kind: 'reset' }),
   resetMidResponse: (): Fault => ({ kind: 'reset-mid-response', status: 200, partial: '{"id":"wf_1","name":"Noti' }),

@@ -18,10 +18,10 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
-  ApiError,
+  type ApiError,
   Client,
-  InternalServerError,
-  RateLimitError,
+  type InternalServerError,
+  type RateLimitError,
   WfaError,
   type RequestOptions,
   type WorkflowCreateParams,
@@ -124,8 +124,13 @@ function schedule(attempts: number, attemptMs = ATTEMPT_MS, waits: number[] = []
   return total;
 }
 
-const retriedIfIdempotent = (outcome: string) => (m: Method): Expected => ({ outcome, attempts: IDEMPOTENT(m) ? ATTEMPTS : 1 });
-const boundIfIdempotent = (attemptMs = ATTEMPT_MS) => (m: Method) => schedule(IDEMPOTENT(m) ? ATTEMPTS : 1, attemptMs);
+const retriedIfIdempotent =
+  (outcome: string) =>
+  (m: Method): Expected => ({ outcome, attempts: IDEMPOTENT(m) ? ATTEMPTS : 1 });
+const boundIfIdempotent =
+  (attemptMs = ATTEMPT_MS) =>
+  (m: Method) =>
+    schedule(IDEMPOTENT(m) ? ATTEMPTS : 1, attemptMs);
 const always = (outcome: string, attempts: number | number[]) => (): Expected => ({ outcome, attempts });
 
 /** Gaps between consecutive attempts, in ms, from the server's log. */
@@ -394,7 +399,9 @@ describe.concurrent('every method class against every fault', () => {
         const expected = c.expected(method);
         const result = await run(c, method);
         const outcome = outcomeName(result.settled, result.bound);
-        const attemptsOk = Array.isArray(expected.attempts) ? expected.attempts.includes(result.attempts) : expected.attempts === result.attempts;
+        const attemptsOk = Array.isArray(expected.attempts)
+          ? expected.attempts.includes(result.attempts)
+          : expected.attempts === result.attempts;
         const withinBound = result.elapsed <= result.bound;
         // The case's own checks (the error's fields, the waits), run first so that the figures count them.
         let checkFailure: unknown;
@@ -458,7 +465,9 @@ describe('a server that ignores `page` cannot make a list loop', () => {
   });
 
   it('items without ids (compared by content): the walk still stops', async ({ expect }) => {
-    const server = await startFaultServer({ otherwise: faults.ok({ data: [{ platform: 'shopify' }, { platform: 'zapier' }], has_more: true }) });
+    const server = await startFaultServer({
+      otherwise: faults.ok({ data: [{ platform: 'shopify' }, { platform: 'zapier' }], has_more: true }),
+    });
     try {
       const client = new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0 });
       const seen: unknown[] = [];

@@ -52,7 +52,8 @@ let raw: Client;
 /** Answers that let every valid call succeed. */
 function wellBehaved(r: LoggedRequest): Fault {
   if (r.path === '/v1/auth') return faults.ok({ api_key: 'wfa_issued_123456' });
-  if (r.path.startsWith('/v1/builds/')) return faults.ok({ id: 'bld_1', status: 'completed', progress: 100, download_url: 'https://files.example.com/b.zip' });
+  if (r.path.startsWith('/v1/builds/'))
+    return faults.ok({ id: 'bld_1', status: 'completed', progress: 100, download_url: 'https://files.example.com/b.zip' });
   if (r.method === 'GET' && /^\/v1\/(workflows|orders|integrations)$/.test(r.path)) return faults.ok({ data: [], has_more: false });
   if (r.path.startsWith('/v1/integrations')) return faults.ok({ id: 'int_1', platform: 'shopify', label: null, api_key: 'shpa…1234' });
   if (r.method === 'DELETE') return faults.noContent();
@@ -106,7 +107,8 @@ function verdict(s: Settled): string {
   if ('hang' in s) return `hang (no outcome within ${GUARD_MS} ms)`;
   if (s.ok) return 'ok';
   const e = s.error as { name?: string; message?: string; constructor?: { name?: string } } | null;
-  if (WfaError.is(s.error)) return DOCUMENTED.has(s.error.name) ? s.error.name : `undocumented SDK error ${s.error.name}: ${s.error.message}`;
+  if (WfaError.is(s.error))
+    return DOCUMENTED.has(s.error.name) ? s.error.name : `undocumented SDK error ${s.error.name}: ${s.error.message}`;
   return `not an SDK error: ${e?.constructor?.name ?? typeof s.error}: ${e?.message ?? String(s.error)}`;
 }
 
@@ -142,9 +144,22 @@ const nearValidCreate = fc
   .record({
     name: fc.oneof(text, hostileValue),
     platform: fc.oneof(text, hostileValue),
-    trigger: fc.oneof(fc.record({ type: text, url: fc.option(fc.oneof(fc.webUrl(), text), { nil: undefined }) }, { requiredKeys: ['type'] }), hostileValue),
+    trigger: fc.oneof(
+      fc.record({ type: text, url: fc.option(fc.oneof(fc.webUrl(), text), { nil: undefined }) }, { requiredKeys: ['type'] }),
+      hostileValue,
+    ),
     actions: fc.oneof(
-      fc.array(fc.record({ app: fc.oneof(snake, text), action: fc.oneof(snake, text), config: fc.option(fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), { nil: undefined }) }, { requiredKeys: ['app', 'action'] }), { maxLength: 3 }),
+      fc.array(
+        fc.record(
+          {
+            app: fc.oneof(snake, text),
+            action: fc.oneof(snake, text),
+            config: fc.option(fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), { nil: undefined }),
+          },
+          { requiredKeys: ['app', 'action'] },
+        ),
+        { maxLength: 3 },
+      ),
       hostileValue,
     ),
   })
@@ -161,12 +176,25 @@ const INPUT_METHODS: { name: string; arb: fc.Arbitrary<unknown>; call: (input: u
   { name: 'workflows.create', arb: fc.oneof(nearValidCreate, hostileValue), call: (i) => client.workflows.create(i as never) },
   {
     name: 'workflows.update',
-    arb: fc.tuple(id, fc.oneof(nearValidCreate.map((c) => Object.fromEntries(Object.entries(c).slice(0, 2))), hostileValue)),
+    arb: fc.tuple(
+      id,
+      fc.oneof(
+        nearValidCreate.map((c) => Object.fromEntries(Object.entries(c).slice(0, 2))),
+        hostileValue,
+      ),
+    ),
     call: (i) => client.workflows.update(...(i as [never, never])),
   },
   {
     name: 'integrations.save',
-    arb: fc.oneof(fc.record({ platform: fc.oneof(text, hostileValue), api_key: fc.oneof(text, hostileValue), label: fc.option(fc.oneof(text, hostileValue), { nil: undefined }) }), hostileValue),
+    arb: fc.oneof(
+      fc.record({
+        platform: fc.oneof(text, hostileValue),
+        api_key: fc.oneof(text, hostileValue),
+        label: fc.option(fc.oneof(text, hostileValue), { nil: undefined }),
+      }),
+      hostileValue,
+    ),
     call: (i) => client.integrations.save(i as never),
   },
   {
@@ -176,16 +204,38 @@ const INPUT_METHODS: { name: string; arb: fc.Arbitrary<unknown>; call: (input: u
   },
   {
     name: 'workflows.list',
-    arb: fc.oneof(fc.record({ page: fc.oneof(fc.integer(), hostileValue), limit: fc.oneof(fc.integer(), hostileValue), status: fc.oneof(text, hostileValue) }, { requiredKeys: [] }), hostileValue),
+    arb: fc.oneof(
+      fc.record(
+        { page: fc.oneof(fc.integer(), hostileValue), limit: fc.oneof(fc.integer(), hostileValue), status: fc.oneof(text, hostileValue) },
+        { requiredKeys: [] },
+      ),
+      hostileValue,
+    ),
     call: async (i) => (await client.workflows.list(i as never)).items,
   },
-  { name: 'orders.list', arb: fc.oneof(fc.record({ page: fc.integer(), status: text }, { requiredKeys: [] }), hostileValue), call: async (i) => (await client.orders.list(i as never)).items },
-  { name: 'integrations.list', arb: fc.oneof(fc.record({ limit: fc.integer() }, { requiredKeys: [] }), hostileValue), call: async (i) => (await client.integrations.list(i as never)).items },
+  {
+    name: 'orders.list',
+    arb: fc.oneof(fc.record({ page: fc.integer(), status: text }, { requiredKeys: [] }), hostileValue),
+    call: async (i) => (await client.orders.list(i as never)).items,
+  },
+  {
+    name: 'integrations.list',
+    arb: fc.oneof(fc.record({ limit: fc.integer() }, { requiredKeys: [] }), hostileValue),
+    call: async (i) => (await client.integrations.list(i as never)).items,
+  },
   {
     name: 'waitForBuild',
     arb: fc.tuple(
       fc.oneof(text, fc.record({ build_id: fc.oneof(text, hostileValue) }), hostileValue),
-      options(fc.record({ intervalMs: fc.oneof(fc.integer({ min: -5, max: 50 }), hostileValue), timeoutMs: fc.oneof(fc.integer({ min: -5, max: 500 }), hostileValue) }, { requiredKeys: [] })),
+      options(
+        fc.record(
+          {
+            intervalMs: fc.oneof(fc.integer({ min: -5, max: 50 }), hostileValue),
+            timeoutMs: fc.oneof(fc.integer({ min: -5, max: 500 }), hostileValue),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
     ),
     call: (i) => client.waitForBuild(...(i as [never, never])),
   },
@@ -218,7 +268,9 @@ describe('property: any input to a create, update, save or list method ends in a
     server.reset();
   });
 
-  it('options that are not what the types say (a signal that is not one, a header HTTP cannot carry, a negative timeout) are a ValidationError, at once, with nothing sent; `null` is no options', async ({ expect }) => {
+  it('options that are not what the types say (a signal that is not one, a header HTTP cannot carry, a negative timeout) are a ValidationError, at once, with nothing sent; `null` is no options', async ({
+    expect,
+  }) => {
     respond = wellBehaved;
     server.reset();
     const input = { name: 'n', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] };
@@ -240,7 +292,9 @@ describe('property: any input to a create, update, save or list method ends in a
       for (const [name, call] of calls) outcomes.push(`${name}(${label}): ${verdict(await settle((signal) => call(guarded(o, signal))))}`);
     }
     // `null` is taken as no options; every other case is refused before sending.
-    expect(outcomes).toEqual(bad.flatMap(([label]) => calls.map(([name]) => `${name}(${label}): ${label === 'null' ? 'ok' : 'ValidationError'}`)));
+    expect(outcomes).toEqual(
+      bad.flatMap(([label]) => calls.map(([name]) => `${name}(${label}): ${label === 'null' ? 'ok' : 'ValidationError'}`)),
+    );
     // Sent: only the three calls with `null` options (a create, and a poll for each wait).
     expect(server.log.map((r) => `${r.method} ${r.path}`).filter((l) => !l.startsWith('GET /v1/workflows/'))).toEqual([
       'GET /v1/builds/bld_1',
@@ -257,7 +311,12 @@ describe('property: any input to a create, update, save or list method ends in a
     const before = server.log.length;
     const outcomes: string[] = [];
     for (const config of [{ amount: 10n }, cycle]) {
-      const input = { name: 'n', platform: 'zapier', trigger: { type: 'webhook' }, actions: [{ app: 'slack', action: 'send_message', config }] };
+      const input = {
+        name: 'n',
+        platform: 'zapier',
+        trigger: { type: 'webhook' },
+        actions: [{ app: 'slack', action: 'send_message', config }],
+      };
       outcomes.push(verdict(await settle(() => client.workflows.create(input))));
       outcomes.push(verdict(await settle(() => client.workflows.update('wf_1', { actions: input.actions }))));
     }
@@ -279,22 +338,68 @@ const nearValidBody = fc
       { id: 'int_1', platform: 'shopify', label: null, api_key: 'x' },
       { api_key: 'wfa_issued_123456' },
     ),
-    fc.dictionary(fc.constantFrom('id', 'name', 'status', 'progress', 'download_url', 'platform', 'created_at', 'data', 'items', 'has_more', 'page', 'next_page', 'total', 'api_key', '__proto__', 'constructor'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'id',
+        'name',
+        'status',
+        'progress',
+        'download_url',
+        'platform',
+        'created_at',
+        'data',
+        'items',
+        'has_more',
+        'page',
+        'next_page',
+        'total',
+        'api_key',
+        '__proto__',
+        'constructor',
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 3 },
+    ),
   )
   .map(([base, changes]) => ({ ...base, ...changes }));
 const listOf = (item: fc.Arbitrary<unknown>) =>
   fc.oneof(
     fc.array(item, { maxLength: 4 }),
-    fc.record({ data: fc.array(item, { maxLength: 4 }), has_more: fc.boolean(), page: fc.jsonValue(), next_page: fc.jsonValue(), total: fc.jsonValue() }, { requiredKeys: ['data'] }),
+    fc.record(
+      {
+        data: fc.array(item, { maxLength: 4 }),
+        has_more: fc.boolean(),
+        page: fc.jsonValue(),
+        next_page: fc.jsonValue(),
+        total: fc.jsonValue(),
+      },
+      { requiredKeys: ['data'] },
+    ),
   );
 const bodyText = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   nearValidBody.map((v) => JSON.stringify(v)),
   listOf(nearValidBody).map((v) => JSON.stringify(v)),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('', ' ', 'null', '{', '[1,', '"just a string"', '<html><title>x</title></html>', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '1e999', '-0', '{"id":"wf_1","id":"dup"}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'null',
+    '{',
+    '[1,',
+    '"just a string"',
+    '<html><title>x</title></html>',
+    '{"__proto__":{"polluted":1}}',
+    '{"constructor":{"prototype":{"polluted":1}}}',
+    '1e999',
+    '-0',
+    '{"id":"wf_1","id":"dup"}',
+  ),
 );
-const bodyBytes = fc.oneof(bodyText.map((t) => Buffer.from(t, 'utf8')), fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)));
+const bodyBytes = fc.oneof(
+  bodyText.map((t) => Buffer.from(t, 'utf8')),
+  fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
+);
 const headerSafe = fc.string({ maxLength: 30 }).map((s) => s.replace(/[^\x21-\x7e]/g, ''));
 /**
  * Status, headers and body of one answer. Not generated here, because each is a known failure pinned by its own
@@ -302,8 +407,48 @@ const headerSafe = fc.string({ maxLength: 30 }).map((s) => s.replace(/[^\x21-\x7
  * body nested past the stack depth, a `content-encoding` the body does not match.
  */
 const answerArb = fc.record({
-  status: fc.oneof(fc.constantFrom(200, 201, 202, 204, 206, 301, 302, 303, 304, 307, 308, 400, 401, 403, 404, 408, 409, 410, 418, 422, 429, 451, 500, 501, 502, 503, 504, 599), fc.integer({ min: 200, max: 599 })),
-  contentType: fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain', 'application/octet-stream', 'application/problem+json'),
+  status: fc.oneof(
+    fc.constantFrom(
+      200,
+      201,
+      202,
+      204,
+      206,
+      301,
+      302,
+      303,
+      304,
+      307,
+      308,
+      400,
+      401,
+      403,
+      404,
+      408,
+      409,
+      410,
+      418,
+      422,
+      429,
+      451,
+      500,
+      501,
+      502,
+      503,
+      504,
+      599,
+    ),
+    fc.integer({ min: 200, max: 599 }),
+  ),
+  contentType: fc.constantFrom(
+    undefined,
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/html',
+    'text/plain',
+    'application/octet-stream',
+    'application/problem+json',
+  ),
   location: fc.oneof(
     fc.constant(undefined),
     fc.constantFrom('/v1/workflows/wf_1', 'https://elsewhere.example/x', '//elsewhere.example/x', '?page=2'),
@@ -340,10 +485,20 @@ const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
 /** Every method, and what a value it resolves with must be. */
 const RESPONSE_METHODS: { name: string; runs: number; call: () => Promise<unknown>; typed: (v: unknown) => boolean }[] = [
   { name: 'workflows.get', runs: 150, call: () => client.workflows.get('wf_1'), typed: isWorkflow },
-  { name: 'workflows.create', runs: 100, call: () => client.workflows.create({ name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] }), typed: isWorkflow },
+  {
+    name: 'workflows.create',
+    runs: 100,
+    call: () => client.workflows.create({ name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] }),
+    typed: isWorkflow,
+  },
   { name: 'workflows.update', runs: 100, call: () => client.workflows.update('wf_1', { name: 'x' }), typed: isWorkflow },
   { name: 'workflows.delete', runs: 100, call: () => client.workflows.delete('wf_1'), typed: () => true },
-  { name: 'workflows.list (one page)', runs: 150, call: async () => (await client.workflows.list()).items, typed: (v) => Array.isArray(v) && v.every(isWorkflow) },
+  {
+    name: 'workflows.list (one page)',
+    runs: 150,
+    call: async () => (await client.workflows.list()).items,
+    typed: (v) => Array.isArray(v) && v.every(isWorkflow),
+  },
   {
     name: 'workflows.list (every page)',
     runs: 100,
@@ -354,13 +509,33 @@ const RESPONSE_METHODS: { name: string; runs: number; call: () => Promise<unknow
     },
     typed: (v) => Array.isArray(v) && v.every(isWorkflow),
   },
-  { name: 'orders.get', runs: 100, call: () => client.orders.get('ord_1'), typed: (v) => isObject(v) && ['string', 'number'].includes(typeof (v as { id?: unknown }).id) },
+  {
+    name: 'orders.get',
+    runs: 100,
+    call: () => client.orders.get('ord_1'),
+    typed: (v) => isObject(v) && ['string', 'number'].includes(typeof (v as { id?: unknown }).id),
+  },
   { name: 'orders.list', runs: 100, call: async () => (await client.orders.list()).items, typed: Array.isArray },
-  { name: 'builds.get', runs: 100, call: () => client.builds.get('bld_1'), typed: (v) => isObject(v) && isString((v as { status?: unknown }).status) },
-  { name: 'integrations.save', runs: 100, call: () => client.integrations.save({ platform: 'shopify', api_key: 'shpat_123456' }), typed: isObject },
+  {
+    name: 'builds.get',
+    runs: 100,
+    call: () => client.builds.get('bld_1'),
+    typed: (v) => isObject(v) && isString((v as { status?: unknown }).status),
+  },
+  {
+    name: 'integrations.save',
+    runs: 100,
+    call: () => client.integrations.save({ platform: 'shopify', api_key: 'shpat_123456' }),
+    typed: isObject,
+  },
   { name: 'integrations.list', runs: 100, call: async () => (await client.integrations.list()).items, typed: Array.isArray },
   { name: 'integrations.delete', runs: 100, call: () => client.integrations.delete('int_1'), typed: () => true },
-  { name: 'auth.issueKey', runs: 100, call: () => client.auth.issueKey({ email: 'ana@example.com', password: 'pw' }), typed: (v) => isString((v as { apiKey?: unknown }).apiKey) && (v as { apiKey: string }).apiKey !== '' },
+  {
+    name: 'auth.issueKey',
+    runs: 100,
+    call: () => client.auth.issueKey({ email: 'ana@example.com', password: 'pw' }),
+    typed: (v) => isString((v as { apiKey?: unknown }).apiKey) && (v as { apiKey: string }).apiKey !== '',
+  },
   {
     name: 'waitForBuild',
     runs: 60,
@@ -379,7 +554,8 @@ describe('property: any answer from the server ends in a typed value or a docume
         const result = await settle(m.call);
         const outcome = verdict(result);
         expect(DOCUMENTED.has(outcome) || outcome === 'ok', outcome).toBe(true);
-        if ('ok' in result && result.ok) expect(m.typed(result.value), `resolved with ${JSON.stringify(result.value)?.slice(0, 200)}`).toBe(true);
+        if ('ok' in result && result.ok)
+          expect(m.typed(result.value), `resolved with ${JSON.stringify(result.value)?.slice(0, 200)}`).toBe(true);
         expect(prototypesClean()).toBe(true);
       }),
       { numRuns: m.runs },
@@ -397,9 +573,16 @@ describe('prototype keys in responses pollute nothing', () => {
   const body = {
     ...workflowBody('wf_1'),
     trigger: JSON.parse('{"type":"webhook","__proto__":{"polluted":"trigger"}}') as unknown,
-    actions: [JSON.parse('{"app":"slack","action":"send","config":{"__proto__":{"polluted":"config"},"constructor":{"prototype":{"polluted":"config"}}},"__proto__":{"polluted":"action"}}') as unknown],
+    actions: [
+      JSON.parse(
+        '{"app":"slack","action":"send","config":{"__proto__":{"polluted":"config"},"constructor":{"prototype":{"polluted":"config"}}},"__proto__":{"polluted":"action"}}',
+      ) as unknown,
+    ],
   };
-  const text = JSON.stringify(body).replace(/^\{/, '{"__proto__":{"polluted":"top"},"constructor":{"prototype":{"polluted":"top"}},"prototype":{"polluted":"top"},');
+  const text = JSON.stringify(body).replace(
+    /^\{/,
+    '{"__proto__":{"polluted":"top"},"constructor":{"prototype":{"polluted":"top"}},"prototype":{"polluted":"top"},',
+  );
 
   it.for([
     ['a workflow', '/v1/workflows/wf_1', () => client.workflows.get('wf_1')],
@@ -428,7 +611,8 @@ describe('prototype keys in responses pollute nothing', () => {
   });
 
   it('webhook payloads: parseWebhookEvent and the handler', async ({ expect }) => {
-    const payload = '{"__proto__":{"polluted":"event"},"constructor":{"prototype":{"polluted":"event"}},"event":"build.completed","workflow_id":"wf_1","data":{"__proto__":{"polluted":"data"},"download_url":"https://files.example.com/b.zip"}}';
+    const payload =
+      '{"__proto__":{"polluted":"event"},"constructor":{"prototype":{"polluted":"event"}},"event":"build.completed","workflow_id":"wf_1","data":{"__proto__":{"polluted":"data"},"download_url":"https://files.example.com/b.zip"}}';
     const event = parseWebhookEvent(payload) as Record<string, unknown>;
     expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
     expect(event['polluted']).toBeUndefined();
@@ -450,11 +634,15 @@ describe('answers that break naive parsers', () => {
     ['a nested array as a workflow', () => client.workflows.get('wf_1'), deep],
     ['a nested array as a workflow, unvalidated', () => raw.workflows.get('wf_1'), deep],
     ['a list of one nested item', async () => (await client.workflows.list()).items, `[${deep}]`],
-    ['a list of one nested item, unvalidated, every page', async () => {
-      const all: unknown[] = [];
-      for await (const item of raw.workflows.list()) if (all.push(item) > 10) break;
-      return all;
-    }, `[${deep}]`],
+    [
+      'a list of one nested item, unvalidated, every page',
+      async () => {
+        const all: unknown[] = [];
+        for await (const item of raw.workflows.list()) if (all.push(item) > 10) break;
+        return all;
+      },
+      `[${deep}]`,
+    ],
     ['an error body nested as deep', () => client.workflows.get('wf_1'), `{"error":${deep}}`],
   ] as const)(`%s (${DEPTH} levels): a value or a documented error, no stack overflow`, async ([, call, body], { expect }) => {
     const status = body.startsWith('{"error"') ? 500 : 200;
@@ -465,16 +653,24 @@ describe('answers that break naive parsers', () => {
     expect(DOCUMENTED.has(outcome) || outcome === 'ok', outcome).toBe(true);
   });
 
-  it.for(['http://[', 'http://a b/', 'https://:99999/x'])('a redirect whose Location is not a URL (%s) ends in ApiError', async (location, { expect }) => {
-    respond = () => faults.redirect(302, location);
-    const outcome = verdict(await settle(() => client.workflows.get('wf_1')));
-    respond = wellBehaved;
-    count('requests', 1);
-    expect(outcome).toBe('ApiError');
-  });
+  it.for(['http://[', 'http://a b/', 'https://:99999/x'])(
+    'a redirect whose Location is not a URL (%s) ends in ApiError',
+    async (location, { expect }) => {
+      respond = () => faults.redirect(302, location);
+      const outcome = verdict(await settle(() => client.workflows.get('wf_1')));
+      respond = wellBehaved;
+      count('requests', 1);
+      expect(outcome).toBe('ApiError');
+    },
+  );
 
   it('a body that does not match its content-encoding ends in a documented error', async ({ expect }) => {
-    respond = () => ({ kind: 'raw', status: 200, body: 'this is not gzip', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    respond = () => ({
+      kind: 'raw',
+      status: 200,
+      body: 'this is not gzip',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
     const outcome = verdict(await settle(() => client.workflows.get('wf_1')));
     respond = wellBehaved;
     count('requests', 1);

@@ -34,7 +34,6 @@ afterAll(async () => {
   recordOpenHandles('large-bodies.test.ts', await openHandlesSince(baseline));
 });
 
-
 interface Measured<T> {
   outcome: T;
   /** Peak growth of heapUsed + external over the baseline, in bytes. */
@@ -145,7 +144,12 @@ describe('a webhook body past the limit', () => {
       handler(new Request('http://127.0.0.1/hooks', { method: 'POST', body: stream, duplex: 'half' } as RequestInit & { duplex: 'half' })),
     );
     figure({ name: 'memory: 50 MB webhook (streamed), peak heap+external', value: m.heap, unit: 'bytes', bound: WEBHOOK_BOUND });
-    figure({ name: 'webhook: bytes read of a 50 MB delivery (limit 1 MiB)', value: pulled(), unit: 'size', bound: WEBHOOK_LIMIT + CHUNK.byteLength });
+    figure({
+      name: 'webhook: bytes read of a 50 MB delivery (limit 1 MiB)',
+      value: pulled(),
+      unit: 'size',
+      bound: WEBHOOK_LIMIT + CHUNK.byteLength,
+    });
     expect(m.outcome.status).toBe(413);
     expect(pulled()).toBeLessThanOrEqual(WEBHOOK_LIMIT + CHUNK.byteLength);
     expect(m.heap).toBeLessThanOrEqual(WEBHOOK_BOUND);
@@ -154,7 +158,12 @@ describe('a webhook body past the limit', () => {
   it('announced by Content-Length: 413 without reading a byte', async ({ expect }) => {
     const { stream, pulled } = lazyBody(BODY_BYTES);
     const response = await handler(
-      new Request('http://127.0.0.1/hooks', { method: 'POST', body: stream, duplex: 'half', headers: { 'content-length': String(BODY_BYTES) } } as RequestInit & { duplex: 'half' }),
+      new Request('http://127.0.0.1/hooks', {
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
+        headers: { 'content-length': String(BODY_BYTES) },
+      } as RequestInit & { duplex: 'half' }),
     );
     expect(response.status).toBe(413);
     expect(pulled()).toBe(0);
@@ -170,7 +179,13 @@ describe('a webhook body past the limit', () => {
           new Promise<{ status: number | undefined; sent: number }>((resolve) => {
             let sent = 0;
             let status: number | undefined;
-            const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/hooks', headers: { 'content-type': 'application/json' } });
+            const req = httpRequest({
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/hooks',
+              headers: { 'content-type': 'application/json' },
+            });
             const done = () => resolve({ status, sent });
             req.on('response', (res) => {
               status = res.statusCode;

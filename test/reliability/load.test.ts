@@ -64,15 +64,21 @@ function answer(r: LoggedRequest): Fault {
   return {
     kind: 'custom',
     handle: (_req: IncomingMessage, res: ServerResponse) => {
-      setTimeout(() => {
-        if (r.method === 'DELETE') {
-          res.writeHead(204).end();
-          return;
-        }
-        const body = JSON.stringify(workflowBody(`wf_${marker}`, r.method === 'PUT' ? { name: `renamed ${marker}` } : { name: marker }));
-        res.writeHead(r.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-        res.end(body);
-      }, Math.floor(Math.random() * 20));
+      setTimeout(
+        () => {
+          if (r.method === 'DELETE') {
+            res.writeHead(204).end();
+            return;
+          }
+          const body = JSON.stringify(workflowBody(`wf_${marker}`, r.method === 'PUT' ? { name: `renamed ${marker}` } : { name: marker }));
+          res.writeHead(r.method === 'POST' ? 201 : 200, {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+          });
+          res.end(body);
+        },
+        Math.floor(Math.random() * 20),
+      );
     },
   };
 }
@@ -121,7 +127,10 @@ describe('1000 concurrent requests through one client', () => {
 
       count('requests', server.log.length);
       count('lost', lost.length);
-      count('duplicates', doubled.reduce((sum, [, n]) => sum + n - 1, 0));
+      count(
+        'duplicates',
+        doubled.reduce((sum, [, n]) => sum + n - 1, 0),
+      );
       count('unhandledRejections', strays);
       figure({ name: 'time: 1000 concurrent requests, one client', value: elapsed, unit: 'ms', bound: RUN_BOUND_MS });
 
@@ -137,12 +146,15 @@ describe('1000 concurrent requests through one client', () => {
     }
   });
 
-  it('with a 429, a 503 or a reset on one call in ten each: every call ends as the retry rules say, no request lost or doubled', async ({ expect }) => {
+  it('with a 429, a 503 or a reset on one call in ten each: every call ends as the retry rules say, no request lost or doubled', async ({
+    expect,
+  }) => {
     /**
      * The first attempt of call i meets this fault (none for 7 calls in 10). Calls go by fours (GET, PUT,
      * DELETE, POST), and a four shares its fault, so every method meets every fault 25 times.
      */
-    const faultOf = (i: number) => (['none', '429', '503', 'reset', 'none', 'none', 'none', 'none', 'none', 'none'] as const)[Math.floor(i / 4) % 10]!;
+    const faultOf = (i: number) =>
+      (['none', '429', '503', 'reset', 'none', 'none', 'none', 'none', 'none', 'none'] as const)[Math.floor(i / 4) % 10]!;
     const seen = new Map<string, number>();
     const server = await startFaultServer({
       otherwise: (r) => {
@@ -188,7 +200,14 @@ describe('1000 concurrent requests through one client', () => {
       let lost = 0;
       results.forEach((r, i) => {
         const want = expected(i);
-        const outcome = r.status === 'fulfilled' ? (isOwnAnswer(i, r.value) ? 'ok' : 'wrong answer') : WfaError.is(r.reason) ? r.reason.name : `not an SDK error: ${String(r.reason)}`;
+        const outcome =
+          r.status === 'fulfilled'
+            ? isOwnAnswer(i, r.value)
+              ? 'ok'
+              : 'wrong answer'
+            : WfaError.is(r.reason)
+              ? r.reason.name
+              : `not an SDK error: ${String(r.reason)}`;
         const requests = seen.get(markerOf(i)) ?? 0;
         if (faultOf(i) !== 'none') injected++;
         if (requests > want.requests) duplicates += requests - want.requests;
@@ -216,7 +235,9 @@ describe('1000 concurrent requests through one client', () => {
       // idempotent calls that met one (the 25 + 25 POSTs that met one are not sent again).
       expect(server.log).toHaveLength(CALLS + 100 + 75 + 75);
       const outcomes = (fault: string, method: Method) =>
-        results.filter((r, i) => faultOf(i) === fault && methodOf(i) === method).map((r) => (r.status === 'fulfilled' ? 'ok' : WfaError.is(r.reason) ? r.reason.name : 'other'));
+        results
+          .filter((_r, i) => faultOf(i) === fault && methodOf(i) === method)
+          .map((r) => (r.status === 'fulfilled' ? 'ok' : WfaError.is(r.reason) ? r.reason.name : 'other'));
       expect(new Set(outcomes('503', 'POST'))).toEqual(new Set(['InternalServerError']));
       expect(new Set(outcomes('reset', 'POST'))).toEqual(new Set(['ConnectionError']));
       expect(new Set(outcomes('429', 'POST'))).toEqual(new Set(['ok']));

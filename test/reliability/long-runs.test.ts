@@ -48,7 +48,6 @@ function service(r: LoggedRequest): Fault {
   return { kind: 'json', status: r.method === 'POST' ? 201 : 200, body: workflowBody('wf_1') };
 }
 
-
 function heapAfterGc(): number {
   for (let i = 0; i < 3; i++) gc();
   return process.memoryUsage().heapUsed;
@@ -64,8 +63,16 @@ function countedSignal() {
   let added = 0;
   let peak = 0;
   type Listener = EventListenerOrEventListenerObject;
-  const add = signal.addEventListener.bind(signal) as (type: string, listener: Listener, options?: AddEventListenerOptions | boolean) => void;
-  const remove = signal.removeEventListener.bind(signal) as (type: string, listener: Listener, options?: EventListenerOptions | boolean) => void;
+  const add = signal.addEventListener.bind(signal) as (
+    type: string,
+    listener: Listener,
+    options?: AddEventListenerOptions | boolean,
+  ) => void;
+  const remove = signal.removeEventListener.bind(signal) as (
+    type: string,
+    listener: Listener,
+    options?: EventListenerOptions | boolean,
+  ) => void;
   const target = signal as unknown as {
     addEventListener(type: string, listener: Listener | null, options?: AddEventListenerOptions | boolean): void;
     removeEventListener(type: string, listener: Listener | null, options?: EventListenerOptions | boolean): void;
@@ -155,7 +162,12 @@ describe('long runs keep memory and listeners flat', () => {
     count('requests', server.received);
     figure({ name: `heap growth after GC, ${SEQUENTIAL} requests`, value: growth, unit: 'bytes', bound: HEAP_BOUND_BYTES });
     figure({ name: `heap slope, ${SEQUENTIAL} requests`, value: perCall, unit: 'bytes/call' });
-    figure({ name: `abort listeners left on the shared signal, ${SEQUENTIAL} requests`, value: listeners.registered, unit: 'count', bound: 0 });
+    figure({
+      name: `abort listeners left on the shared signal, ${SEQUENTIAL} requests`,
+      value: listeners.registered,
+      unit: 'count',
+      bound: 0,
+    });
     figure({ name: 'abort listeners on the shared signal at once (peak)', value: listeners.peak, unit: 'count' });
     figure({ name: "Node's AbortSignal.any dependants kept on the shared signal", value: dependantsOf(signal), unit: 'count' });
     figure({ name: `time: ${SEQUENTIAL} sequential requests`, value: elapsed, unit: 'ms' });

@@ -47,7 +47,8 @@ async function attack(name: string, maxRequests: number, run: (client: Client) =
   server.reset();
   const { client, lines } = clientWithLog();
   const ids = await run(client);
-  const ok = new Set(ids).size === ids.length && server.received <= maxRequests && (expected === undefined || ids.join() === expected.join());
+  const ok =
+    new Set(ids).size === ids.length && server.received <= maxRequests && (expected === undefined || ids.join() === expected.join());
   count('faultsInjected');
   if (ok) count('faultsSurvived');
   attacked('page cycles', ok);
@@ -142,26 +143,33 @@ describe('property: for any sequence of pages, a walk ends and reads no content 
   });
 
   it('holds over 150 random servers', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 12 }), async (answers) => {
-        server.reset();
-        server.otherwise((_request, log) => {
-          const a = answers[Math.min(log.length, answers.length) - 1]!;
-          return faults.ok({ data: a.content === 0 ? [] : content(a.content), page: a.page, next_page: a.next_page, has_more: a.has_more });
-        });
-        const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1' });
-        const ids = await walk(client);
-        count('propertyRuns');
-        // A content is read at most once, so at most POOL pages with items, and one more request at most.
-        return new Set(ids).size === ids.length && server.received <= POOL + 1;
-      }),
-      { numRuns: 150 },
-    ).then(
-      () => attacked('page cycles', true),
-      (error: unknown) => {
-        attacked('page cycles', false);
-        throw error;
-      },
-    );
+    await fc
+      .assert(
+        fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 12 }), async (answers) => {
+          server.reset();
+          server.otherwise((_request, log) => {
+            const a = answers[Math.min(log.length, answers.length) - 1]!;
+            return faults.ok({
+              data: a.content === 0 ? [] : content(a.content),
+              page: a.page,
+              next_page: a.next_page,
+              has_more: a.has_more,
+            });
+          });
+          const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1' });
+          const ids = await walk(client);
+          count('propertyRuns');
+          // A content is read at most once, so at most POOL pages with items, and one more request at most.
+          return new Set(ids).size === ids.length && server.received <= POOL + 1;
+        }),
+        { numRuns: 150 },
+      )
+      .then(
+        () => attacked('page cycles', true),
+        (error: unknown) => {
+          attacked('page cycles', false);
+          throw error;
+        },
+      );
   });
 });

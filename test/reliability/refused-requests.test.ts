@@ -31,7 +31,11 @@ async function refused(call: () => Promise<unknown>, field: string, words: strin
     (e: unknown) => e,
   );
   const ok =
-    ValidationError.is(error) && error.field === field && error.message.includes(words) && error.message.length < 500 && server.received === 0;
+    ValidationError.is(error) &&
+    error.field === field &&
+    error.message.includes(words) &&
+    error.message.length < 500 &&
+    server.received === 0;
   attacked('hostile requests refused before sending', ok);
   expect(ValidationError.is(error)).toBe(true);
   expect((error as ValidationError).field).toBe(field);
@@ -72,7 +76,11 @@ describe('a query value that is not one', () => {
   ];
   for (const [name, query, field] of queries) {
     it(`${name} is refused, naming the parameter`, () =>
-      refused(() => client.request({ method: 'GET', path: '/workflows', query: query as never }), field, 'must be a string, number or boolean'));
+      refused(
+        () => client.request({ method: 'GET', path: '/workflows', query: query as never }),
+        field,
+        'must be a string, number or boolean',
+      ));
   }
 });
 
@@ -81,7 +89,11 @@ describe('a request too long to send', () => {
     refused(() => client.workflows.get('w'.repeat(1_000_000)), 'id', 'ids are at most 1024'));
 
   it('a URL over 8192 characters (a long query value) is refused', () =>
-    refused(() => client.request({ method: 'GET', path: '/workflows', query: { status: 'x'.repeat(10_000) } }), 'url', 'the SDK sends at most 8192'));
+    refused(
+      () => client.request({ method: 'GET', path: '/workflows', query: { status: 'x'.repeat(10_000) } }),
+      'url',
+      'the SDK sends at most 8192',
+    ));
 });
 
 describe('a baseUrl whose parts a request would drop', () => {

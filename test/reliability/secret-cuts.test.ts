@@ -53,7 +53,11 @@ interface Secret {
 
 const SECRETS: Secret[] = [
   { name: 'the API key', value: API_KEY, call: (client) => client.workflows.get('wf_1') },
-  { name: 'a saved integration key', value: SAVED_KEY, call: (client) => client.integrations.save({ platform: 'stripe', api_key: SAVED_KEY, label: 'live' }) },
+  {
+    name: 'a saved integration key',
+    value: SAVED_KEY,
+    call: (client) => client.integrations.save({ platform: 'stripe', api_key: SAVED_KEY, label: 'live' }),
+  },
   { name: 'a login password', value: PASSWORD, call: (client) => client.auth.issueKey({ email: 'ana@example.com', password: PASSWORD }) },
 ];
 
@@ -65,9 +69,17 @@ interface Cut {
 }
 
 const CUTS: Cut[] = [
-  { name: 'a 2xx body that is not JSON, kept to 10 000 characters', status: 200, body: (echo, before) => `${'x'.repeat(10_000 - before)}${echo}${'y'.repeat(50)}` },
+  {
+    name: 'a 2xx body that is not JSON, kept to 10 000 characters',
+    status: 200,
+    body: (echo, before) => `${'x'.repeat(10_000 - before)}${echo}${'y'.repeat(50)}`,
+  },
   { name: 'an error body, read to 64 KiB', status: 500, body: (echo, before) => `${'x'.repeat(65_536 - before)}${echo}${'y'.repeat(50)}` },
-  { name: 'an error message clipped to 300 characters', status: 400, body: (echo, before) => JSON.stringify({ error: `${'x'.repeat(300 - before)}${echo} and more` }) },
+  {
+    name: 'an error message clipped to 300 characters',
+    status: 400,
+    body: (echo, before) => JSON.stringify({ error: `${'x'.repeat(300 - before)}${echo} and more` }),
+  },
   { name: "the service's own cut at the end of the body", status: 502, body: (echo, before) => `bad gateway for ${echo.slice(0, before)}` },
 ];
 
@@ -110,19 +122,32 @@ describe('property: any secret, in any form, cut at any offset of any cut', () =
   it('leaves no 8-character piece in any rendering or log line (500 runs)', async () => {
     await fc
       .assert(
-        fc.asyncProperty(secret, fc.constantFrom(...Object.keys(FORMS)), fc.constantFrom(...CUTS), fc.nat(), async (value, formName, cut, at) => {
-          const echo = FORMS[formName]!(value);
-          answer = { status: cut.status, body: cut.body(echo, 1 + (at % (echo.length - 1))) };
-          const { lines, logger } = capturingLogger();
-          const client = new Client({ baseUrl: server.url, apiKey: 'wfa_live_unrelated_Key01', apiPrefix: '/v1', maxRetries: 0, logger, logLevel: 'debug' });
-          const error = await client.integrations.save({ platform: 'stripe', api_key: value, label: 'live' }).catch((e: unknown) => e);
-          const texts = [...renderings(error), ...lines];
-          count('propertyRuns');
-          count('secretSearches', texts.length);
-          const hits = secretHits(texts, fragments(value));
-          count('secretsFound', hits);
-          return WfaError.is(error) && hits === 0;
-        }),
+        fc.asyncProperty(
+          secret,
+          fc.constantFrom(...Object.keys(FORMS)),
+          fc.constantFrom(...CUTS),
+          fc.nat(),
+          async (value, formName, cut, at) => {
+            const echo = FORMS[formName]!(value);
+            answer = { status: cut.status, body: cut.body(echo, 1 + (at % (echo.length - 1))) };
+            const { lines, logger } = capturingLogger();
+            const client = new Client({
+              baseUrl: server.url,
+              apiKey: 'wfa_live_unrelated_Key01',
+              apiPrefix: '/v1',
+              maxRetries: 0,
+              logger,
+              logLevel: 'debug',
+            });
+            const error = await client.integrations.save({ platform: 'stripe', api_key: value, label: 'live' }).catch((e: unknown) => e);
+            const texts = [...renderings(error), ...lines];
+            count('propertyRuns');
+            count('secretSearches', texts.length);
+            const hits = secretHits(texts, fragments(value));
+            count('secretsFound', hits);
+            return WfaError.is(error) && hits === 0;
+          },
+        ),
         { numRuns: 500 },
       )
       .then(
@@ -134,4 +159,3 @@ describe('property: any secret, in any form, cut at any offset of any cut', () =
       );
   });
 });
-

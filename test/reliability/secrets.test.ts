@@ -54,19 +54,32 @@ const echo =
     const { key, body, all } = carried(r);
     const headers = { ...echoHeaders(r), ...extraHeaders };
     if (shape === 'html') {
-      return { kind: 'raw', status, body: `<html><head><title>Rejected ${all}</title></head><body>${all}</body></html>`, headers: { ...headers, 'content-type': 'text/html' } };
+      return {
+        kind: 'raw',
+        status,
+        body: `<html><head><title>Rejected ${all}</title></head><body>${all}</body></html>`,
+        headers: { ...headers, 'content-type': 'text/html' },
+      };
     }
     if (shape === 'text') return { kind: 'raw', status, body: `rejected ${all}`, headers: { ...headers, 'content-type': 'text/plain' } };
     return {
       kind: 'json',
       status,
       headers,
-      body: { message: `rejected key ${key} with body ${body}`, error: { message: all }, detail: [{ msg: all }], echoed: { key, body, [key || 'none']: true }, list: [all] },
+      body: {
+        message: `rejected key ${key} with body ${body}`,
+        error: { message: all },
+        detail: [{ msg: all }],
+        echoed: { key, body, [key || 'none']: true },
+        list: [all],
+      },
     };
   };
 
 /** A 2xx answer built from what the request carried. */
-const echoOk = (make: (c: ReturnType<typeof carried>) => unknown, status = 200) => (r: LoggedRequest): Fault => ({ kind: 'json', status, body: make(carried(r)), headers: echoHeaders(r) });
+const echoOk =
+  (make: (c: ReturnType<typeof carried>) => unknown, status = 200) =>
+  (r: LoggedRequest): Fault => ({ kind: 'json', status, body: make(carried(r)), headers: echoHeaders(r) });
 
 interface Ctx {
   server: FaultServer;
@@ -121,22 +134,30 @@ const CASES: SecretCase[] = [
   {
     name: 'a 429 asking for a day, echoing the key',
     expected: 'RateLimitError',
-    run: ({ server, client }) => (server.otherwise(echo(429, 'json', { 'retry-after': '86400' })), client({ maxRetries: 2 }).workflows.get('wf_1')),
+    run: ({ server, client }) => (
+      server.otherwise(echo(429, 'json', { 'retry-after': '86400' })), client({ maxRetries: 2 }).workflows.get('wf_1')
+    ),
   },
   {
     name: 'a 200 of the wrong shape echoing the key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ id: 42, name: c.key, echoed: c.all }))), client().workflows.get('wf_1')),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: 42, name: c.key, echoed: c.all }))), client().workflows.get('wf_1')
+    ),
   },
   {
     name: 'a 200 that is not JSON, echoing the key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) => (server.otherwise((r) => ({ kind: 'raw', status: 200, body: `not json ${carried(r).all}` })), client().workflows.get('wf_1')),
+    run: ({ server, client }) => (
+      server.otherwise((r) => ({ kind: 'raw', status: 200, body: `not json ${carried(r).all}` })), client().workflows.get('wf_1')
+    ),
   },
   {
     name: 'a list answer that is no list, echoing the key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ echoed: c.key, nested: { again: c.all } }))), client().workflows.list()),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ echoed: c.key, nested: { again: c.all } }))), client().workflows.list()
+    ),
   },
   {
     name: 'a list whose items are of the wrong shape, echoing the key',
@@ -151,19 +172,25 @@ const CASES: SecretCase[] = [
   {
     name: 'integrations.save: a 500 page echoing the saved key',
     expected: 'InternalServerError',
-    run: ({ server, client }) => (server.otherwise(echo(500, 'html')), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY, label: 'Main' })),
+    run: ({ server, client }) => (
+      server.otherwise(echo(500, 'html')), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY, label: 'Main' })
+    ),
   },
   {
     name: 'integrations.save: a 200 of the wrong shape echoing the saved key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) =>
-      (server.otherwise(echoOk((c) => ({ id: { bad: c.body }, api_key: SAVED_KEY, label: 7 }))), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: { bad: c.body }, api_key: SAVED_KEY, label: 7 }))),
+      client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })
+    ),
   },
   {
     name: 'integrations.save: a 200 that is not JSON, echoing the saved key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) =>
-      (server.otherwise((r) => ({ kind: 'raw', status: 200, body: `saved ${carried(r).body}` })), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+    run: ({ server, client }) => (
+      server.otherwise((r) => ({ kind: 'raw', status: 200, body: `saved ${carried(r).body}` })),
+      client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })
+    ),
   },
   {
     name: 'integrations.save: invalid input holding the saved key (nothing sent)',
@@ -179,8 +206,10 @@ const CASES: SecretCase[] = [
   {
     name: 'auth.issueKey: a 200 with no key in it, echoing the password and the API key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) =>
-      (server.otherwise(echoOk((c) => ({ secret_thing: API_KEY, password: c.body }))), client().auth.issueKey({ email: 'ana@example.com', password: PASSWORD })),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ secret_thing: API_KEY, password: c.body }))),
+      client().auth.issueKey({ email: 'ana@example.com', password: PASSWORD })
+    ),
   },
   {
     name: 'Client.login: a 403 echoing the password',
@@ -189,13 +218,22 @@ const CASES: SecretCase[] = [
       server.otherwise(echo(403));
       const { logger } = capturingLogger();
       const log = (m: string) => lines.push(m);
-      return Client.login({ baseUrl: server.url, email: 'ana@example.com', password: PASSWORD, maxRetries: 0, logger: { ...logger, debug: log, info: log, warn: log, error: log }, logLevel: 'debug' });
+      return Client.login({
+        baseUrl: server.url,
+        email: 'ana@example.com',
+        password: PASSWORD,
+        maxRetries: 0,
+        logger: { ...logger, debug: log, info: log, warn: log, error: log },
+        logLevel: 'debug',
+      });
     },
   },
   {
     name: 'a connection reset after the request was sent (integrations.save)',
     expected: 'ConnectionError',
-    run: ({ server, client }) => (server.otherwise(faults.reset()), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })),
+    run: ({ server, client }) => (
+      server.otherwise(faults.reset()), client().integrations.save({ platform: 'shopify', api_key: SAVED_KEY })
+    ),
   },
   {
     name: 'a refused connection',
@@ -210,7 +248,9 @@ const CASES: SecretCase[] = [
   {
     name: 'a redirect to another origin with the key in the Location',
     expected: 'ApiError',
-    run: ({ server, other, client }) => (server.otherwise((r) => faults.redirect(302, `${other.url}/steal?key=${carried(r).key}`)), client().workflows.get('wf_1')),
+    run: ({ server, other, client }) => (
+      server.otherwise((r) => faults.redirect(302, `${other.url}/steal?key=${carried(r).key}`)), client().workflows.get('wf_1')
+    ),
   },
   {
     name: 'a same-origin redirect to a URL carrying the key, then an echoing 500',
@@ -223,7 +263,9 @@ const CASES: SecretCase[] = [
   {
     name: 'a redirect loop carrying the key',
     expected: 'ApiError',
-    run: ({ server, client }) => (server.otherwise((r) => faults.redirect(302, `/v1/loop/${r.seq}?key=${carried(r).key}`)), client().workflows.get('wf_1')),
+    run: ({ server, client }) => (
+      server.otherwise((r) => faults.redirect(302, `/v1/loop/${r.seq}?key=${carried(r).key}`)), client().workflows.get('wf_1')
+    ),
   },
   {
     name: 'an abort during the request',
@@ -250,7 +292,9 @@ const CASES: SecretCase[] = [
       client({
         fetch: async (input, init) => {
           const request = new Request(input, init);
-          throw new TypeError('fetch failed', { cause: new Error(`connect ECONNRESET while sending x-api-key: ${request.headers.get('x-api-key')}`) });
+          throw new TypeError('fetch failed', {
+            cause: new Error(`connect ECONNRESET while sending x-api-key: ${request.headers.get('x-api-key')}`),
+          });
         },
       }).workflows.get('wf_1'),
   },
@@ -262,19 +306,26 @@ const CASES: SecretCase[] = [
   {
     name: 'waitForBuild: a failed build whose logs echo the key',
     expected: 'BuildFailedError',
-    run: ({ server, client }) =>
-      (server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'failed', logs: [`auth with ${c.key}`], error: `bad key ${c.key}` }))), client().waitForBuild('bld_1', { intervalMs: 5 })),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'failed', logs: [`auth with ${c.key}`], error: `bad key ${c.key}` }))),
+      client().waitForBuild('bld_1', { intervalMs: 5 })
+    ),
   },
   {
     name: 'waitForBuild: a wait that times out, its last build echoing the key',
     expected: 'WaitTimeoutError',
-    run: ({ server, client }) =>
-      (server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'building', progress: 5, note: c.key }))), client().waitForBuild('bld_1', { intervalMs: 5, timeoutMs: 150 })),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'building', progress: 5, note: c.key }))),
+      client().waitForBuild('bld_1', { intervalMs: 5, timeoutMs: 150 })
+    ),
   },
   {
     name: 'waitForBuild: a completed build without download_url, echoing the key',
     expected: 'ResponseValidationError',
-    run: ({ server, client }) => (server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'completed', note: c.key }))), client().waitForBuild('bld_1', { intervalMs: 5 })),
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'completed', note: c.key }))),
+      client().waitForBuild('bld_1', { intervalMs: 5 })
+    ),
   },
 ];
 
@@ -293,34 +344,44 @@ describe('no secret in any error, cause or log line, on every error path', () =>
     await other.close();
   });
 
-  for (const c of CASES) it(c.name, async ({ expect }) => {
-    const ctx: Ctx = {
-      server,
-      other,
-      lines,
-      client: (options = {}) =>
-        new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0, timeoutMs: 300, logger, logLevel: 'debug', ...options }),
-    };
-    const outcome = await Promise.resolve(c.run(ctx)).then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const error = outcome.ok ? undefined : outcome.error;
-    const texts = [...renderings(error), ...lines];
-    const hits = secretHits(texts, SECRETS);
-    const leakedTo = other.log.filter((r) => SECRETS.some((s) => JSON.stringify(r).includes(s))).length;
-    count('secretSearches', texts.length);
-    count('secretsFound', hits);
-    count('keysSentElsewhere', leakedTo);
-    count('requests', server.log.length + other.log.length);
+  for (const c of CASES)
+    it(c.name, async ({ expect }) => {
+      const ctx: Ctx = {
+        server,
+        other,
+        lines,
+        client: (options = {}) =>
+          new Client({
+            baseUrl: server.url,
+            apiKey: API_KEY,
+            apiPrefix: '/v1',
+            maxRetries: 0,
+            timeoutMs: 300,
+            logger,
+            logLevel: 'debug',
+            ...options,
+          }),
+      };
+      const outcome = await Promise.resolve(c.run(ctx)).then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+      const error = outcome.ok ? undefined : outcome.error;
+      const texts = [...renderings(error), ...lines];
+      const hits = secretHits(texts, SECRETS);
+      const leakedTo = other.log.filter((r) => SECRETS.some((s) => JSON.stringify(r).includes(s))).length;
+      count('secretSearches', texts.length);
+      count('secretsFound', hits);
+      count('keysSentElsewhere', leakedTo);
+      count('requests', server.log.length + other.log.length);
 
-    expect(WfaError.is(error) ? error.name : `not an SDK error: ${String(error)}`).toBe(c.expected);
-    // Where it leaked, for the failure message.
-    const where = texts.filter((t) => SECRETS.some((s) => t.includes(s))).map((t) => t.slice(0, 300));
-    expect(where).toEqual([]);
-    expect(hits).toBe(0);
-    expect(leakedTo).toBe(0);
-  });
+      expect(WfaError.is(error) ? error.name : `not an SDK error: ${String(error)}`).toBe(c.expected);
+      // Where it leaked, for the failure message.
+      const where = texts.filter((t) => SECRETS.some((s) => t.includes(s))).map((t) => t.slice(0, 300));
+      expect(where).toEqual([]);
+      expect(hits).toBe(0);
+      expect(leakedTo).toBe(0);
+    });
 });
 
 describe("the client's own inspection shows no key", () => {
@@ -345,7 +406,7 @@ describe("the client's own inspection shows no key", () => {
       count('secretSearches', texts.length);
       count('secretsFound', hits);
       count('requests', server.log.length);
-      expect(inspect(client)).toContain("[redacted]");
+      expect(inspect(client)).toContain('[redacted]');
       expect(hits).toBe(0);
     } finally {
       await server.close();
@@ -364,7 +425,8 @@ describe('the API key is never sent to another origin', () => {
     await server.close();
     await other.close();
   });
-  const client = (options: ClientOptions = {}) => new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0, ...options });
+  const client = (options: ClientOptions = {}) =>
+    new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0, ...options });
 
   /** Requests at the other origin that carried the key anywhere (a header, the URL, the body). */
   const keyed = () => other.log.filter((r) => JSON.stringify(r).includes(API_KEY));
@@ -376,15 +438,17 @@ describe('the API key is never sent to another origin', () => {
 
   const redirects: [string, (otherUrl: string, port: number) => string][] = [
     ['an absolute Location', (url) => `${url}/v1/workflows/wf_1`],
-    ['a protocol-relative Location', (url) => url.replace(/^http:/, '') + '/v1/workflows/wf_1'],
+    ['a protocol-relative Location', (url) => `${url.replace(/^http:/, '')}/v1/workflows/wf_1`],
     ['a Location with userinfo naming the service', (url, port) => `http://127.0.0.1:${port}@${url.replace(/^http:\/\//, '')}/x`],
-    ['an upper-case Location', (url) => url.toUpperCase() + '/X'],
+    ['an upper-case Location', (url) => `${url.toUpperCase()}/X`],
   ];
   for (const status of [301, 302, 303, 307, 308]) {
     for (const [label, location] of redirects) {
       it(`a ${status} redirect with ${label} is not followed`, async ({ expect }) => {
         server.otherwise(faults.redirect(status, location(other.url, server.port)));
-        const error = await client().workflows.create(INPUT).catch((e: unknown) => e);
+        const error = await client()
+          .workflows.create(INPUT)
+          .catch((e: unknown) => e);
         record();
         expect(WfaError.is(error) && error.name).toBe('ApiError');
         expect(other.log).toHaveLength(0);
@@ -395,7 +459,9 @@ describe('the API key is never sent to another origin', () => {
 
   it('a same-origin redirect is followed with the key; a second hop to another origin is not', async ({ expect }) => {
     server.plan(faults.redirect(307, '/v1/moved/wf_1')).otherwise(faults.redirect(302, `${other.url}/v1/workflows/wf_1`));
-    const error = await client().workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     record();
     expect(WfaError.is(error) && error.name).toBe('ApiError');
     expect(server.log.map((r) => [r.path, r.headers['x-api-key']])).toEqual([
@@ -437,7 +503,9 @@ describe('the API key is never sent to another origin', () => {
     ]);
   });
 
-  it('a build whose download_url is on another host: waiting never calls it; fetching it through the client sends no key', async ({ expect }) => {
+  it('a build whose download_url is on another host: waiting never calls it; fetching it through the client sends no key', async ({
+    expect,
+  }) => {
     const downloadUrl = `${other.url}/downloads/bld_1.zip?token=abc`;
     server.otherwise((r) =>
       r.method === 'POST'

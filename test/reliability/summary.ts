@@ -118,7 +118,11 @@ export function renderings(value: unknown): string[] {
       const e = v as { message?: unknown; stack?: unknown; cause?: unknown; errors?: unknown; body?: unknown };
       if (typeof e.message === 'string') out.push(e.message);
       if (typeof e.stack === 'string') out.push(e.stack);
-      if ('body' in e) out.push(safe(() => JSON.stringify(e.body) ?? ''), safe(() => inspect(e.body, { depth: Infinity })));
+      if ('body' in e)
+        out.push(
+          safe(() => JSON.stringify(e.body) ?? ''),
+          safe(() => inspect(e.body, { depth: Infinity })),
+        );
       if ('cause' in e) visit(e.cause, depth + 1);
       if (Array.isArray(e.errors)) for (const inner of e.errors) visit(inner, depth + 1);
     }
@@ -143,18 +147,33 @@ export function secretHits(texts: readonly string[], secrets: readonly string[])
 }
 
 /** A console-like logger that keeps every line (and every extra argument, inspected), for secret searches. */
-export function capturingLogger(): { lines: string[]; logger: Record<'error' | 'warn' | 'info' | 'debug', (message: string, ...rest: unknown[]) => void> } {
+export function capturingLogger(): {
+  lines: string[];
+  logger: Record<'error' | 'warn' | 'info' | 'debug', (message: string, ...rest: unknown[]) => void>;
+} {
   const lines: string[] = [];
-  const keep = (level: string) => (message: string, ...rest: unknown[]) => {
-    lines.push(`${level} ${message} ${rest.map((r) => inspect(r, { depth: Infinity })).join(' ')}`);
-  };
+  const keep =
+    (level: string) =>
+    (message: string, ...rest: unknown[]) => {
+      lines.push(`${level} ${message} ${rest.map((r) => inspect(r, { depth: Infinity })).join(' ')}`);
+    };
   return { lines, logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') } };
 }
 
 // ---- open handles --------------------------------------------------------------------------------------
 
 /** Resource kinds that keep a Node process alive or hold a socket. */
-const WATCHED = new Set(['TCPSocketWrap', 'TCPServerWrap', 'TCPConnectWrap', 'Timeout', 'Immediate', 'GetAddrInfoReqWrap', 'HTTPClientAsyncResource', 'HTTPINCOMINGMESSAGE', 'ProcessWrap']);
+const WATCHED = new Set([
+  'TCPSocketWrap',
+  'TCPServerWrap',
+  'TCPConnectWrap',
+  'Timeout',
+  'Immediate',
+  'GetAddrInfoReqWrap',
+  'HTTPClientAsyncResource',
+  'HTTPINCOMINGMESSAGE',
+  'ProcessWrap',
+]);
 
 /** Counts of the watched resources alive now, by kind. */
 export function activeHandles(): Map<string, number> {
@@ -251,7 +270,11 @@ export function summaryTable(lines: readonly RecordLine[], modules: readonly Tes
   rows.push(['cases run', String(passed + failed + skipped), `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`]);
   rows.push(['property runs (fast-check)', String(get('propertyRuns')), '']);
   rows.push(['requests answered by test servers', String(get('requests')), '']);
-  rows.push(['faults survived / injected', `${get('faultsSurvived')} / ${get('faultsInjected')}`, get('faultsSurvived') === get('faultsInjected') ? 'ok' : 'FAIL']);
+  rows.push([
+    'faults survived / injected',
+    `${get('faultsSurvived')} / ${get('faultsInjected')}`,
+    get('faultsSurvived') === get('faultsInjected') ? 'ok' : 'FAIL',
+  ]);
   for (const [family, { held, made }] of [...families].sort(([a], [b]) => a.localeCompare(b))) {
     rows.push([`attacks: ${family}`, `${held} / ${made}`, held === made ? 'held' : 'FAIL']);
   }
@@ -262,7 +285,12 @@ export function summaryTable(lines: readonly RecordLine[], modules: readonly Tes
     rows.push([row.label, String(value), `${value === 0 ? 'ok' : 'FAIL'} (must be 0)${note ? `; ${note}` : ''}`]);
   }
   for (const f of figures) {
-    const within = f.bound === undefined ? '' : f.value <= f.bound ? `ok (bound ${formatValue(f.bound, f.unit)})` : `FAIL (bound ${formatValue(f.bound, f.unit)})`;
+    const within =
+      f.bound === undefined
+        ? ''
+        : f.value <= f.bound
+          ? `ok (bound ${formatValue(f.bound, f.unit)})`
+          : `FAIL (bound ${formatValue(f.bound, f.unit)})`;
     rows.push([f.name, formatValue(f.value, f.unit), within]);
   }
   const w0 = Math.max(...rows.map((r) => r[0].length));

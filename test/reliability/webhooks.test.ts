@@ -113,10 +113,13 @@ describe('a body that does not arrive', () => {
 /** POSTs the event with `http.request`; resolves with the status. */
 function post(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/webhooks', headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      { port, host: '127.0.0.1', method: 'POST', path: '/webhooks', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(EVENT);
   });
@@ -152,10 +155,46 @@ describe('user callbacks that hang, reject or throw', () => {
   });
 
   const failing: [string, Partial<WebhookHandlerOptions>, number][] = [
-    ['a handler that rejects with a non-Error, and an onError that throws', { on: { 'build.completed': () => Promise.reject('nope') }, onError: () => { throw new Error('hook down'); } }, 500],
-    ['a handler that throws, and an onError that rejects', { on: { 'build.completed': () => { throw new Error('db down'); } }, onError: () => Promise.reject(new Error('hook down')) }, 500],
-    ['a handler that throws, and an onError that never settles', { on: { 'build.completed': () => { throw new Error('db down'); } }, onError: never, handlerTimeoutMs: 300 }, 500],
-    ['a handler that never settles, and an onError that never settles', { on: { 'build.completed': never }, onError: never, handlerTimeoutMs: 300 }, 503],
+    [
+      'a handler that rejects with a non-Error, and an onError that throws',
+      {
+        on: { 'build.completed': () => Promise.reject('nope') },
+        onError: () => {
+          throw new Error('hook down');
+        },
+      },
+      500,
+    ],
+    [
+      'a handler that throws, and an onError that rejects',
+      {
+        on: {
+          'build.completed': () => {
+            throw new Error('db down');
+          },
+        },
+        onError: () => Promise.reject(new Error('hook down')),
+      },
+      500,
+    ],
+    [
+      'a handler that throws, and an onError that never settles',
+      {
+        on: {
+          'build.completed': () => {
+            throw new Error('db down');
+          },
+        },
+        onError: never,
+        handlerTimeoutMs: 300,
+      },
+      500,
+    ],
+    [
+      'a handler that never settles, and an onError that never settles',
+      { on: { 'build.completed': never }, onError: never, handlerTimeoutMs: 300 },
+      503,
+    ],
   ];
   for (const [name, options, expected] of failing) {
     it(`${name}: the answer is still ${expected}`, async () => {

@@ -237,6 +237,9 @@ describe('client.integrations response validation', () => {
   it('returns the body as received with validateResponses: false', async () => {
     service.reply('POST', '/api/v1/integrations', 201, { id: 'int_1', platform: 5 });
 
-    await expect(makeClient('/api/v1', { validateResponses: false }).integrations.save(saveInput)).resolves.toEqual({ id: 'int_1', platform: 5 });
+    await expect(makeClient('/api/v1', { validateResponses: false }).integrations.save(saveInput)).resolves.toEqual({
+      id: 'int_1',
+      platform: 5,
+    });
   });
 });

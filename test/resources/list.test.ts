@@ -46,8 +46,14 @@ describe('list envelopes', () => {
     ['per_page and total_count', { data: [], page: 2, per_page: 5, total_count: 11, total_pages: 3, has_more: true, next_page: 3 }],
     ['meta', { data: [], meta: { page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, next_page: 3 } }],
     ['pagination', { data: [], pagination: { page: 2, per_page: 5, total: 11, total_pages: 3, has_more: true, next_page: '3' } }],
-    ['meta.pagination', { data: [], meta: { pagination: { current_page: 2, per_page: 5, total: 11, total_pages: 3, has_more: true, next_page: 3 } } }],
-    ['a next link', { data: [], page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, links: { next: 'https://x/v1/orders?page=3&limit=5' } }],
+    [
+      'meta.pagination',
+      { data: [], meta: { pagination: { current_page: 2, per_page: 5, total: 11, total_pages: 3, has_more: true, next_page: 3 } } },
+    ],
+    [
+      'a next link',
+      { data: [], page: 2, limit: 5, total: 11, total_pages: 3, has_more: true, links: { next: 'https://x/v1/orders?page=3&limit=5' } },
+    ],
   ])('reads paging facts from %s', (_, body) => {
     expect(readEnvelope(body, 'orders', {})?.info).toEqual({ page: 2, limit: 5, total: 11, totalPages: 3, hasMore: true, nextPage: 3 });
   });
@@ -77,14 +83,18 @@ describe('list envelopes', () => {
 
   it('an unrecognised envelope is a ResponseValidationError with the body', async () => {
     server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json({ count: 3 })));
-    const error = await client().orders.list().catch((e: unknown) => e);
+    const error = await client()
+      .orders.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).body).toEqual({ count: 3 });
   });
 
   it('an invalid item is reported with its path inside the envelope', async () => {
     server.use(http.get(`${BASE_URL}/v1/orders`, () => HttpResponse.json({ data: [order(1), { status: 'x' }] })));
-    const error = (await client().orders.list().catch((e: unknown) => e)) as ResponseValidationError;
+    const error = (await client()
+      .orders.list()
+      .catch((e: unknown) => e)) as ResponseValidationError;
     expect(error.issues[0]?.path).toEqual(['data', 1, 'id']);
   });
 });

@@ -101,7 +101,12 @@ describe.each(PREFIXES)('client.workflows with apiPrefix %s', (prefix) => {
 
     it('sends a trigger without url and actions without config as given', async () => {
       service.reply('POST', `${prefix}/workflows`, 201, workflow);
-      const minimal = { name: 'Minimal', platform: 'make', trigger: { type: 'webhook' }, actions: [{ app: 'gmail', action: 'send_email' }] };
+      const minimal = {
+        name: 'Minimal',
+        platform: 'make',
+        trigger: { type: 'webhook' },
+        actions: [{ app: 'gmail', action: 'send_email' }],
+      };
 
       await makeClient(prefix).workflows.create(minimal);
 
@@ -204,10 +209,22 @@ describe('client.workflows input validation (rejects with ValidationError, sends
     ['a trigger.url that is not http(s)', { ...createInput, trigger: { type: 'webhook', url: 'javascript:alert(1)' } }, 'trigger.url'],
     ['a trigger without type', { ...createInput, trigger: { url: 'https://example.com/hook' } }, 'trigger.type'],
     ['actions that are not an array', { ...createInput, actions: 'slack' }, 'actions'],
-    ['an action app that is not lower snake case', { ...createInput, actions: [{ app: 'Slack', action: 'send_message' }] }, 'actions[0].app'],
+    [
+      'an action app that is not lower snake case',
+      { ...createInput, actions: [{ app: 'Slack', action: 'send_message' }] },
+      'actions[0].app',
+    ],
     ['an action app with a hyphen', { ...createInput, actions: [{ app: 'google-sheets', action: 'add_row' }] }, 'actions[0].app'],
-    ['an action name that is not lower snake case', { ...createInput, actions: [{ app: 'slack', action: 'sendMessage' }] }, 'actions[0].action'],
-    ['an action config that is not an object', { ...createInput, actions: [{ app: 'slack', action: 'send_message', config: 'x' }] }, 'actions[0].config'],
+    [
+      'an action name that is not lower snake case',
+      { ...createInput, actions: [{ app: 'slack', action: 'sendMessage' }] },
+      'actions[0].action',
+    ],
+    [
+      'an action config that is not an object',
+      { ...createInput, actions: [{ app: 'slack', action: 'send_message', config: 'x' }] },
+      'actions[0].config',
+    ],
   ];
 
   it.each(createCases)('create refuses %s and names the field', async (_, input, field) => {

@@ -16,7 +16,7 @@ afterEach(async () => {
 afterAll(() => server.close());
 
 describe('createMockHandlers', () => {
-  test('answers at https://api.example.test by default, with the service\'s key', async () => {
+  test("answers at https://api.example.test by default, with the service's key", async () => {
     const handlers = createMockHandlers();
     server.use(...handlers);
     expect(MOCK_BASE_URL).toBe('https://api.example.test');
@@ -30,7 +30,9 @@ describe('createMockHandlers', () => {
     const handlers = createMockHandlers();
     server.use(...handlers);
     const headers = { 'x-api-key': handlers.service.apiKey, 'content-type': 'application/json' };
-    const created = await reply(await fetch(`${MOCK_BASE_URL}/api/v1/workflows`, { method: 'POST', headers, body: JSON.stringify(WORKFLOW) }));
+    const created = await reply(
+      await fetch(`${MOCK_BASE_URL}/api/v1/workflows`, { method: 'POST', headers, body: JSON.stringify(WORKFLOW) }),
+    );
     expect(created.status).toBe(201);
     const fetched = await reply(await fetch(`${MOCK_BASE_URL}/v1/workflows/${created.body.id}`, { headers }));
     expect(fetched.body).toEqual(created.body);
@@ -78,7 +80,7 @@ describe('createMockHandlers', () => {
     expect(await getResponse(handlers, new Request('https://other.test/v1/orders'))).toBeUndefined();
   });
 
-  test('turns failNext(n, \'network\') into a network error', async () => {
+  test("turns failNext(n, 'network') into a network error", async () => {
     const handlers = createMockHandlers();
     server.use(...handlers);
     handlers.service.failNext(1, 'network');
@@ -89,7 +91,11 @@ describe('createMockHandlers', () => {
     const a = createMockHandlers({ baseUrl: 'https://a.test' });
     const b = createMockHandlers({ baseUrl: 'https://b.test' });
     server.use(...a, ...b);
-    await fetch('https://a.test/v1/workflows', { method: 'POST', headers: { 'x-api-key': a.service.apiKey }, body: JSON.stringify(WORKFLOW) });
+    await fetch('https://a.test/v1/workflows', {
+      method: 'POST',
+      headers: { 'x-api-key': a.service.apiKey },
+      body: JSON.stringify(WORKFLOW),
+    });
     const res = await reply(await fetch('https://b.test/v1/workflows', { headers: { 'x-api-key': b.service.apiKey } }));
     expect(res.body.total).toBe(0);
   });
@@ -101,7 +107,9 @@ describe('createMockHandlers', () => {
     const handlers = createMockHandlers({ now: () => t, buildDurationMs: 1000, webhookUrl: hooks.url });
     server.use(...handlers);
     const headers = { 'x-api-key': handlers.service.apiKey };
-    const workflow = (await reply(await fetch(`${MOCK_BASE_URL}/v1/workflows`, { method: 'POST', headers, body: JSON.stringify(WORKFLOW) }))).body;
+    const workflow = (
+      await reply(await fetch(`${MOCK_BASE_URL}/v1/workflows`, { method: 'POST', headers, body: JSON.stringify(WORKFLOW) }))
+    ).body;
     t += 1000;
     const buildState = (await reply(await fetch(`${MOCK_BASE_URL}/v1/builds/${workflow.build_id}`, { headers }))).body;
     expect(buildState.download_url).toBe(`${MOCK_BASE_URL}/downloads/${workflow.build_id}.zip`);

@@ -36,7 +36,7 @@ describe('startMockServer', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
-  test('the key is the service\'s key for the default user', async () => {
+  test("the key is the service's key for the default user", async () => {
     const mock = await server();
     expect(mock.apiKey).toBe(mock.service.apiKey);
   });
@@ -49,7 +49,9 @@ describe('startMockServer', () => {
 
     const login = await reply(await fetch(`${mock.url}/v1/auth`, json('POST', DEFAULT_MOCK_USER)));
     const key: string = login.body.api_key;
-    const saved = await reply(await fetch(`${mock.url}${prefix}/integrations`, json('POST', { platform: 'zapier', api_key: 'sk_live_abcdef1234' }, key)));
+    const saved = await reply(
+      await fetch(`${mock.url}${prefix}/integrations`, json('POST', { platform: 'zapier', api_key: 'sk_live_abcdef1234' }, key)),
+    );
     expect(saved.body.api_key).toBe('sk_l…1234');
 
     const workflow = (await reply(await fetch(`${mock.url}${prefix}/workflows`, json('POST', WORKFLOW, key)))).body;
@@ -78,7 +80,7 @@ describe('startMockServer', () => {
     expect(list.body.data[0]).toMatchObject({ id: workflow.id, status: 'active' });
   });
 
-  test('passes service options through: prefixes: [\'/v1\'] makes /api/v1 a 404', async () => {
+  test("passes service options through: prefixes: ['/v1'] makes /api/v1 a 404", async () => {
     const mock = await server({ prefixes: ['/v1'] });
     const headers = { 'x-api-key': mock.apiKey };
     expect((await fetch(`${mock.url}/api/v1/orders`, { headers })).status).toBe(404);
@@ -106,7 +108,7 @@ describe('startMockServer', () => {
     await res.arrayBuffer();
   });
 
-  test('failNext(1, \'network\') drops the connection, so fetch rejects', async () => {
+  test("failNext(1, 'network') drops the connection, so fetch rejects", async () => {
     const mock = await server();
     mock.service.failNext(1, 'network');
     await expect(fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } })).rejects.toThrow(TypeError);

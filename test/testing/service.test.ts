@@ -93,13 +93,13 @@ describe.each(PREFIXES)('every endpoint answers under %s', (prefix) => {
 });
 
 describe('paths and prefixes', () => {
-  test('with prefixes: [\'/v1\'], /api/v1 paths are 404 and /v1 paths answer', async () => {
+  test("with prefixes: ['/v1'], /api/v1 paths are 404 and /v1 paths answer", async () => {
     const api = as(mock({ prefixes: ['/v1'] }));
     expect((await api('GET', '/api/v1/workflows')).status).toBe(404);
     expect((await api('GET', '/v1/workflows')).status).toBe(200);
   });
 
-  test('with prefixes: [\'/api/v1\'], /v1 paths are 404 and /api/v1 paths answer', async () => {
+  test("with prefixes: ['/api/v1'], /v1 paths are 404 and /api/v1 paths answer", async () => {
     const api = as(mock({ prefixes: ['/api/v1'] }));
     expect((await api('GET', '/v1/orders')).status).toBe(404);
     expect((await api('GET', '/api/v1/orders')).status).toBe(200);
@@ -130,7 +130,7 @@ describe('paths and prefixes', () => {
     expect(res.headers.get('allow')).toBe('GET, PUT, DELETE');
   });
 
-  test('a method named like an object property is 405, not a call into the mock\'s internals', async () => {
+  test("a method named like an object property is 405, not a call into the mock's internals", async () => {
     const res = await as(mock())('constructor', '/v1/workflows');
     expect(res.status).toBe(405);
   });
@@ -267,7 +267,12 @@ describe('workflows', () => {
   });
 
   test('extra trigger and action fields are kept; unknown top-level fields are dropped', async () => {
-    const body = { ...WORKFLOW, colour: 'red', trigger: { type: 'schedule', cron: '0 * * * *' }, actions: [{ app: 'a', action: 'b', retries: 3 }] };
+    const body = {
+      ...WORKFLOW,
+      colour: 'red',
+      trigger: { type: 'schedule', cron: '0 * * * *' },
+      actions: [{ app: 'a', action: 'b', retries: 3 }],
+    };
     const res = await createWorkflow(as(mock()), '/v1', body);
     expect(res.body.trigger).toEqual({ type: 'schedule', cron: '0 * * * *' });
     expect(res.body.actions).toEqual([{ app: 'a', action: 'b', retries: 3 }]);
@@ -287,7 +292,11 @@ describe('workflows', () => {
     ['a trigger url that is not a URL', { ...WORKFLOW, trigger: { type: 'webhook', url: 'nope' } }, 'trigger.url must be an http(s) URL'],
     ['actions not an array', { ...WORKFLOW, actions: {} }, 'actions must be an array'],
     ['an action that is not an object', { ...WORKFLOW, actions: ['slack'] }, 'actions[0] must be an object'],
-    ['an app in capitals', { ...WORKFLOW, actions: [{ app: 'Slack', action: 'send' }] }, 'actions[0].app must be lower case with underscores'],
+    [
+      'an app in capitals',
+      { ...WORKFLOW, actions: [{ app: 'Slack', action: 'send' }] },
+      'actions[0].app must be lower case with underscores',
+    ],
     ['a missing action', { ...WORKFLOW, actions: [{ app: 'slack' }] }, 'actions[0].action must be lower case with underscores'],
     ['a config that is an array', { ...WORKFLOW, actions: [{ app: 'a', action: 'b', config: [] }] }, 'actions[0].config must be an object'],
     ['a body that is an array', [], '(body) must be a JSON object'],
@@ -311,7 +320,7 @@ describe('workflows', () => {
     expect(res.status).toBe(400);
   });
 
-  test('workflows are scoped to the key\'s user', async () => {
+  test("workflows are scoped to the key's user", async () => {
     const service = mock({ users: [{ email: 'ana@example.com', password: 'pw' }] });
     const demos = await createWorkflow(as(service));
     const ana = as(service, service.issueKey('ana@example.com'));
@@ -421,13 +430,13 @@ describe('lists', () => {
     expect(res.headers.get('x-total-count')).toBe('7');
   });
 
-  test('listEnvelope \'items\' puts the records under items', async () => {
+  test("listEnvelope 'items' puts the records under items", async () => {
     const { api } = await withWorkflows(1, { listEnvelope: 'items' });
     const res = await api('GET', '/v1/workflows');
     expect(Object.keys(res.body)).toEqual(['items', 'page', 'limit', 'total', 'has_more']);
   });
 
-  test('listEnvelope \'array\' answers the bare array', async () => {
+  test("listEnvelope 'array' answers the bare array", async () => {
     const { api, ids } = await withWorkflows(2, { listEnvelope: 'array' });
     const res = await api('GET', '/v1/workflows');
     expect(res.body.map((w: { id: string }) => w.id)).toEqual(ids.slice().reverse());
@@ -464,7 +473,7 @@ describe('orders', () => {
     expect((await as(mock({ ordersPerUser: 42 }))('GET', '/v1/orders')).body.total).toBe(42);
   });
 
-  test('another user\'s order is 404', async () => {
+  test("another user's order is 404", async () => {
     const service = mock({ users: [{ email: 'ana@example.com', password: 'pw' }] });
     const demoOrder = (await as(service)('GET', '/v1/orders')).body.data[0];
     const res = await as(service, service.issueKey('ana@example.com'))('GET', `/v1/orders/${demoOrder.id}`);
@@ -515,7 +524,11 @@ describe('integrations', () => {
     const service = mock();
     const api = as(service);
     const saved = await service.handle(
-      new Request(`${ORIGIN}/v1/integrations`, { method: 'POST', headers: { 'x-api-key': service.apiKey }, body: JSON.stringify({ platform: 'zapier', api_key: KEY }) }),
+      new Request(`${ORIGIN}/v1/integrations`, {
+        method: 'POST',
+        headers: { 'x-api-key': service.apiKey },
+        body: JSON.stringify({ platform: 'zapier', api_key: KEY }),
+      }),
     );
     expect(await saved.text()).not.toContain(KEY);
     const listed = await service.handle(new Request(`${ORIGIN}/v1/integrations`, { headers: { 'x-api-key': service.apiKey } }));
@@ -550,7 +563,7 @@ describe('integrations', () => {
     expect((await api('DELETE', `/v1/integrations/${saved.body.id}`)).status).toBe(404);
   });
 
-  test('integrations are scoped to the key\'s user', async () => {
+  test("integrations are scoped to the key's user", async () => {
     const service = mock({ users: [{ email: 'ana@example.com', password: 'pw' }] });
     const saved = await as(service)('POST', '/v1/integrations', { platform: 'zapier', api_key: KEY });
     const ana = as(service, service.issueKey('ana@example.com'));
@@ -622,7 +635,7 @@ describe('builds', () => {
     expect((await build()).body.status).toBe('completed');
   });
 
-  test('the workflow\'s status follows its build: building, then active', async () => {
+  test("the workflow's status follows its build: building, then active", async () => {
     const { clock, api, workflow } = await started({ buildDurationMs: 1000 });
     clock.advance(1000);
     expect((await api('GET', `/v1/workflows/${workflow.id}`)).body.status).toBe('active');
@@ -681,7 +694,7 @@ describe('builds', () => {
     expect((await build()).body.status).toBe('completed');
   });
 
-  test('another user\'s build is 404', async () => {
+  test("another user's build is 404", async () => {
     const { service, workflow } = await started({ users: [{ email: 'ana@example.com', password: 'pw' }] });
     const res = await as(service, service.issueKey('ana@example.com'))('GET', `/v1/builds/${workflow.build_id}`);
     expect(res.status).toBe(404);
@@ -715,12 +728,16 @@ describe('build.completed webhook', () => {
       {
         path: '/hooks',
         headers: expect.objectContaining({ 'content-type': 'application/json' }),
-        body: { event: 'build.completed', workflow_id: workflow.id, data: { download_url: `${ORIGIN}/downloads/${workflow.build_id}.zip` } },
+        body: {
+          event: 'build.completed',
+          workflow_id: workflow.id,
+          data: { download_url: `${ORIGIN}/downloads/${workflow.build_id}.zip` },
+        },
       },
     ]);
   });
 
-  test('is sent on time by the service\'s own timer, even if nobody polls', async () => {
+  test("is sent on time by the service's own timer, even if nobody polls", async () => {
     fakeClockInThisTest();
     const sent: unknown[] = [];
     const service = mock({
@@ -791,7 +808,7 @@ describe('build.completed webhook', () => {
     expect(hooks.received.map((r) => (r.body as { workflow_id: string }).workflow_id)).toEqual([second.id]);
   });
 
-  test('webhookDeliveries() records each POST with the receiver\'s status', async () => {
+  test("webhookDeliveries() records each POST with the receiver's status", async () => {
     const hooks = await receiver(500);
     const clock = manualClock();
     const service = mock({ now: clock.now, buildDurationMs: 10, webhookUrl: hooks.url });
@@ -837,7 +854,9 @@ describe('build.completed webhook', () => {
     const workflow = (await createWorkflow(as(service))).body;
     clock.advance(10);
     await service.flush();
-    expect(sent).toEqual([expect.stringContaining(`https://hooks.example.test/in {"event":"build.completed","workflow_id":"${workflow.id}"`)]);
+    expect(sent).toEqual([
+      expect.stringContaining(`https://hooks.example.test/in {"event":"build.completed","workflow_id":"${workflow.id}"`),
+    ]);
     expect(service.webhookDeliveries()[0]?.status).toBe(202);
   });
 
@@ -860,10 +879,12 @@ describe('fault knobs', () => {
     expect(settled).toMatchObject({ ok: true, value: { status: 200 }, elapsedMs: 60 });
   });
 
-  test('an abort during the latency rejects handle() with the signal\'s reason', async () => {
+  test("an abort during the latency rejects handle() with the signal's reason", async () => {
     const service = mock({ latencyMs: 1000 });
     const controller = new AbortController();
-    const pending = service.handle(new Request(`${ORIGIN}/v1/orders`, { headers: { 'x-api-key': service.apiKey }, signal: controller.signal }));
+    const pending = service.handle(
+      new Request(`${ORIGIN}/v1/orders`, { headers: { 'x-api-key': service.apiKey }, signal: controller.signal }),
+    );
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
@@ -904,7 +925,7 @@ describe('fault knobs', () => {
     expect(replies[2]?.body.error.code).toBe('rate_limited');
   });
 
-  test('rateLimit\'s Retry-After defaults to 1 second', async () => {
+  test("rateLimit's Retry-After defaults to 1 second", async () => {
     const res = await as(mock({ rateLimit: { every: 1 } }))('GET', '/v1/orders');
     expect(res.headers.get('retry-after')).toBe('1');
   });
@@ -935,7 +956,7 @@ describe('fault knobs', () => {
     expect(second.body.error.message).toBe('Slow down');
   });
 
-  test('failNext(n, \'network\') makes handle() reject with MockNetworkError', async () => {
+  test("failNext(n, 'network') makes handle() reject with MockNetworkError", async () => {
     const service = mock();
     service.failNext(1, 'network');
     await expect(as(service)('GET', '/v1/orders')).rejects.toBeInstanceOf(MockNetworkError);

@@ -6,7 +6,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   ApiError,
   Client,
-  Page,
+  type Page,
   ValidationError,
   type Build,
   type Credentials,
@@ -175,7 +175,9 @@ describe('orders, integrations and auth', () => {
 
 describe('client.request and errors', () => {
   it('request<T> resolves to T', () => {
-    expectTypeOf(client.request<{ count: number }>({ method: 'GET', path: '/workflows/stats' })).toEqualTypeOf<Promise<{ count: number }>>();
+    expectTypeOf(client.request<{ count: number }>({ method: 'GET', path: '/workflows/stats' })).toEqualTypeOf<
+      Promise<{ count: number }>
+    >();
     expectTypeOf(client.request({ method: 'GET', path: '/x' })).toEqualTypeOf<Promise<unknown>>();
   });
 

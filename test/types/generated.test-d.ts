@@ -18,26 +18,12 @@ import type {
   WorkflowStatus,
   WorkflowUpdateParams,
 } from '../../src/index.js';
-import {
-  looseObject,
-  nullableString,
-  openString,
-  optional,
-  parsesTo,
-  strictObject,
-  string,
-  type Schema,
-} from '../../src/core/schema.js';
-import { CredentialsSchema } from '../../src/resources/auth.js';
-import { BuildSchema, BuildStatusSchema } from '../../src/resources/build.js';
-import { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integrations.js';
-import { OrderSchema } from '../../src/resources/orders.js';
-import {
-  WorkflowCreateSchema,
-  WorkflowSchema,
-  WorkflowStatusSchema,
-  WorkflowUpdateSchema,
-} from '../../src/resources/workflows.js';
+import { looseObject, nullableString, openString, optional, parsesTo, strictObject, string, type Schema } from '../../src/core/schema.js';
+import type { CredentialsSchema } from '../../src/resources/auth.js';
+import type { BuildSchema, BuildStatusSchema } from '../../src/resources/build.js';
+import type { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integrations.js';
+import type { OrderSchema } from '../../src/resources/orders.js';
+import type { WorkflowCreateSchema, WorkflowSchema, WorkflowStatusSchema, WorkflowUpdateSchema } from '../../src/resources/workflows.js';
 
 describe('each schema parses to its generated type', () => {
   it('Workflow, WorkflowCreateParams, WorkflowUpdateParams, WorkflowStatus', () => {
@@ -69,8 +55,7 @@ describe('each schema parses to its generated type', () => {
 
   it('the generated types name no zod type', () => {
     expectTypeOf<Workflow['actions']>().toEqualTypeOf<
-      | Array<{ app: string; action: string; config?: Record<string, unknown> | undefined; [key: string]: unknown }>
-      | undefined
+      Array<{ app: string; action: string; config?: Record<string, unknown> | undefined; [key: string]: unknown }> | undefined
     >();
     expectTypeOf<Order['id']>().toEqualTypeOf<string | number>();
     expectTypeOf<Build['status']>().toEqualTypeOf<BuildStatus | (string & {})>();

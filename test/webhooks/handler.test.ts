@@ -112,7 +112,11 @@ describe('createWebhookHandler: 400 with the reason on a bad payload', () => {
     ['not JSON', 'hello', 'Webhook body is not valid JSON'],
     ['empty', '', 'Webhook body is empty'],
     ['not an object', '[]', 'Webhook body must be a JSON object, got an array'],
-    ['no download_url', JSON.stringify({ event: 'build.completed', workflow_id: 'wf_1', data: {} }), 'Webhook payload is missing `data.download_url`'],
+    [
+      'no download_url',
+      JSON.stringify({ event: 'build.completed', workflow_id: 'wf_1', data: {} }),
+      'Webhook payload is missing `data.download_url`',
+    ],
   ])('%s', async (_name, body, reason) => {
     const onBuildCompleted = vi.fn();
     const response = await createWebhookHandler({ on: { 'build.completed': onBuildCompleted } })(post(body));
@@ -219,9 +223,7 @@ describe('createWebhookHandler: 405 for anything but POST', () => {
   it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'])('%s', async (method) => {
     const onBuildCompleted = vi.fn();
     const body = method === 'GET' || method === 'HEAD' ? null : createWebhookBody();
-    const response = await createWebhookHandler({ on: { 'build.completed': onBuildCompleted } })(
-      new Request(url, { method, body }),
-    );
+    const response = await createWebhookHandler({ on: { 'build.completed': onBuildCompleted } })(new Request(url, { method, body }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(onBuildCompleted).not.toHaveBeenCalled();
@@ -393,7 +395,11 @@ describe('time bounds', () => {
   it('an onError that never settles delays the answer by handlerTimeoutMs at most', async () => {
     vi.useFakeTimers();
     try {
-      const handler = createWebhookHandler({ on: { 'build.completed': () => Promise.reject(new Error('db')) }, onError: never, handlerTimeoutMs: 1_000 });
+      const handler = createWebhookHandler({
+        on: { 'build.completed': () => Promise.reject(new Error('db')) },
+        onError: never,
+        handlerTimeoutMs: 1_000,
+      });
       const answer = handler(post(event));
       await vi.advanceTimersByTimeAsync(1_000);
       expect((await answer).status).toBe(500);
@@ -419,6 +425,8 @@ describe('time bounds', () => {
 
   it.each([0, -1, Number.NaN, '5' as unknown as number])('refuses bodyTimeoutMs and handlerTimeoutMs of %s', (value) => {
     expect(() => createWebhookHandler({ on: {}, bodyTimeoutMs: value })).toThrow(/bodyTimeoutMs must be a number of milliseconds > 0/);
-    expect(() => createWebhookHandler({ on: {}, handlerTimeoutMs: value })).toThrow(/handlerTimeoutMs must be a number of milliseconds > 0/);
+    expect(() => createWebhookHandler({ on: {}, handlerTimeoutMs: value })).toThrow(
+      /handlerTimeoutMs must be a number of milliseconds > 0/,
+    );
   });
 });

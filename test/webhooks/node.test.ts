@@ -200,10 +200,13 @@ describe('toNodeHandler after a body parser (Express style)', () => {
     return (options: WebhookHandlerOptions): Promise<string> => {
       const route = toNodeHandler(createWebhookHandler(options));
       return listen((req, res) => {
-        readAll(req).then((raw) => {
-          store(req, raw);
-          route(req, res);
-        }, () => res.destroy());
+        readAll(req).then(
+          (raw) => {
+            store(req, raw);
+            route(req, res);
+          },
+          () => res.destroy(),
+        );
       });
     };
   }

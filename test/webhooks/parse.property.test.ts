@@ -22,25 +22,31 @@ const nearlyValid = fc.record(
   {
     event: fc.oneof(fc.constant('build.completed'), fc.string(), fc.jsonValue()),
     workflow_id: fc.oneof(fc.string(), fc.jsonValue()),
-    data: fc.oneof(
-      fc.record({ download_url: fc.oneof(fc.webUrl(), fc.string(), fc.jsonValue()) }, { requiredKeys: [] }),
-      fc.jsonValue(),
-    ),
+    data: fc.oneof(fc.record({ download_url: fc.oneof(fc.webUrl(), fc.string(), fc.jsonValue()) }, { requiredKeys: [] }), fc.jsonValue()),
   },
   { requiredKeys: [] },
 );
 
 describe('parseWebhookEvent never throws anything but WebhookParseError', () => {
   it('for arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => returnsEventOrThrowsParseError(text)), { numRuns });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => returnsEventOrThrowsParseError(text)),
+      { numRuns },
+    );
   });
 
   it('for arbitrary bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => returnsEventOrThrowsParseError(bytes)), { numRuns });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => returnsEventOrThrowsParseError(bytes)),
+      { numRuns },
+    );
   });
 
   it('for arbitrary JSON values, parsed', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => returnsEventOrThrowsParseError(value)), { numRuns });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => returnsEventOrThrowsParseError(value)),
+      { numRuns },
+    );
   });
 
   it('for arbitrary JSON values, as text and as bytes', () => {
@@ -79,11 +85,18 @@ describe('parseWebhookEvent on generated valid events', () => {
 
   it('agrees with safeParseWebhookEvent on every input', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), nearlyValid.map((v) => JSON.stringify(v))), (text) => {
-        const result = safeParseWebhookEvent(text);
-        if (result.success) expect(parseWebhookEvent(text)).toEqual(result.event);
-        else expect(() => parseWebhookEvent(text)).toThrow(result.error.message);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          nearlyValid.map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          const result = safeParseWebhookEvent(text);
+          if (result.success) expect(parseWebhookEvent(text)).toEqual(result.event);
+          else expect(() => parseWebhookEvent(text)).toThrow(result.error.message);
+        },
+      ),
       { numRuns },
     );
   });

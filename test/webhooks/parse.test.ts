@@ -153,20 +153,55 @@ describe('parseWebhookEvent: malformed bodies say exactly what is wrong', () => 
 
   it.each([
     ['`event` is missing', { workflow_id: 'wf_1', data: {} }, 'Webhook payload is missing `event`', 'event'],
-    ['`event` is not a string', { event: 7, workflow_id: 'wf_1', data: {} }, 'Webhook payload field `event` must be a string, got a number', 'event'],
-    ['`event` is null', { event: null, workflow_id: 'wf_1', data: {} }, 'Webhook payload field `event` must be a string, got null', 'event'],
+    [
+      '`event` is not a string',
+      { event: 7, workflow_id: 'wf_1', data: {} },
+      'Webhook payload field `event` must be a string, got a number',
+      'event',
+    ],
+    [
+      '`event` is null',
+      { event: null, workflow_id: 'wf_1', data: {} },
+      'Webhook payload field `event` must be a string, got null',
+      'event',
+    ],
     ['`event` is empty', { event: '', workflow_id: 'wf_1', data: {} }, 'Webhook payload field `event` must not be empty', 'event'],
     ['`workflow_id` is missing', { event: 'build.completed', data: valid.data }, 'Webhook payload is missing `workflow_id`', 'workflow_id'],
-    ['`workflow_id` is not a string', { ...valid, workflow_id: 12 }, 'Webhook payload field `workflow_id` must be a string, got a number', 'workflow_id'],
+    [
+      '`workflow_id` is not a string',
+      { ...valid, workflow_id: 12 },
+      'Webhook payload field `workflow_id` must be a string, got a number',
+      'workflow_id',
+    ],
     ['`data` is missing', { event: 'build.completed', workflow_id: 'wf_1' }, 'Webhook payload is missing `data`', 'data'],
     ['`data` is not an object', { ...valid, data: 'x' }, 'Webhook payload field `data` must be an object, got a string', 'data'],
     ['`data` is an array', { ...valid, data: [] }, 'Webhook payload field `data` must be an object, got an array', 'data'],
     ['`data` is null', { ...valid, data: null }, 'Webhook payload field `data` must be an object, got null', 'data'],
     ['`download_url` is missing', { ...valid, data: {} }, 'Webhook payload is missing `data.download_url`', 'data.download_url'],
-    ['`download_url` is not a string', { ...valid, data: { download_url: 1 } }, 'Webhook payload field `data.download_url` must be a string, got a number', 'data.download_url'],
-    ['`download_url` is not a URL', { ...valid, data: { download_url: 'not a url' } }, 'Webhook payload field `data.download_url` must be an http or https URL', 'data.download_url'],
-    ['`download_url` is not http(s)', { ...valid, data: { download_url: 'ftp://files.example.com/a.zip' } }, 'Webhook payload field `data.download_url` must be an http or https URL', 'data.download_url'],
-    ['`download_url` is a javascript: URL', { ...valid, data: { download_url: 'javascript:alert(1)' } }, 'Webhook payload field `data.download_url` must be an http or https URL', 'data.download_url'],
+    [
+      '`download_url` is not a string',
+      { ...valid, data: { download_url: 1 } },
+      'Webhook payload field `data.download_url` must be a string, got a number',
+      'data.download_url',
+    ],
+    [
+      '`download_url` is not a URL',
+      { ...valid, data: { download_url: 'not a url' } },
+      'Webhook payload field `data.download_url` must be an http or https URL',
+      'data.download_url',
+    ],
+    [
+      '`download_url` is not http(s)',
+      { ...valid, data: { download_url: 'ftp://files.example.com/a.zip' } },
+      'Webhook payload field `data.download_url` must be an http or https URL',
+      'data.download_url',
+    ],
+    [
+      '`download_url` is a javascript: URL',
+      { ...valid, data: { download_url: 'javascript:alert(1)' } },
+      'Webhook payload field `data.download_url` must be an http or https URL',
+      'data.download_url',
+    ],
   ])('%s', (_name, body, message, path) => {
     const error = parseError(JSON.stringify(body));
     expect(error.message).toBe(message);

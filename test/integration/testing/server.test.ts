@@ -31,7 +31,6 @@ describe('startMockServer', () => {
     await expect(fetch(`${mock.url}/v1/orders`, { headers, signal: AbortSignal.timeout(20) })).rejects.toThrow();
     expect((await fetch(`${mock.url}/v1/orders`, { headers })).status).toBe(200);
   });
-
 });
 
 describe('close()', () => {

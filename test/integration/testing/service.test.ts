@@ -16,7 +16,9 @@ test('a build.completed webhook is sent on time by the real clock even if nobody
   const service = createMockService({ buildDurationMs: 50, webhookUrl: hooks.url });
   running.push(hooks, service);
   const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
-  const created = await reply(await service.handle(new Request('http://mock.test/v1/workflows', { method: 'POST', headers, body: JSON.stringify(WORKFLOW) })));
+  const created = await reply(
+    await service.handle(new Request('http://mock.test/v1/workflows', { method: 'POST', headers, body: JSON.stringify(WORKFLOW) })),
+  );
 
   const [delivery] = await hooks.waitFor(1);
 
