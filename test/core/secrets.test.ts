@@ -85,8 +85,8 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
   });
 
   it('invalid input holding a saved key', async () => {
-    // @ts-expect-error: platform is missing
     const error = await client()
+      // @ts-expect-error: platform is missing
       .integrations.save({ api_key: SAVED_KEY, label: 5 })
       .catch((e: unknown) => e);
     expectNoSecret(error);
