@@ -156,6 +156,7 @@ const TARGETS = {
   'Node 20': node(process.execPath),
   'Node 22': node(bin('n22/bin/node')),
   'Node 24': node(bin('n24/bin/node')),
+  'Node 26': node(bin('n26/bin/node')),
   Bun: {
     version: () => version(bin('@oven/bun-linux-x64/bin/bun')),
     run: (c) => runChild(bin('@oven/bun-linux-x64/bin/bun'), ['server.mjs'], c),
