@@ -179,6 +179,7 @@ const TARGETS = {
 
 const only = process.argv.slice(2);
 const unknown = only.filter((o) => !Object.keys(TARGETS).some((name) => name.toLowerCase().startsWith(o.toLowerCase())));
+if (unknown.length) rmSync(work, { recursive: true, force: true });
 if (unknown.length) throw new Error(`no target named ${unknown.join(', ')}; the targets: ${Object.keys(TARGETS).join(', ')}`);
 let failures = 0;
 try {
