@@ -12,6 +12,7 @@ import {
   ApiError,
   ResponseValidationError,
   TimeoutError,
+  ValidationError,
   WfaError,
   AuthenticationError,
 } from '../../src/index.js';
@@ -92,7 +93,9 @@ describe('the API key', () => {
   });
 
   it('is refused, without being echoed, when it cannot be a header value', async () => {
-    const error = await client({ apiKey: 'bad\nkey_value' }).workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client({ apiKey: 'bad\nkey_value' })
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/spaces or control characters, which an HTTP header cannot carry/);
     expect((error as Error).message).not.toContain('key_value');
     expect(server.seen).toHaveLength(0);
@@ -134,11 +137,7 @@ describe("apiPrefix: 'auto'", () => {
     const c = client();
     await c.workflows.get('wf_1');
     await c.workflows.get('wf_2');
-    expect(server.seen.map((s) => s.url.pathname)).toEqual([
-      '/api/v1/workflows/wf_1',
-      '/v1/workflows/wf_1',
-      '/v1/workflows/wf_2',
-    ]);
+    expect(server.seen.map((s) => s.url.pathname)).toEqual(['/api/v1/workflows/wf_1', '/v1/workflows/wf_1', '/v1/workflows/wf_2']);
   });
 
   it('against a server that serves only /api/v1: never tries /v1', async () => {
@@ -180,22 +179,25 @@ describe("apiPrefix: 'auto'", () => {
     expect(server.seen.map((s) => s.url.pathname)).toEqual(['/v1/workflows/wf_1']);
   });
 
-  it('rejects an unknown prefix', () => {
-    // @ts-expect-error: not a prefix the service has
-    expect(() => client({ apiPrefix: '/v2' })).toThrow(/apiPrefix must be/);
+  it.each([
+    ['v2', 'must start with "/"'],
+    ['/v2?x=1', 'must be path segments only'],
+    ['/w fa', 'must be path segments only'],
+    ['/wfa/../v1', 'must not contain "." or ".."'],
+    ['/wfa%zz', 'has a "%" that is not a percent-escape'],
+  ])('refuses the prefix %j, naming the rule', (apiPrefix, rule) => {
+    expect(() => client({ apiPrefix })).toThrow(ValidationError);
+    expect(() => client({ apiPrefix })).toThrow(`apiPrefix: ${rule}`);
   });
 });
 
 describe('client.request (raw calls)', () => {
-  it.each(['/workflows', '/api/v1/workflows', '/v1/workflows', 'workflows'])(
-    'sends %s under the confirmed prefix',
-    async (path) => {
-      server.use(http.get(`${BASE}/v1/workflows`, () => HttpResponse.json([])));
-      const c = client({ apiPrefix: '/v1' });
-      await c.request({ method: 'GET', path });
-      expect(server.seen[0]!.url.pathname).toBe('/v1/workflows');
-    },
-  );
+  it.each(['/workflows', '/api/v1/workflows', '/v1/workflows', 'workflows'])('sends %s under the confirmed prefix', async (path) => {
+    server.use(http.get(`${BASE}/v1/workflows`, () => HttpResponse.json([])));
+    const c = client({ apiPrefix: '/v1' });
+    await c.request({ method: 'GET', path });
+    expect(server.seen[0]!.url.pathname).toBe('/v1/workflows');
+  });
 
   it('sends /v1/auth to /v1/auth whatever the prefix', async () => {
     server.use(http.post(`${BASE}/v1/auth`, () => HttpResponse.json({ api_key: 'k' })));
@@ -270,7 +272,9 @@ describe('redirects', () => {
     server.use(
       http.get(`${BASE}/api/v1/old`, () => new HttpResponse(null, { status: 302, headers: { location: 'https://evil.test/steal' } })),
     );
-    const error = await client().request({ method: 'GET', path: '/old' }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ method: 'GET', path: '/old' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(302);
     expect((error as ApiError).message).toMatch(/another origin \(https:\/\/evil\.test\)/);
@@ -281,21 +285,27 @@ describe('redirects', () => {
 describe('responses the SDK cannot use', () => {
   it('an HTML 502 page becomes a readable InternalServerError', async () => {
     server.use(
-      http.get(`${BASE}/api/v1/workflows/wf_1`, () =>
-        new HttpResponse('<html><head><title>502 Bad Gateway</title></head></html>', {
-          status: 502,
-          headers: { 'content-type': 'text/html' },
-        }),
+      http.get(
+        `${BASE}/api/v1/workflows/wf_1`,
+        () =>
+          new HttpResponse('<html><head><title>502 Bad Gateway</title></head></html>', {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+          }),
       ),
     );
-    const error = await client().workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe('502 Bad Gateway (HTML page: 502 Bad Gateway) (GET /api/v1/workflows/wf_1)');
   });
 
   it('a 200 that is not JSON is a ResponseValidationError carrying the text', async () => {
     server.use(http.get(`${BASE}/api/v1/workflows/wf_1`, () => new HttpResponse('hello', { status: 200 })));
-    const error = await client().workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).body).toBe('hello');
     expect((error as Error).message).toMatch(/is not JSON/);
@@ -310,13 +320,17 @@ describe('time and cancellation', () => {
         return HttpResponse.json(workflow);
       }),
     );
-    const error = await client({ timeoutMs: 50 }).workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 50 })
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(50);
   });
 
   it('an already-aborted signal rejects with AbortError and sends nothing', async () => {
-    const error = await client().workflows.get('wf_1', { signal: AbortSignal.abort('stop') }).catch((e: unknown) => e);
+    const error = await client()
+      .workflows.get('wf_1', { signal: AbortSignal.abort('stop') })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe('stop');
     expect(server.seen).toHaveLength(0);
@@ -350,7 +364,9 @@ describe('the fetch option', () => {
     const fetch = async () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) });
     };
-    const error = await client({ fetch }).workflows.get('wf_1').catch((e: unknown) => e);
+    const error = await client({ fetch })
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe(`Could not reach the service: ECONNREFUSED (GET ${BASE}/api/v1/workflows/wf_1)`);
   });
@@ -360,7 +376,12 @@ describe('logging', () => {
   it('writes one line per request and response at debug, never the key', async () => {
     server.use(http.get(`${BASE}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
     const lines: string[] = [];
-    const logger = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m), debug: (m: string) => lines.push(m) };
+    const logger = {
+      error: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      info: (m: string) => lines.push(m),
+      debug: (m: string) => lines.push(m),
+    };
     await client({ logger, logLevel: 'debug' }).workflows.get('wf_1');
     expect(lines).toEqual([
       `[wfa] → GET ${BASE}/api/v1/workflows/wf_1`,
@@ -406,7 +427,12 @@ describe('an X-API-Key header given explicitly', () => {
 describe('a Content-Type header given explicitly', () => {
   it('is kept, in whatever case, and not doubled by the JSON default', async () => {
     server.use(http.post(`${BASE}/api/v1/things`, () => HttpResponse.json({})));
-    await client().request({ method: 'POST', path: '/things', body: { a: 1 }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    await client().request({
+      method: 'POST',
+      path: '/things',
+      body: { a: 1 },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
     expect(server.seen[0]!.headers.get('content-type')).toBe('application/merge-patch+json');
   });
 });
