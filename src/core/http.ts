@@ -75,6 +75,7 @@ const MAX_URL_LENGTH = 8192;
 
 export class HttpCore {
   readonly #apiKey: ApiKeySource | undefined;
+  readonly #keyFromEnv: boolean;
   readonly #fetch: FetchLike | undefined;
   readonly #headers: Record<string, string>;
   readonly #routes: Routes;
@@ -89,6 +90,7 @@ export class HttpCore {
   constructor(options: ClientOptions, routes: Routes, log = new LevelLogger(options.logger, options.logLevel)) {
     this.#routes = routes;
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
+    this.#keyFromEnv = options.apiKey === undefined;
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
     this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
@@ -131,7 +133,7 @@ export class HttpCore {
     // Resolved on every call, so that a rotated key is picked up.
     let key: string | undefined;
     if (req.auth !== false && !foreign && explicitKeys.length === 0) {
-      key = await resolveKey(this.#apiKey, { signal: req.signal, timeoutMs }, this.#lastKey);
+      key = await resolveKey(this.#apiKey, this.#keyFromEnv, { signal: req.signal, timeoutMs }, this.#lastKey);
       this.#lastKey = key;
       headers['x-api-key'] = key;
     }
