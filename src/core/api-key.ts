@@ -16,7 +16,6 @@ const KEY_RULES: readonly [RegExp, string][] = [
   [/[\r\n]/, 'holds a line break (CR or LF), which a header value cannot carry'],
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rule finds.
   [/[\0-\x08\x0b-\x1f\x7f]/, 'holds a control character, which a header value cannot carry'],
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL.
   [/[^\0-\xff]/, 'holds a character past U+00FF, which a header value cannot carry'],
 ];
 
