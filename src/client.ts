@@ -76,7 +76,7 @@ export class Client {
    */
   constructor(options: ClientOptions = {}) {
     const log = new LevelLogger(options.logger, options.logLevel);
-    this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options.apiPrefix, log);
+    this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options, log);
     this.#core = new HttpCore(options, this.#routes, log);
     this.builds = new Builds(this.#core);
     this.workflows = new Workflows(this.#core, this.builds);

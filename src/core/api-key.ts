@@ -1,18 +1,39 @@
 /**
- * The API key of one call. A key function is a user's callback that may hang, throw or reject, so it runs
- * bounded by the call's time and signal, and whatever it does ends in the SDK's own errors.
+ * The API key of one call, and the one rule every key passes whatever its source. A key function is a user's
+ * callback that may hang, throw or reject, so it runs bounded by the call's time and signal, and whatever it
+ * does ends in the SDK's own errors.
  */
 import { AbortError, ApiKeyError, TimeoutError } from './errors.js';
 import type { ApiKeySource } from './options.js';
 import { now, runPhase } from './poll.js';
 import { safeCause, usableSecrets } from './redact.js';
 
-// Visible ASCII: no spaces, no control characters.
-const HEADER_SAFE = /^[!-~]+$/;
+/** Where a key came from, for its error: never the key itself. */
+export type KeySource = 'the apiKey option' | 'the apiKey function' | 'WFA_API_KEY' | 'the key issuing answer';
+
+// What an HTTP field value (RFC 9110) and a Fetch ByteString can carry; each failure names its rule.
+const KEY_RULES: readonly [RegExp, string][] = [
+  [/[\r\n]/, 'holds a line break (CR or LF), which a header value cannot carry'],
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rule finds.
+  [/[\0-\x08\x0b-\x1f\x7f]/, 'holds a control character, which a header value cannot carry'],
+  [/[^\0-\xff]/, 'holds a character past U+00FF, which a header value cannot carry'],
+];
+
+/**
+ * The one check of a key, from any source: leading and trailing whitespace is trimmed (a key read from a file
+ * ends with a line break), then it must be non-empty, with no control character and nothing past U+00FF.
+ */
+export function checkApiKey(value: unknown, source: KeySource): string {
+  const key = typeof value === 'string' ? value.trim() : '';
+  const problem = key === '' ? 'is empty or not a string' : KEY_RULES.find(([pattern]) => pattern.test(key))?.[1];
+  if (problem) throw new ApiKeyError(`Unusable API key from ${source}: it ${problem}`);
+  return key;
+}
 
 /** `lastKey` is removed from a failing key function's error, which becomes the cause: a vault's error may quote it. */
 export async function resolveKey(
   source: ApiKeySource | undefined,
+  fromEnv: boolean,
   bounds: { signal: AbortSignal | undefined; timeoutMs: number },
   lastKey: string | undefined,
 ): Promise<string> {
@@ -31,15 +52,8 @@ export async function resolveKey(
     }
     key = result.value;
   }
-  if (typeof key !== 'string' || key === '') {
-    throw new ApiKeyError(
-      typeof source === 'function'
-        ? 'The apiKey function returned no key: it must return a non-empty string'
-        : 'No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()',
-    );
+  if (source === undefined) {
+    throw new ApiKeyError('No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()');
   }
-  if (!HEADER_SAFE.test(key)) {
-    throw new ApiKeyError('The API key holds spaces or control characters, which an HTTP header cannot carry');
-  }
-  return key;
+  return checkApiKey(key, typeof source === 'function' ? 'the apiKey function' : fromEnv ? 'WFA_API_KEY' : 'the apiKey option');
 }

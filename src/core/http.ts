@@ -79,6 +79,7 @@ const MAX_URL_LENGTH = 8192;
 
 export class HttpCore {
   readonly #apiKey: ApiKeySource | undefined;
+  readonly #keyFromEnv: boolean;
   readonly #fetch: FetchLike | undefined;
   readonly #headers: Record<string, string>;
   readonly #routes: Routes;
@@ -93,6 +94,7 @@ export class HttpCore {
   constructor(options: ClientOptions, routes: Routes, log = new LevelLogger(options.logger, options.logLevel)) {
     this.#routes = routes;
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
+    this.#keyFromEnv = options.apiKey === undefined;
     this.#fetch = options.fetch;
     checkRequestOptions({ headers: options.headers }, 'client options');
     this.#headers = { ...options.headers };
@@ -137,7 +139,7 @@ export class HttpCore {
     // Resolved on every call, so that a rotated key is picked up.
     let key: string | undefined;
     if (req.auth !== false && !foreign && explicitKeys.length === 0) {
-      key = await resolveKey(this.#apiKey, { signal: req.signal, timeoutMs }, this.#lastKey);
+      key = await resolveKey(this.#apiKey, this.#keyFromEnv, { signal: req.signal, timeoutMs }, this.#lastKey);
       this.#lastKey = key;
       headers['x-api-key'] = key;
     }

@@ -100,9 +100,16 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   /**
    * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` (or the one `baseUrl` ends with)
-   * and, until a prefix answers anything but 404, retries a 404 once under the other.
+   * and, until a prefix answers anything but 404, retries a 404 once under the other. `''` (or `'/'`) sends
+   * paths with no prefix, and any other path (`'/wfa/v1'`) is a gateway's own prefix, appended to `baseUrl`
+   * as written; neither is ever detected or retried.
    */
-  apiPrefix?: ApiPrefix | 'auto' | undefined;
+  apiPrefix?: ApiPrefix | 'auto' | '' | (string & {}) | undefined;
+  /**
+   * Where `auth.issueKey` and `Client.login` send credentials, under `baseUrl`. Default `/v1/auth`, or
+   * `<apiPrefix>/auth` when `apiPrefix` is a custom prefix or `''`.
+   */
+  authPath?: string | undefined;
   /** Time allowed for each attempt, in milliseconds. Default 60 000. */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt, 0 to 10. Default 2; `0` disables retries. */

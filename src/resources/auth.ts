@@ -2,6 +2,7 @@
  * Key issuing: `POST /v1/auth` with an email and password. The response is not specified, so the key is looked
  * for under the names services commonly use; the body is never put in an error, since it may hold a key.
  */
+import { checkApiKey } from '../core/api-key.js';
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { checkInput, nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
@@ -46,12 +47,12 @@ const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'access
 
 /** Top level or under `data`. */
 export function findIssuedKey(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() || undefined;
+  if (typeof body === 'string') return body;
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   for (const name of KEY_FIELDS) {
     const value = record[name];
-    if (typeof value === 'string' && value) return value;
+    if (typeof value === 'string') return value;
   }
   // A parsed JSON body has no cycles, so this ends.
   return findIssuedKey(record['data']);
@@ -86,7 +87,7 @@ export class Auth extends Resource {
       response: { name: 'issued key', secret: true },
     });
     const apiKey = findIssuedKey(response);
-    if (!apiKey) {
+    if (apiKey === undefined) {
       throw new ResponseValidationError({
         body: '[body hidden: it may contain a credential]',
         issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
@@ -95,6 +96,7 @@ export class Auth extends Resource {
         what: 'issued key',
       });
     }
-    return { apiKey };
+    // The same rule as every other key: a key no header can carry fails here, not at the next call.
+    return { apiKey: checkApiKey(apiKey, 'the key issuing answer') };
   }
 }

@@ -1,17 +1,19 @@
 /**
  * Where a path goes: the service answers under `/api/v1` (its reference) or `/v1` (its quick-start), and
  * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or answered with anything but 404), a 404
- * is tried once under the other prefix.
+ * is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
  */
-import { ValidationError, WfaError } from '../core/errors.js';
+import { ValidationError, WfaError, type Issue } from '../core/errors.js';
 import type { Route, Routes } from '../core/http.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
 import { isHttpUrl } from '../core/url.js';
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
-// Key issuing exists only at /v1/auth, whatever prefix the resources use.
-const KEY_ISSUING = /^\/v1\/auth(?:\?|$)/;
+// Key issuing is at /v1/auth whatever the known prefix; a custom prefix has its own (`authPath`).
+const KEY_ISSUING = /^\/v1\/auth(?=\?|$)/;
+// Path segments of RFC 3986 (pchar), so that a prefix is sent as written.
+const PATH_PREFIX = /^(?:\/[\w.~!$&'()*+,;=:@%-]+)*$/;
 // A path that names a prefix itself (`/api/v1/...`, `/v1/...`) is sent under the confirmed one.
 const NAMED_PREFIX = /^(?:\/api)?\/v1(?=\/|$)/;
 
@@ -44,32 +46,54 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
   return { root: url.origin + path, prefix: prefix as ApiPrefix | undefined };
 }
 
-/** The prefix is detected on the first answers. */
+/** `''` and `'/'` are no prefix; a path prefix loses its trailing slashes. Named in a `ValidationError` otherwise. */
+export function checkPathPrefix(value: unknown, option: 'apiPrefix' | 'authPath'): string {
+  const issue = (message: string): never => {
+    const issues: Issue[] = [{ path: [option], message, code: 'invalid_value' }];
+    throw new ValidationError('client options', issues);
+  };
+  if (typeof value !== 'string') return issue('must be a string');
+  const path = value.trim().replace(/\/+$/, '');
+  if (path !== '' && !path.startsWith('/')) issue(`must start with "/", such as "/wfa/v1"`);
+  if (!PATH_PREFIX.test(path)) issue("must be path segments only: letters, digits and -._~!$&'()*+,;=:@%, no query, fragment or spaces");
+  if (/%(?![\da-f]{2})/i.test(path)) issue('has a "%" that is not a percent-escape');
+  if (/\/\.{1,2}(?=\/|$)/.test(path)) issue('must not contain "." or ".." segments');
+  if (option === 'authPath' && path === '') issue('must be a path, such as "/auth"');
+  return path;
+}
+
+const isKnown = (prefix: string): prefix is ApiPrefix => Object.hasOwn(OTHER_PREFIX, prefix);
+
+/** The prefix is detected on the first answers, unless set. */
 export class PrefixRoutes implements Routes {
   readonly root: string;
   readonly #log: LevelLogger;
-  #prefix: ApiPrefix;
+  readonly #authPath: string;
+  #prefix: string;
   #confirmed: boolean;
 
-  constructor(baseUrl: string | undefined, apiPrefix: ApiPrefix | 'auto' | undefined, log: LevelLogger) {
+  constructor(baseUrl: string | undefined, options: { apiPrefix?: string | undefined; authPath?: string | undefined }, log: LevelLogger) {
     if (!baseUrl) throw new WfaError('No baseUrl: pass { baseUrl } to new Client() or set WFA_BASE_URL');
     const { root, prefix } = normaliseBaseUrl(baseUrl);
-    const chosen = apiPrefix ?? 'auto';
-    if (chosen !== 'auto' && !Object.hasOwn(OTHER_PREFIX, chosen)) {
-      throw new WfaError(`apiPrefix must be '/api/v1', '/v1' or 'auto'`);
-    }
-    this.root = root;
+    const chosen =
+      options.apiPrefix === undefined || options.apiPrefix === 'auto' ? 'auto' : checkPathPrefix(options.apiPrefix, 'apiPrefix');
+    const custom = chosen !== 'auto' && !isKnown(chosen);
+    // A custom prefix is appended to the base URL as written: its `/v1` may be the gateway's own path.
+    this.root = custom ? root + (prefix ?? '') : root;
     this.#log = log;
     this.#prefix = chosen === 'auto' ? (prefix ?? '/api/v1') : chosen;
     this.#confirmed = chosen !== 'auto';
+    this.#authPath =
+      options.authPath !== undefined ? checkPathPrefix(options.authPath, 'authPath') : custom ? `${chosen}/auth` : '/v1/auth';
   }
 
-  get state(): { prefix: ApiPrefix; confirmed: boolean } {
+  get state(): { prefix: string; confirmed: boolean } {
     return { prefix: this.#prefix, confirmed: this.#confirmed };
   }
 
   route(path: string): Route {
-    if (KEY_ISSUING.test(path)) return { url: this.root + path, answered: () => undefined };
+    const issuing = KEY_ISSUING.exec(path);
+    if (issuing) return { url: this.root + this.#authPath + path.slice(issuing[0].length), answered: () => undefined };
     const rest = path.replace(NAMED_PREFIX, '');
     let prefix = this.#prefix;
     let retried = false;
@@ -81,8 +105,8 @@ export class PrefixRoutes implements Routes {
           return undefined;
         }
         // Once, and only while the prefix tried may be wrong: a call that raced the confirmation of the other
-        // prefix goes there.
-        if (retried || (this.#confirmed && this.#prefix === prefix)) return undefined;
+        // prefix goes there. A custom prefix is never retried.
+        if (retried || !isKnown(prefix) || (this.#confirmed && this.#prefix === prefix)) return undefined;
         retried = true;
         const other = this.#confirmed ? this.#prefix : OTHER_PREFIX[prefix];
         this.#log.log('info', `404 under ${prefix}; trying ${other}`);
@@ -92,7 +116,7 @@ export class PrefixRoutes implements Routes {
     };
   }
 
-  #confirm(prefix: ApiPrefix): void {
+  #confirm(prefix: string): void {
     if (this.#confirmed) return;
     this.#prefix = prefix;
     this.#confirmed = true;

@@ -38,8 +38,8 @@ const RESOURCES: Record<string, { collection: Methods; item: Methods }> = {
   },
 };
 
-/** Key issuing lives at `/v1/auth` only, whichever resource prefixes are enabled. */
-const AUTH_PATH = '/v1/auth';
+/** Key issuing lives at `/v1/auth` only (unless configured), whichever resource prefixes are enabled. */
+export const AUTH_PATH = '/v1/auth';
 const DOWNLOADS = '/downloads/';
 
 function noEndpoint(request: Request, path: string): HttpError {
@@ -69,11 +69,11 @@ function authenticate(request: Request, state: ServiceState): string {
   return owner;
 }
 
-async function dispatch(request: Request, state: ServiceState, prefixes: readonly string[]): Promise<Response> {
+async function dispatch(request: Request, state: ServiceState, prefixes: readonly string[], authPath: string): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
 
-  if (path === AUTH_PATH) {
+  if (path === authPath) {
     if (request.method !== 'POST') throw notAllowed(request, path, ['POST']);
     return login(request, state);
   }
@@ -104,9 +104,9 @@ async function dispatch(request: Request, state: ServiceState, prefixes: readonl
  * Answers a request with the endpoint it names. Failures thrown as {@link HttpError} become their JSON
  * error response; anything else is a bug in the mock and becomes a 500 that says so.
  */
-export async function route(request: Request, state: ServiceState, prefixes: readonly string[]): Promise<Response> {
+export async function route(request: Request, state: ServiceState, prefixes: readonly string[], authPath = AUTH_PATH): Promise<Response> {
   try {
-    return await dispatch(request, state, prefixes);
+    return await dispatch(request, state, prefixes, authPath);
   } catch (error) {
     if (error instanceof HttpError) return errorResponse(error);
     const message = error instanceof Error ? error.message : String(error);

@@ -9,7 +9,7 @@ import type { ServiceState } from './endpoints.js';
 import { createFaults, MockNetworkError, type Faults } from './faults.js';
 import { createRandom, randomSeed, type Random } from './random.js';
 import { codeForStatus, errorResponse, HttpError } from './responses.js';
-import { route } from './routes.js';
+import { AUTH_PATH, route } from './routes.js';
 import { createStore, type Store } from './store.js';
 import type { MockService, MockServiceOptions, MockUser, MockWorkflow } from './types.js';
 import { createBuildNotifier } from './webhooks.js';
@@ -58,9 +58,10 @@ function checkOptions(options: MockServiceOptions): void {
   if (rateLimit) check(Number.isInteger(rateLimit.every) && rateLimit.every >= 1, 'rateLimit.every must be an integer >= 1');
 }
 
+// `''` and `'/'` are the root, served as `''`.
 function normalisePrefix(prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
 // The default user comes first, so its key is `service.apiKey`; a configured user with its email replaces it.
@@ -108,6 +109,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const seed = options.seed ?? randomSeed();
   const now = options.now ?? (() => Date.now());
   const prefixes = (options.prefixes ?? DEFAULT_PREFIXES).map(normalisePrefix);
+  const authPath = normalisePrefix(options.authPath ?? AUTH_PATH) || AUTH_PATH;
   const users = allUsers(options.users ?? []);
 
   // Keys valid from the start are made once, so they survive `reset()`.
@@ -177,7 +179,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
       return errorResponse(new HttpError(fault.status, fault.message, codeForStatus(fault.status), headers));
     }
-    return route(request, state(), prefixes);
+    return route(request, state(), prefixes, authPath);
   }
 
   return {

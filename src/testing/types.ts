@@ -294,8 +294,13 @@ export interface MockRateLimit {
  * ```
  */
 export interface MockServiceOptions {
-  /** Path prefixes the resources answer under. Default `['/api/v1', '/v1']`. `/v1/auth` answers regardless. */
+  /**
+   * Path prefixes the resources answer under. Default `['/api/v1', '/v1']`; `''` (or `'/'`) serves them at the
+   * root, as a gateway may. Keys are issued at `authPath` regardless.
+   */
   prefixes?: readonly string[];
+  /** Where `POST` issues keys. Default `/v1/auth`. */
+  authPath?: string;
   /** Users besides the default `demo@example.com` / `demo` (a user with that email replaces it). */
   users?: readonly MockUser[];
   /** Orders seeded for each user. Default 5, one of each status. */

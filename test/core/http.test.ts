@@ -97,7 +97,9 @@ describe('the API key', () => {
     const error = await client({ apiKey: 'bad\nkey_value' })
       .workflows.get('wf_1')
       .catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/spaces or control characters, which an HTTP header cannot carry/);
+    expect((error as Error).message).toBe(
+      'Unusable API key from the apiKey option: it holds a line break (CR or LF), which a header value cannot carry',
+    );
     expect((error as Error).message).not.toContain('key_value');
     expect(server.requests).toHaveLength(0);
   });
@@ -180,9 +182,15 @@ describe("apiPrefix: 'auto'", () => {
     expect(server.requests.map((s) => s.path)).toEqual(['/v1/workflows/wf_1']);
   });
 
-  it('rejects an unknown prefix', () => {
-    // @ts-expect-error: not a prefix the service has
-    expect(() => client({ apiPrefix: '/v2' })).toThrow(/apiPrefix must be/);
+  it.each([
+    ['v2', 'must start with "/"'],
+    ['/v2?x=1', 'must be path segments only'],
+    ['/w fa', 'must be path segments only'],
+    ['/wfa/../v1', 'must not contain "." or ".."'],
+    ['/wfa%zz', 'has a "%" that is not a percent-escape'],
+  ])('refuses the prefix %j, naming the rule', (apiPrefix, rule) => {
+    expect(() => client({ apiPrefix })).toThrow(ValidationError);
+    expect(() => client({ apiPrefix })).toThrow(`apiPrefix: ${rule}`);
   });
 });
 

@@ -108,7 +108,7 @@ describe('authentication failures', () => {
   it('no key at all fails before anything is sent', async () => {
     const server = await mock();
     const client = new Client({ baseUrl: server.url, apiKey: async () => '' });
-    await expect(client.orders.list()).rejects.toThrow(/The apiKey function returned no key/);
+    await expect(client.orders.list()).rejects.toThrow('Unusable API key from the apiKey function: it is empty or not a string');
     await expect(new Client({ baseUrl: server.url, apiKey: '' }).orders.list()).rejects.toThrow(ApiKeyError);
   });
 });
