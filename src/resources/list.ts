@@ -40,6 +40,7 @@ export function listEndpoint<T>(
       }
       const walk: Walk<T> = {
         maxPages,
+        signal: options.signal,
         trail: new Trail(),
         warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
         fetch: (page, position) => fetchPage(page, position),

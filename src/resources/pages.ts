@@ -2,7 +2,7 @@
  * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk also stops on a page number
  * or content already read, so no server bug makes a loop repeat.
  */
-import { WfaError } from '../core/errors.js';
+import { AbortError, ValidationError, WfaError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PageInfo } from '../service/envelope.js';
 
@@ -68,6 +68,7 @@ export interface Walk<T> {
   warn(message: string): void;
   trail: Trail;
   maxPages: number | undefined;
+  signal: AbortSignal | undefined;
 }
 
 /**
@@ -172,10 +173,21 @@ export class Page<T> implements AsyncIterable<T> {
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk moves on from this page
+    for await (const page of this.#pages()) yield* page.items;
+  }
+
+  /** @internal This page and the ones after it, but no repeated page; the next is fetched only when asked for. */
+  static walkFrom<T>(first: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+    return first.#pages();
+  }
+
+  async *#pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page: Page<T> = this;
+    const { signal } = this.#walk;
     for (;;) {
-      if (!page.repeated) yield* page.items;
+      // A page read before the abort is not handed out after it.
+      if (signal?.aborted) throw new AbortError('The list was aborted by its signal', { cause: signal.reason });
+      if (!page.repeated) yield page;
       if (!page.hasNextPage()) {
         const why = page.items.length > 0 ? page.#stop() : undefined;
         if (why) this.#walk.warn(why);
@@ -238,6 +250,64 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     yield* await this.#page();
+  }
+
+  /**
+   * Every page, from the first, each fetched only when the loop asks for it; `break` fetches nothing more.
+   *
+   * @example
+   * ```ts
+   * for await (const page of client.orders.list({ limit: 100 }).pages()) save(page.items);
+   * ```
+   */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    yield* Page.walkFrom(await this.#page());
+  }
+
+  /**
+   * At most `n` items, from the first page on: no page is fetched once `n` items are out, or after a `break`.
+   *
+   * @throws ValidationError (on the first `next()`, before any request) when `n` is not a whole number >= 0.
+   * @example
+   * ```ts
+   * for await (const wf of client.workflows.list({ status: 'failed' }).take(5)) console.log(wf.id);
+   * ```
+   */
+  async *take(n: number): AsyncGenerator<T, void, undefined> {
+    checkCount('take', 'n', n);
+    if (n === 0) return;
+    let left = n;
+    for await (const page of this.pages()) {
+      for (const item of page.items) {
+        yield item;
+        if (--left === 0) return;
+      }
+    }
+  }
+
+  /**
+   * The first `limit` items (fewer if the list ends first), in one array. `limit` is required, so that a
+   * long list cannot fill memory by accident; no page past the one holding the last item is fetched.
+   *
+   * @throws ValidationError, before any request, when `limit` is not a whole number >= 1.
+   * @example
+   * ```ts
+   * const recent = await client.orders.list({ status: 'paid' }).toArray({ limit: 500 });
+   * ```
+   */
+  async toArray(options: { limit: number }): Promise<T[]> {
+    checkCount('toArray', 'limit', (options as { limit?: unknown } | undefined)?.limit, 1);
+    const items: T[] = [];
+    for await (const item of this.take(options.limit)) items.push(item);
+    return items;
+  }
+}
+
+function checkCount(method: string, name: string, value: unknown, min = 0): void {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min)) {
+    throw new ValidationError(`${method}() of a list`, [
+      { path: [name], message: `must be a whole number >= ${min}`, code: value === undefined ? 'invalid_type' : 'invalid_value' },
+    ]);
   }
 }
 
