@@ -12,6 +12,8 @@ import { Builds } from './resources/builds.js';
 import { Integrations } from './resources/integrations.js';
 import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
+import type { ApiPromise } from './resources/api-promise.js';
+import { call } from './resources/resource.js';
 import { PrefixRoutes } from './service/prefix.js';
 
 /**
@@ -124,9 +126,11 @@ export class Client {
    * const body = await client.request<{ data: unknown[] }>({ method: 'GET', path: '/v1/workflows', query: { limit: 5 } });
    * ```
    */
-  request<T = unknown>(request: RawRequest): Promise<T> {
-    const { method, path, query, body, signal, timeoutMs, maxRetries, headers } = request;
-    return this.#core.request<T>({ method, path, query, body, signal, timeoutMs, maxRetries, headers });
+  request<T = unknown>(request: RawRequest): ApiPromise<T> {
+    return call<T>(this.#core, () => {
+      const { method, path, query, body, signal, timeoutMs, maxRetries, headers } = request;
+      return { method, path, query, body, signal, timeoutMs, maxRetries, headers };
+    });
   }
 
   /**

@@ -19,10 +19,12 @@ export type {
   LogLevel,
   Logger,
   RequestOptions,
+  ResponseDetails,
 } from './core/options.js';
 export type { QueryValue } from './core/query.js';
 export type { PageInfo, PageParams } from './service/envelope.js';
 export { Page, PagePromise, type ListOptions } from './resources/pages.js';
+export { ApiPromise, type WithResponse } from './resources/api-promise.js';
 export {
   AbortError,
   ApiError,

@@ -16,9 +16,18 @@ import {
 import { resolveKey } from './api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { LevelLogger } from './logger.js';
-import { checkRequestOptions, readEnv, type ApiKeySource, type ClientOptions, type FetchLike, type RequestOptions } from './options.js';
+import {
+  checkRequestOptions,
+  readEnv,
+  type ApiKeySource,
+  type ClientOptions,
+  type FetchLike,
+  type RequestOptions,
+  type ResponseDetails,
+} from './options.js';
 import { queryString, withSearch, type QueryValue } from './query.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
+import { now } from './poll.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
@@ -61,12 +70,21 @@ export interface Routes {
 interface Received extends Answer {
   text: string;
   url: string;
+  /** Only in raw mode, for a success: its body unread. */
+  raw?: Response | undefined;
 }
 
 export interface CoreResponse<T> {
   data: T;
-  status: number;
-  headers: Headers;
+  response: ResponseDetails;
+  /** Set when the call was sent with `raw`. */
+  raw?: Response | undefined;
+}
+
+/** One call's count of requests sent, shared by its retries, redirects and routes. */
+interface Tally {
+  attempts: number;
+  readonly raw: boolean;
 }
 
 const MAX_REDIRECTS = 5;
@@ -116,7 +134,10 @@ export class HttpCore {
     return (await this.exchange(req)).data;
   }
 
-  async exchange<T = unknown>(req: CoreRequest<T>): Promise<CoreResponse<T>> {
+  /** With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
+  async exchange<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
+    const started = now();
+    const tally: Tally = { attempts: 0, raw };
     checkRequestOptions(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
@@ -148,7 +169,7 @@ export class HttpCore {
         ]);
       }
       try {
-        answer = await this.#send(method, full, headers, body, req, secrets, deadline);
+        answer = await this.#send(method, full, headers, body, req, secrets, deadline, tally);
         target.route?.answered(answer.status);
         break;
       } catch (error) {
@@ -158,7 +179,17 @@ export class HttpCore {
         url = next;
       }
     }
-    return { data: this.#parse(answer, method, req.response, secrets), status: answer.status, headers: answer.headers };
+    const data = answer.raw ? (undefined as T) : this.#parse(answer, method, req.response, secrets);
+    const { status, headers: answered } = answer;
+    const response: ResponseDetails = {
+      status,
+      headers: answered,
+      requestId: answered.get('x-request-id') ?? answered.get('request-id') ?? undefined,
+      url: redactText(answer.url, secrets),
+      attempts: tally.attempts,
+      elapsedMs: now() - started,
+    };
+    return { data, response, raw: answer.raw };
   }
 
   /** An explicit X-API-Key (any case) is used as it is and never goes to another origin. */
@@ -202,6 +233,7 @@ export class HttpCore {
     req: CoreRequest<unknown>,
     secrets: string[],
     deadline: number,
+    tally: Tally,
   ): Promise<Received> {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const maxRetries = req.maxRetries ?? this.maxRetries;
@@ -210,7 +242,7 @@ export class HttpCore {
       if (started) this.log.log('debug', `→ ${method} ${url}`, secrets);
       let answer: Received;
       try {
-        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal, secrets), {
+        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal, secrets, tally), {
           method,
           maxRetries,
           timeoutMs,
@@ -271,11 +303,16 @@ export class HttpCore {
     body: string | undefined,
     signal: AbortSignal,
     secrets: string[],
+    tally: Tally,
   ): Promise<Received> {
     const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
+    tally.attempts++;
     // The global `fetch` is looked up at call time, so tools that patch it after the client exists still work.
     const response = await (this.#fetch ? this.#fetch(url, init) : fetch(url, init));
     const failed = response.status >= 400;
+    if (tally.raw && response.status >= 200 && response.status < 300) {
+      return { status: response.status, headers: response.headers, text: '', url, raw: response };
+    }
     const text = await readText(response, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, failed);
     if (text === undefined) {
       const message = `is larger than maxResponseBytes (${this.maxResponseBytes} bytes)`;

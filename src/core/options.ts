@@ -124,6 +124,30 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
 }
 
+/**
+ * How a call was answered: the final response's status and headers, and how the SDK got there.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await client.workflows.get('wf_1').withResponse();
+ * console.log(response.status, response.requestId, response.attempts, response.elapsedMs);
+ * ```
+ */
+export interface ResponseDetails {
+  /** The final response's status. */
+  readonly status: number;
+  /** The final response's headers. */
+  readonly headers: Headers;
+  /** `X-Request-Id` (or `Request-Id`) of the final response, if the service sent one. */
+  readonly requestId: string | undefined;
+  /** The URL that answered, after redirects and the prefix fallback, with secrets removed. */
+  readonly url: string;
+  /** Requests sent for this call: retries, redirects and the prefix fallback included. */
+  readonly attempts: number;
+  /** Milliseconds from the call's start to its answer, body read. */
+  readonly elapsedMs: number;
+}
+
 /** Where one exists (Node, Bun, Deno with permission); never in a browser. */
 export function readEnv(name: string): string | undefined {
   try {

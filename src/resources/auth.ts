@@ -5,7 +5,8 @@
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { checkInput, nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
-import { Resource, coreOf } from './resource.js';
+import type { ApiPromise } from './api-promise.js';
+import { Resource, call, coreOf } from './resource.js';
 
 /**
  * What `auth.issueKey` and `Client.login` take.
@@ -74,27 +75,29 @@ export class Auth extends Resource {
    * const { apiKey } = await client.auth.issueKey({ email: 'demo@example.com', password: 'demo' });
    * ```
    */
-  async issueKey(credentials: Credentials, options?: RequestOptions): Promise<IssuedKey> {
-    const body = checkInput(CredentialsSchema, credentials, 'input to auth.issueKey');
-    const response = await coreOf(this).request({
-      ...options,
-      method: 'POST',
-      path: '/v1/auth',
-      body,
-      auth: false,
-      secrets: [body.password],
-      response: { name: 'issued key', secret: true },
-    });
-    const apiKey = findIssuedKey(response);
-    if (!apiKey) {
-      throw new ResponseValidationError({
-        body: '[body hidden: it may contain a credential]',
-        issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
+  issueKey(credentials: Credentials, options?: RequestOptions): ApiPromise<IssuedKey> {
+    return call(coreOf(this), () => {
+      const body = checkInput(CredentialsSchema, credentials, 'input to auth.issueKey');
+      const read = (data: unknown): IssuedKey => {
+        const apiKey = findIssuedKey(data);
+        if (apiKey) return { apiKey };
+        // The core adds the URL and hides the body (`secret`).
+        throw new ResponseValidationError({
+          body: undefined,
+          issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
+          method: 'POST',
+          url: '/v1/auth',
+        });
+      };
+      return {
+        ...options,
         method: 'POST',
-        url: coreOf(this).urlOf('/v1/auth'),
-        what: 'issued key',
-      });
-    }
-    return { apiKey };
+        path: '/v1/auth',
+        body,
+        auth: false,
+        secrets: [body.password],
+        response: { name: 'issued key', secret: true, read },
+      };
+    });
   }
 }

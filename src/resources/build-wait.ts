@@ -271,7 +271,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
     }
     if (response) {
       const build = response.data;
-      retryAfterMs = parseRetryAfter(response.headers);
+      retryAfterMs = parseRetryAfter(response.response.headers);
       last = build;
       const key = stateKey(build);
       changed = key !== lastKey;

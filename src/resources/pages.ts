@@ -4,7 +4,9 @@
  */
 import { AbortError, ValidationError, WfaError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import type { ResponseDetails } from '../core/options.js';
 import type { PageInfo } from '../service/envelope.js';
+import type { WithResponse } from './api-promise.js';
 
 type Obj = Record<string, unknown>;
 
@@ -90,6 +92,8 @@ export class Page<T> implements AsyncIterable<T> {
   declare readonly body: unknown;
   /** True when this page has the same items as a page read before it in this walk: the server ignored `page`. */
   declare readonly repeated: boolean;
+  /** How this page was answered: status, headers, request id, final URL, attempts and time. */
+  declare readonly response: ResponseDetails;
   readonly #walk: Walk<T>;
   readonly #position: number;
   // Lazy: most lists are read one page at a time.
@@ -106,6 +110,12 @@ export class Page<T> implements AsyncIterable<T> {
     // An empty page is never a repeat (it ends a walk anyway); nor is a page too deep to fingerprint.
     const print = position > 0 && items.length > 0 ? this.#print() : undefined;
     this.repeated = print !== undefined && walk.trail.hasContent(print, position);
+  }
+
+  /** @internal The details are known only once the core has read the page. */
+  static answered<T>(page: Page<T>, response: ResponseDetails): Page<T> {
+    (page as { response: ResponseDetails }).response = response;
+    return page;
   }
 
   #print(): number | undefined {
@@ -210,11 +220,13 @@ export class Page<T> implements AsyncIterable<T> {
  */
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #load: () => Promise<Page<T>>;
+  readonly #raw: () => Promise<Response>;
   #promise: Promise<Page<T>> | undefined;
 
   /** @internal */
-  constructor(load: () => Promise<Page<T>>) {
+  constructor(load: () => Promise<Page<T>>, raw: () => Promise<Response>) {
     this.#load = load;
+    this.#raw = raw;
   }
 
   #page(): Promise<Page<T>> {
@@ -228,6 +240,31 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#page().then(onfulfilled, onrejected);
+  }
+
+  /**
+   * The first page with how it was answered; every page also has these details as `page.response`.
+   *
+   * @example
+   * ```ts
+   * const { data: page, response } = await client.orders.list().withResponse();
+   * console.log(page.items.length, response.requestId);
+   * ```
+   */
+  withResponse(): Promise<WithResponse<Page<T>>> {
+    return this.#page().then((page) => ({ data: page, response: page.response }));
+  }
+
+  /**
+   * The first page's raw `Response`, its body unread: a request of its own, not shared with awaiting the list.
+   *
+   * @example
+   * ```ts
+   * const response = await client.orders.list({ limit: 10 }).asResponse();
+   * ```
+   */
+  asResponse(): Promise<Response> {
+    return this.#raw();
   }
 
   /** Like `Promise.prototype.catch`. */
