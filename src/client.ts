@@ -2,7 +2,7 @@
  * The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them.
  */
 import { HttpCore } from './core/http.js';
-import { LevelLogger } from './core/logger.js';
+import { clientLogger } from './core/logger.js';
 import { readEnv, type ClientOptions, type RequestOptions } from './core/options.js';
 import type { QueryValue } from './core/query.js';
 import { Auth, type Credentials } from './resources/auth.js';
@@ -77,7 +77,7 @@ export class Client {
    * the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
-    const log = new LevelLogger(options.logger, options.logLevel);
+    const log = clientLogger(options.logger, options.logLevel);
     this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options.apiPrefix, log);
     this.#core = new HttpCore(options, this.#routes, log);
     this.builds = new Builds(this.#core);

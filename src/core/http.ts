@@ -16,6 +16,7 @@ import {
 import { resolveKey } from './api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { LevelLogger } from './logger.js';
+import { userAgent } from './user-agent.js';
 import {
   checkRequestOptions,
   readEnv,
@@ -51,6 +52,8 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
   auth?: boolean | undefined;
   /** Values that must never appear in an error or a log line. */
   secrets?: readonly (string | undefined)[] | undefined;
+  /** The path's template (`/workflows/{id}`), naming the endpoint; default: the path. */
+  route?: string | undefined;
   response?: ResponseSpec<T> | undefined;
 }
 
@@ -96,6 +99,9 @@ export class HttpCore {
   readonly #fetch: FetchLike | undefined;
   readonly #headers: Record<string, string>;
   readonly #routes: Routes;
+  readonly #userAgent: string | undefined;
+  /** Endpoints already reported as deprecated: once each, and a bounded set. */
+  readonly #deprecated = new Set<string>();
   declare readonly timeoutMs: number;
   declare readonly maxRetries: number;
   declare readonly validateResponses: boolean;
@@ -109,6 +115,7 @@ export class HttpCore {
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
+    this.#userAgent = userAgent(options.appInfo);
     this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
     this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
     this.validateResponses = options.validateResponses ?? true;
@@ -181,6 +188,7 @@ export class HttpCore {
     }
     const data = answer.raw ? (undefined as T) : this.#parse(answer, method, req.response, secrets);
     const { status, headers: answered } = answer;
+    if (answered.has('deprecation') || answered.has('sunset')) this.#noteDeprecation(method, req, answered, secrets);
     const response: ResponseDetails = {
       status,
       headers: answered,
@@ -192,14 +200,28 @@ export class HttpCore {
     return { data, response, raw: answer.raw };
   }
 
+  #noteDeprecation(method: string, req: CoreRequest<unknown>, headers: Headers, secrets: string[]): void {
+    const endpoint = `${method} ${req.route ?? req.path.split('?')[0]}`;
+    if (this.#deprecated.has(endpoint) || this.#deprecated.size >= 100) return;
+    this.#deprecated.add(endpoint);
+    const said = ['deprecation', 'sunset', 'link']
+      .map((name) => [name, headers.get(name)?.slice(0, 200)])
+      .filter(([, value]) => value)
+      .map(([name, value]) => `${name}: ${value}`);
+    this.log.log('warn', `${endpoint} is deprecated by the service (${said.join('; ')})`, secrets);
+  }
+
   /** An explicit X-API-Key (any case) is used as it is and never goes to another origin. */
   #headersFor(req: CoreRequest<unknown>, foreign: boolean) {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#userAgent && !foreign) headers['user-agent'] = this.#userAgent;
+    Object.assign(headers, this.#headers, req.headers);
     const explicitKeys: string[] = [];
     let contentType = false;
     for (const name of Object.keys(headers)) {
       const lower = name.toLowerCase();
       if (lower === 'content-type') contentType = true;
+      else if (lower === 'user-agent' && name !== 'user-agent') delete headers['user-agent'];
       else if (lower === 'x-api-key') {
         if (foreign) delete headers[name];
         else explicitKeys.push(headers[name]!);

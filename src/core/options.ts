@@ -118,10 +118,25 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
   /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */
   validateResponses?: boolean | undefined;
-  /** Where log lines go. Default: nowhere. */
+  /**
+   * Where log lines go. Default: nowhere, or `console` at the level the `WFA_LOG` environment variable names
+   * (`debug`, `info`, `warn`, `error`, `off`).
+   */
   logger?: Logger | undefined;
   /** How much to log. Default `'off'`, or `'info'` when a `logger` is given. */
   logLevel?: LogLevel | undefined;
+  /**
+   * Your application, put in front of the SDK in the `User-Agent` that server runtimes send
+   * (`my-app/1.4.0 workflow-automation-sdk/0.2.0 (node 20.20.2; linux; x64)`). Browsers send no `User-Agent` of ours.
+   */
+  appInfo?:
+    | {
+        /** Your application's name, a token without spaces or slashes. */
+        name: string;
+        /** Its version. */
+        version: string;
+      }
+    | undefined;
 }
 
 /**

@@ -27,7 +27,7 @@ export class Builds extends Resource {
   get(id: string, options?: RequestOptions): ApiPromise<Build> {
     return call(coreOf(this), () => {
       const path = `/builds/${idSegment(id, 'build id')}`;
-      return { ...options, method: 'GET', path, response: { name: 'build', schema: BuildSchema } };
+      return { ...options, method: 'GET', path, route: '/builds/{id}', response: { name: 'build', schema: BuildSchema } };
     });
   }
 

@@ -137,6 +137,7 @@ export class Integrations extends Resource {
       ...options,
       method: 'DELETE',
       path: `/integrations/${idSegment(id, 'integration id')}`,
+      route: '/integrations/{id}',
     }));
   }
 }

@@ -83,7 +83,7 @@ export class Orders extends Resource {
   get(id: string | number, options?: RequestOptions): ApiPromise<Order> {
     return call(coreOf(this), () => {
       const path = `/orders/${idSegment(id, 'order id')}`;
-      return { ...options, method: 'GET', path, response: { name: 'order', schema: OrderSchema } };
+      return { ...options, method: 'GET', path, route: '/orders/{id}', response: { name: 'order', schema: OrderSchema } };
     });
   }
 }

@@ -360,7 +360,7 @@ export class Workflows extends Resource {
   get(id: string, options?: RequestOptions): ApiPromise<Workflow> {
     return call(coreOf(this), () => {
       const path = `/workflows/${idSegment(id, 'workflow id')}`;
-      return { ...options, method: 'GET', path, response: { name: 'workflow', schema: WorkflowSchema } };
+      return { ...options, method: 'GET', path, route: '/workflows/{id}', response: { name: 'workflow', schema: WorkflowSchema } };
     });
   }
 
@@ -376,7 +376,7 @@ export class Workflows extends Resource {
     return call(coreOf(this), () => {
       const path = `/workflows/${idSegment(id, 'workflow id')}`;
       const body = checkInput(WorkflowUpdateSchema, changes, 'input to workflows.update');
-      return { ...options, method: 'PUT', path, body, response: { name: 'workflow', schema: WorkflowSchema } };
+      return { ...options, method: 'PUT', path, route: '/workflows/{id}', body, response: { name: 'workflow', schema: WorkflowSchema } };
     });
   }
 
@@ -393,6 +393,7 @@ export class Workflows extends Resource {
       ...options,
       method: 'DELETE',
       path: `/workflows/${idSegment(id, 'workflow id')}`,
+      route: '/workflows/{id}',
     }));
   }
 }
