@@ -128,8 +128,8 @@ export class Client {
    */
   request<T = unknown>(request: RawRequest): ApiPromise<T> {
     return call<T>(this.#core, () => {
-      const { method, path, query, body, signal, timeoutMs, maxRetries, headers } = request;
-      return { method, path, query, body, signal, timeoutMs, maxRetries, headers };
+      const { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs } = request;
+      return { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs };
     });
   }
 

@@ -48,7 +48,7 @@ export {
   type ApiErrorInit,
   type Issue,
 } from './core/errors.js';
-export { MAX_RETRIES, MAX_RETRY_AFTER_MS } from './core/retry.js';
+export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions } from './core/retry.js';
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,

@@ -29,7 +29,16 @@ import {
 import { queryString, withSearch, type QueryValue } from './query.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
 import { now } from './poll.js';
-import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
+import {
+  AttemptFailure,
+  MAX_RETRIES,
+  ShouldRetryFailure,
+  callDeadline,
+  networkErrorCodes,
+  withRetries,
+  type Answer,
+  type RetryOptions,
+} from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
 export interface ResponseSpec<T> {
@@ -88,6 +97,7 @@ export interface CoreResponse<T> {
 interface Tally {
   attempts: number;
   readonly raw: boolean;
+  readonly started: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -104,6 +114,8 @@ export class HttpCore {
   readonly #deprecated = new Set<string>();
   declare readonly timeoutMs: number;
   declare readonly maxRetries: number;
+  declare readonly deadlineMs: number | undefined;
+  readonly #retry: RetryOptions | undefined;
   declare readonly validateResponses: boolean;
   declare readonly maxResponseBytes: number;
   declare readonly log: LevelLogger;
@@ -118,6 +130,8 @@ export class HttpCore {
     this.#userAgent = userAgent(options.appInfo);
     this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
     this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
+    this.deadlineMs = options.deadlineMs === undefined ? undefined : checkCount(options, 'deadlineMs', 0, 1);
+    this.#retry = checkRetry(options.retry);
     this.validateResponses = options.validateResponses ?? true;
     this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = log;
@@ -144,13 +158,14 @@ export class HttpCore {
   /** With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
   async exchange<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
     const started = now();
-    const tally: Tally = { attempts: 0, raw };
+    const tally: Tally = { attempts: 0, raw, started };
     checkRequestOptions(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     // One deadline for the whole call: every redirect hop and every route tried run inside it.
-    const deadline = callDeadline(timeoutMs, req.maxRetries ?? this.maxRetries);
+    const deadlineMs = req.deadlineMs ?? this.deadlineMs;
+    const deadline = deadlineMs === undefined ? callDeadline(timeoutMs, req.maxRetries ?? this.maxRetries) : started + deadlineMs;
     const target = this.#target(req.path);
     const foreign = target.route === undefined;
     const body = jsonBody(req.body);
@@ -159,7 +174,16 @@ export class HttpCore {
     // Resolved on every call, so that a rotated key is picked up.
     let key: string | undefined;
     if (req.auth !== false && !foreign && explicitKeys.length === 0) {
-      key = await resolveKey(this.#apiKey, { signal: req.signal, timeoutMs }, this.#lastKey);
+      // The key function runs within the deadline too; a TimeoutError from it then says which limit ran out.
+      const keyMs = Math.max(1, Math.min(timeoutMs, deadline - now()));
+      try {
+        key = await resolveKey(this.#apiKey, { signal: req.signal, timeoutMs: keyMs }, this.#lastKey);
+      } catch (error) {
+        if (error instanceof TimeoutError && keyMs < timeoutMs && deadlineMs !== undefined) {
+          throw new TimeoutError(`The call's deadlineMs (${deadlineMs} ms) ran out in the apiKey function`, deadlineMs, 'deadline');
+        }
+        throw error;
+      }
       this.#lastKey = key;
       headers['x-api-key'] = key;
     }
@@ -257,6 +281,7 @@ export class HttpCore {
     deadline: number,
     tally: Tally,
   ): Promise<Received> {
+    const callStarted = tally.started;
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const maxRetries = req.maxRetries ?? this.maxRetries;
     for (let hops = 0; ; hops++) {
@@ -270,6 +295,8 @@ export class HttpCore {
           timeoutMs,
           signal: req.signal,
           deadline,
+          retry: this.#retry,
+          shownUrl: this.#retry?.shouldRetry ? redactText(url, secrets) : undefined,
           onRetry: (retry, reason, waitMs) =>
             this.log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, secrets),
         });
@@ -279,6 +306,15 @@ export class HttpCore {
         const failure = error instanceof AttemptFailure ? error : undefined;
         if (failure?.name === 'CallerAbort') {
           throw new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+        }
+        if (failure?.name === 'CallDeadline') {
+          const ms = req.deadlineMs ?? this.deadlineMs ?? Math.round(deadline - callStarted);
+          throw new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
+        }
+        if (error instanceof ShouldRetryFailure) {
+          throw new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; the call was not retried`, {
+            cause: safeCause(error.cause, secrets),
+          });
         }
         if (failure?.name === 'AttemptTimeout') {
           throw new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
@@ -386,7 +422,7 @@ export class HttpCore {
 
 function checkCount(
   options: ClientOptions,
-  name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes',
+  name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes' | 'deadlineMs',
   fallback: number,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
@@ -396,6 +432,22 @@ function checkCount(
     throw new WfaError(`${name} must be a whole number >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ''}`);
   }
   return value;
+}
+
+/** A wrong retry option is named when the client is made, not on the first failure. */
+function checkRetry(retry: RetryOptions | undefined): RetryOptions | undefined {
+  if (retry === undefined) return undefined;
+  const bad = (what: string) => new WfaError(`retry.${what}`);
+  if (retry === null || typeof retry !== 'object') throw bad('must be an object');
+  const { statuses, baseDelayMs, maxDelayMs, maxRetryAfterMs, shouldRetry } = retry;
+  if (statuses !== undefined && !(Array.isArray(statuses) && statuses.every((s) => Number.isInteger(s) && s >= 400 && s <= 599))) {
+    throw bad('statuses must be an array of statuses from 400 to 599');
+  }
+  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, maxRetryAfterMs })) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw bad(`${name} must be a number of milliseconds >= 0`);
+  }
+  if (shouldRetry !== undefined && typeof shouldRetry !== 'function') throw bad('shouldRetry must be a function');
+  return { ...retry, statuses: statuses && [...statuses] };
 }
 
 function parseErrorBody(text: string): unknown {

@@ -1,6 +1,6 @@
 /** The options a `Client` and each call accept, and the checks of a call's options. */
 import { ValidationError, type Issue } from './errors.js';
-import { MAX_RETRIES } from './retry.js';
+import { MAX_RETRIES, type RetryOptions } from './retry.js';
 
 /**
  * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
@@ -80,6 +80,8 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this call only; they override the client's `headers`. */
   headers?: Record<string, string> | undefined;
+  /** The whole call's time, in milliseconds. Overrides the client's `deadlineMs`. */
+  deadlineMs?: number | undefined;
 }
 
 /**
@@ -107,6 +109,14 @@ export interface ClientOptions {
   timeoutMs?: number | undefined;
   /** Retries after the first attempt, 0 to 10. Default 2; `0` disables retries. */
   maxRetries?: number | undefined;
+  /**
+   * The whole call's time, in milliseconds: the key function, every attempt, backoff, redirect and the prefix
+   * fallback. Past it the call rejects with `TimeoutError` (`reason: 'deadline'`) and no retry starts. Default:
+   * `(timeoutMs + 8 000) × (maxRetries + 1)`.
+   */
+  deadlineMs?: number | undefined;
+  /** When a failed attempt is sent again: statuses, backoff, `Retry-After` bound, and a `shouldRetry` say. */
+  retry?: RetryOptions | undefined;
   /** The Fetch implementation. Default: the global `fetch`, looked up at call time. */
   fetch?: FetchLike | undefined;
   /** Headers added to every request. */
@@ -186,7 +196,10 @@ const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
   const issues: Issue[] = [];
-  const { signal, timeoutMs, maxRetries, headers } = options;
+  const { signal, timeoutMs, maxRetries, headers, deadlineMs } = options;
+  if (deadlineMs !== undefined && !(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
+    issues.push({ path: ['deadlineMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
+  }
   // `typeof null` is 'object': a null signal fails on `aborted`.
   if (
     signal !== undefined &&
