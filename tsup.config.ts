@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+
+// The version the User-Agent names, fixed at build time (src/core/user-agent.ts).
+const define = { __WFA_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
 
 const library = {
   entry: {
@@ -22,6 +26,7 @@ const library = {
   // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
   external: ['msw', /^node:/],
   removeNodeProtocol: false,
+  define,
 } satisfies Options;
 
 export default defineConfig([
@@ -39,5 +44,6 @@ export default defineConfig([
     noExternal: ['zod'],
     external: ['msw'],
     removeNodeProtocol: false,
+    define,
   },
 ]);

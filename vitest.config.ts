@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // As the build does (tsup.config.ts), so the User-Agent test sees the package's version.
+  define: { __WFA_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   test: {
     include: ['test/**/*.test.ts'],
     // Unit tests only, in seconds. Elsewhere: `npm run test:integration` (child processes, real sockets),

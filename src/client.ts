@@ -2,7 +2,7 @@
  * The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them.
  */
 import { HttpCore } from './core/http.js';
-import { LevelLogger } from './core/logger.js';
+import { clientLogger } from './core/logger.js';
 import { readEnv, type ClientOptions, type RequestOptions } from './core/options.js';
 import type { QueryValue } from './core/query.js';
 import { Auth, type Credentials } from './resources/auth.js';
@@ -12,6 +12,8 @@ import { Builds } from './resources/builds.js';
 import { Integrations } from './resources/integrations.js';
 import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
+import type { ApiPromise } from './resources/api-promise.js';
+import { call } from './resources/resource.js';
 import { PrefixRoutes } from './service/prefix.js';
 
 /**
@@ -75,7 +77,7 @@ export class Client {
    * the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
-    const log = new LevelLogger(options.logger, options.logLevel);
+    const log = clientLogger(options.logger, options.logLevel);
     this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options, log);
     this.#core = new HttpCore(options, this.#routes, log);
     this.builds = new Builds(this.#core);
@@ -124,9 +126,11 @@ export class Client {
    * const body = await client.request<{ data: unknown[] }>({ method: 'GET', path: '/v1/workflows', query: { limit: 5 } });
    * ```
    */
-  request<T = unknown>(request: RawRequest): Promise<T> {
-    const { method, path, query, body, signal, timeoutMs, maxRetries, headers } = request;
-    return this.#core.request<T>({ method, path, query, body, signal, timeoutMs, maxRetries, headers });
+  request<T = unknown>(request: RawRequest): ApiPromise<T> {
+    return call<T>(this.#core, () => {
+      const { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs } = request;
+      return { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs };
+    });
   }
 
   /**

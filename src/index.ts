@@ -19,10 +19,12 @@ export type {
   LogLevel,
   Logger,
   RequestOptions,
+  ResponseDetails,
 } from './core/options.js';
 export type { QueryValue } from './core/query.js';
 export type { PageInfo, PageParams } from './service/envelope.js';
 export { Page, PagePromise, type ListOptions } from './resources/pages.js';
+export { ApiPromise, type WithResponse } from './resources/api-promise.js';
 export {
   AbortError,
   ApiError,
@@ -46,7 +48,7 @@ export {
   type ApiErrorInit,
   type Issue,
 } from './core/errors.js';
-export { MAX_RETRIES, MAX_RETRY_AFTER_MS } from './core/retry.js';
+export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions } from './core/retry.js';
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,

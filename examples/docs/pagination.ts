@@ -19,9 +19,8 @@ while (current.hasNextPage() && shown.length < 60) {
   shown.push(...current.items);
 }
 
-// Stop early: leaving the loop fetches nothing more.
-const firstTen: Order[] = [];
-for await (const order of client.orders.list()) {
-  firstTen.push(order);
-  if (firstTen.length === 10) break;
-}
+// Stop early: the helpers fetch no page they do not need, and a `break` fetches nothing more.
+const recent: Order[] = await client.orders.list({ status: 'paid' }).toArray({ limit: 250 }); // limit required
+for await (const order of client.orders.list().take(10)) console.log(order.id); // at most 10 items
+for await (const p of client.orders.list({ limit: 100 }).pages()) console.log(p.info.page, p.items.length);
+console.log(recent.length);

@@ -250,20 +250,24 @@ export class ConnectionError extends WfaError {
 }
 
 /**
- * An attempt took longer than `timeoutMs` (and no retry was left or allowed). A kind of {@link ConnectionError}.
+ * An attempt took longer than `timeoutMs` (and no retry was left or allowed), or the call ran past its
+ * `deadlineMs`; `reason` says which. A kind of {@link ConnectionError}.
  *
  * @example
  * ```ts
- * catch (e) { if (TimeoutError.is(e)) console.error('gave up after', e.timeoutMs, 'ms'); }
+ * catch (e) { if (TimeoutError.is(e)) console.error(e.reason, 'ran out after', e.timeoutMs, 'ms'); }
  * ```
  */
 export class TimeoutError extends ConnectionError {
   static override readonly kind: string = 'TimeoutError';
-  /** The per-attempt timeout that ran out. */
+  /** The limit that ran out: the attempt's `timeoutMs`, or the call's `deadlineMs`. */
   declare readonly timeoutMs: number;
-  constructor(message: string, timeoutMs: number) {
+  /** `'attempt'` when one attempt's `timeoutMs` ran out, `'deadline'` when the call's `deadlineMs` did. */
+  declare readonly reason: 'attempt' | 'deadline';
+  constructor(message: string, timeoutMs: number, reason: 'attempt' | 'deadline' = 'attempt') {
     super(message);
     this.timeoutMs = timeoutMs;
+    this.reason = reason;
   }
 }
 

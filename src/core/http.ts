@@ -16,10 +16,29 @@ import {
 import { resolveKey } from './api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { LevelLogger } from './logger.js';
-import { checkRequestOptions, readEnv, type ApiKeySource, type ClientOptions, type FetchLike, type RequestOptions } from './options.js';
+import { userAgent } from './user-agent.js';
+import {
+  checkRequestOptions,
+  readEnv,
+  type ApiKeySource,
+  type ClientOptions,
+  type FetchLike,
+  type RequestOptions,
+  type ResponseDetails,
+} from './options.js';
 import { queryString, withSearch, type QueryValue } from './query.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
-import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer } from './retry.js';
+import { now } from './poll.js';
+import {
+  AttemptFailure,
+  MAX_RETRIES,
+  ShouldRetryFailure,
+  callDeadline,
+  networkErrorCodes,
+  withRetries,
+  type Answer,
+  type RetryOptions,
+} from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
 export interface ResponseSpec<T> {
@@ -42,6 +61,8 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
   auth?: boolean | undefined;
   /** Values that must never appear in an error or a log line. */
   secrets?: readonly (string | undefined)[] | undefined;
+  /** The path's template (`/workflows/{id}`), naming the endpoint; default: the path. */
+  route?: string | undefined;
   response?: ResponseSpec<T> | undefined;
 }
 
@@ -61,12 +82,22 @@ export interface Routes {
 interface Received extends Answer {
   text: string;
   url: string;
+  /** Only in raw mode, for a success: its body unread. */
+  raw?: Response | undefined;
 }
 
 export interface CoreResponse<T> {
   data: T;
-  status: number;
-  headers: Headers;
+  response: ResponseDetails;
+  /** Set when the call was sent with `raw`. */
+  raw?: Response | undefined;
+}
+
+/** One call's count of requests sent, shared by its retries, redirects and routes. */
+interface Tally {
+  attempts: number;
+  readonly raw: boolean;
+  readonly started: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -83,8 +114,13 @@ export class HttpCore {
   readonly #fetch: FetchLike | undefined;
   readonly #headers: Record<string, string>;
   readonly #routes: Routes;
+  readonly #userAgent: string | undefined;
+  /** Endpoints already reported as deprecated: once each, and a bounded set. */
+  readonly #deprecated = new Set<string>();
   declare readonly timeoutMs: number;
   declare readonly maxRetries: number;
+  declare readonly deadlineMs: number | undefined;
+  readonly #retry: RetryOptions | undefined;
   declare readonly validateResponses: boolean;
   declare readonly maxResponseBytes: number;
   declare readonly log: LevelLogger;
@@ -98,8 +134,11 @@ export class HttpCore {
     this.#fetch = options.fetch;
     checkRequestOptions({ headers: options.headers }, 'client options');
     this.#headers = { ...options.headers };
+    this.#userAgent = userAgent(options.appInfo);
     this.timeoutMs = checkCount(options, 'timeoutMs', 60_000, 1);
     this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
+    this.deadlineMs = options.deadlineMs === undefined ? undefined : checkCount(options, 'deadlineMs', 0, 1);
+    this.#retry = checkRetry(options.retry);
     this.validateResponses = options.validateResponses ?? true;
     this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = log;
@@ -123,14 +162,18 @@ export class HttpCore {
     return (await this.exchange(req)).data;
   }
 
-  async exchange<T = unknown>(req: CoreRequest<T>): Promise<CoreResponse<T>> {
+  /** With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
+  async exchange<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
+    const started = now();
+    const tally: Tally = { attempts: 0, raw, started };
     checkRequestOptions(req);
     checkCall(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
     const method = req.method.toUpperCase();
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     // One deadline for the whole call: every redirect hop and every route tried run inside it.
-    const deadline = callDeadline(timeoutMs, req.maxRetries ?? this.maxRetries);
+    const deadlineMs = req.deadlineMs ?? this.deadlineMs;
+    const deadline = deadlineMs === undefined ? callDeadline(timeoutMs, req.maxRetries ?? this.maxRetries) : started + deadlineMs;
     const target = this.#target(req.path);
     const foreign = target.route === undefined;
     const body = jsonBody(req.body);
@@ -139,7 +182,16 @@ export class HttpCore {
     // Resolved on every call, so that a rotated key is picked up.
     let key: string | undefined;
     if (req.auth !== false && !foreign && explicitKeys.length === 0) {
-      key = await resolveKey(this.#apiKey, this.#keyFromEnv, { signal: req.signal, timeoutMs }, this.#lastKey);
+      // The key function runs within the deadline too; a TimeoutError from it then says which limit ran out.
+      const keyMs = Math.max(1, Math.min(timeoutMs, deadline - now()));
+      try {
+        key = await resolveKey(this.#apiKey, this.#keyFromEnv, { signal: req.signal, timeoutMs: keyMs }, this.#lastKey);
+      } catch (error) {
+        if (error instanceof TimeoutError && keyMs < timeoutMs && deadlineMs !== undefined) {
+          throw new TimeoutError(`The call's deadlineMs (${deadlineMs} ms) ran out in the apiKey function`, deadlineMs, 'deadline');
+        }
+        throw error;
+      }
       this.#lastKey = key;
       headers['x-api-key'] = key;
     }
@@ -156,7 +208,7 @@ export class HttpCore {
         ]);
       }
       try {
-        answer = await this.#send(method, full, headers, body, req, secrets, deadline);
+        answer = await this.#send(method, full, headers, body, req, secrets, deadline, tally);
         target.route?.answered(answer.status);
         break;
       } catch (error) {
@@ -166,17 +218,42 @@ export class HttpCore {
         url = next;
       }
     }
-    return { data: this.#parse(answer, method, req.response, secrets), status: answer.status, headers: answer.headers };
+    const data = answer.raw ? (undefined as T) : this.#parse(answer, method, req.response, secrets);
+    const { status, headers: answered } = answer;
+    if (answered.has('deprecation') || answered.has('sunset')) this.#noteDeprecation(method, req, answered, secrets);
+    const response: ResponseDetails = {
+      status,
+      headers: answered,
+      requestId: answered.get('x-request-id') ?? answered.get('request-id') ?? undefined,
+      url: redactText(answer.url, secrets),
+      attempts: tally.attempts,
+      elapsedMs: now() - started,
+    };
+    return { data, response, raw: answer.raw };
+  }
+
+  #noteDeprecation(method: string, req: CoreRequest<unknown>, headers: Headers, secrets: string[]): void {
+    const endpoint = `${method} ${req.route ?? req.path.split('?')[0]}`;
+    if (this.#deprecated.has(endpoint) || this.#deprecated.size >= 100) return;
+    this.#deprecated.add(endpoint);
+    const said = ['deprecation', 'sunset', 'link']
+      .map((name) => [name, headers.get(name)?.slice(0, 200)])
+      .filter(([, value]) => value)
+      .map(([name, value]) => `${name}: ${value}`);
+    this.log.log('warn', `${endpoint} is deprecated by the service (${said.join('; ')})`, secrets);
   }
 
   /** An explicit X-API-Key (any case) is used as it is and never goes to another origin. */
   #headersFor(req: CoreRequest<unknown>, foreign: boolean) {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.#headers, ...req.headers };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#userAgent && !foreign) headers['user-agent'] = this.#userAgent;
+    Object.assign(headers, this.#headers, req.headers);
     const explicitKeys: string[] = [];
     let contentType = false;
     for (const name of Object.keys(headers)) {
       const lower = name.toLowerCase();
       if (lower === 'content-type') contentType = true;
+      else if (lower === 'user-agent' && name !== 'user-agent') delete headers['user-agent'];
       else if (lower === 'x-api-key') {
         if (foreign) delete headers[name];
         else explicitKeys.push(headers[name]!);
@@ -214,7 +291,9 @@ export class HttpCore {
     req: CoreRequest<unknown>,
     secrets: string[],
     deadline: number,
+    tally: Tally,
   ): Promise<Received> {
+    const callStarted = tally.started;
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const maxRetries = req.maxRetries ?? this.maxRetries;
     for (let hops = 0; ; hops++) {
@@ -222,12 +301,14 @@ export class HttpCore {
       if (started) this.log.log('debug', `→ ${method} ${url}`, secrets);
       let answer: Received;
       try {
-        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal, secrets), {
+        answer = await withRetries((signal) => this.#attempt(method, url, headers, body, signal, secrets, tally), {
           method,
           maxRetries,
           timeoutMs,
           signal: req.signal,
           deadline,
+          retry: this.#retry,
+          shownUrl: this.#retry?.shouldRetry ? redactText(url, secrets) : undefined,
           onRetry: (retry, reason, waitMs) =>
             this.log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, secrets),
         });
@@ -237,6 +318,15 @@ export class HttpCore {
         const failure = error instanceof AttemptFailure ? error : undefined;
         if (failure?.name === 'CallerAbort') {
           throw new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+        }
+        if (failure?.name === 'CallDeadline') {
+          const ms = req.deadlineMs ?? this.deadlineMs ?? Math.round(deadline - callStarted);
+          throw new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
+        }
+        if (error instanceof ShouldRetryFailure) {
+          throw new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; the call was not retried`, {
+            cause: safeCause(error.cause, secrets),
+          });
         }
         if (failure?.name === 'AttemptTimeout') {
           throw new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
@@ -283,11 +373,16 @@ export class HttpCore {
     body: string | undefined,
     signal: AbortSignal,
     secrets: string[],
+    tally: Tally,
   ): Promise<Received> {
     const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
+    tally.attempts++;
     // The global `fetch` is looked up at call time, so tools that patch it after the client exists still work.
     const response = await (this.#fetch ? this.#fetch(url, init) : fetch(url, init));
     const failed = response.status >= 400;
+    if (tally.raw && response.status >= 200 && response.status < 300) {
+      return { status: response.status, headers: response.headers, text: '', url, raw: response };
+    }
     const text = await readText(response, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, failed);
     if (text === undefined) {
       const message = `is larger than maxResponseBytes (${this.maxResponseBytes} bytes)`;
@@ -351,7 +446,7 @@ function checkCall(req: CoreRequest<unknown>): void {
 
 function checkCount(
   options: ClientOptions,
-  name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes',
+  name: 'timeoutMs' | 'maxRetries' | 'maxResponseBytes' | 'deadlineMs',
   fallback: number,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
@@ -361,6 +456,22 @@ function checkCount(
     throw new WfaError(`${name} must be a whole number >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ''}`);
   }
   return value;
+}
+
+/** A wrong retry option is named when the client is made, not on the first failure. */
+function checkRetry(retry: RetryOptions | undefined): RetryOptions | undefined {
+  if (retry === undefined) return undefined;
+  const bad = (what: string) => new WfaError(`retry.${what}`);
+  if (retry === null || typeof retry !== 'object') throw bad('must be an object');
+  const { statuses, baseDelayMs, maxDelayMs, maxRetryAfterMs, shouldRetry } = retry;
+  if (statuses !== undefined && !(Array.isArray(statuses) && statuses.every((s) => Number.isInteger(s) && s >= 400 && s <= 599))) {
+    throw bad('statuses must be an array of statuses from 400 to 599');
+  }
+  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, maxRetryAfterMs })) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw bad(`${name} must be a number of milliseconds >= 0`);
+  }
+  if (shouldRetry !== undefined && typeof shouldRetry !== 'function') throw bad('shouldRetry must be a function');
+  return { ...retry, statuses: statuses && [...statuses] };
 }
 
 function parseErrorBody(text: string): unknown {

@@ -1,5 +1,5 @@
 /** Levelled logging that costs nothing when off: callers check `enabled(level)` before building a line. */
-import type { LogLevel, Logger } from './options.js';
+import { readEnv, type LogLevel, type Logger } from './options.js';
 import { redactText } from './redact.js';
 
 const rank: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
@@ -29,4 +29,19 @@ export class LevelLogger {
       // An observer's failure is ignored.
     }
   }
+}
+
+let warnedEnv = false;
+
+/** A given logger wins; without one, `WFA_LOG` may turn on logging to `console`. A bad value warns once a process. */
+export function clientLogger(logger: Logger | undefined, level: LogLevel | undefined): LevelLogger {
+  if (logger) return new LevelLogger(logger, level);
+  const wanted = readEnv('WFA_LOG')?.toLowerCase();
+  if (wanted !== undefined && Object.hasOwn(rank, wanted)) return new LevelLogger(console, wanted as LogLevel);
+  if (wanted !== undefined && !warnedEnv) {
+    warnedEnv = true;
+    // The value is not quoted: it could be anything, a secret pasted in the wrong variable included.
+    console.warn('[wfa] WFA_LOG is not one of debug, info, warn, error, off; logging stays off');
+  }
+  return new LevelLogger(undefined, level);
 }

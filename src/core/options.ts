@@ -1,6 +1,6 @@
 /** The options a `Client` and each call accept, and the checks of a call's options. */
 import { ValidationError, type Issue } from './errors.js';
-import { MAX_RETRIES } from './retry.js';
+import { MAX_RETRIES, type RetryOptions } from './retry.js';
 
 /**
  * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
@@ -80,6 +80,8 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this call only; they override the client's `headers`. */
   headers?: Record<string, string> | undefined;
+  /** The whole call's time, in milliseconds. Overrides the client's `deadlineMs`. */
+  deadlineMs?: number | undefined;
 }
 
 /**
@@ -114,6 +116,14 @@ export interface ClientOptions {
   timeoutMs?: number | undefined;
   /** Retries after the first attempt, 0 to 10. Default 2; `0` disables retries. */
   maxRetries?: number | undefined;
+  /**
+   * The whole call's time, in milliseconds: the key function, every attempt, backoff, redirect and the prefix
+   * fallback. Past it the call rejects with `TimeoutError` (`reason: 'deadline'`) and no retry starts. Default:
+   * `(timeoutMs + 8 000) × (maxRetries + 1)`.
+   */
+  deadlineMs?: number | undefined;
+  /** When a failed attempt is sent again: statuses, backoff, `Retry-After` bound, and a `shouldRetry` say. */
+  retry?: RetryOptions | undefined;
   /** The Fetch implementation. Default: the global `fetch`, looked up at call time. */
   fetch?: FetchLike | undefined;
   /** Headers added to every request. */
@@ -125,10 +135,49 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
   /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */
   validateResponses?: boolean | undefined;
-  /** Where log lines go. Default: nowhere. */
+  /**
+   * Where log lines go. Default: nowhere, or `console` at the level the `WFA_LOG` environment variable names
+   * (`debug`, `info`, `warn`, `error`, `off`).
+   */
   logger?: Logger | undefined;
   /** How much to log. Default `'off'`, or `'info'` when a `logger` is given. */
   logLevel?: LogLevel | undefined;
+  /**
+   * Your application, put in front of the SDK in the `User-Agent` that server runtimes send
+   * (`my-app/1.4.0 workflow-automation-sdk/0.2.0 (node 20.20.2; linux; x64)`). Browsers send no `User-Agent` of ours.
+   */
+  appInfo?:
+    | {
+        /** Your application's name, a token without spaces or slashes. */
+        name: string;
+        /** Its version. */
+        version: string;
+      }
+    | undefined;
+}
+
+/**
+ * How a call was answered: the final response's status and headers, and how the SDK got there.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await client.workflows.get('wf_1').withResponse();
+ * console.log(response.status, response.requestId, response.attempts, response.elapsedMs);
+ * ```
+ */
+export interface ResponseDetails {
+  /** The final response's status. */
+  readonly status: number;
+  /** The final response's headers. */
+  readonly headers: Headers;
+  /** `X-Request-Id` (or `Request-Id`) of the final response, if the service sent one. */
+  readonly requestId: string | undefined;
+  /** The URL that answered, after redirects and the prefix fallback, with secrets removed. */
+  readonly url: string;
+  /** Requests sent for this call: retries, redirects and the prefix fallback included. */
+  readonly attempts: number;
+  /** Milliseconds from the call's start to its answer, body read. */
+  readonly elapsedMs: number;
 }
 
 /** Where one exists (Node, Bun, Deno with permission); never in a browser. */
@@ -154,7 +203,10 @@ const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
   const issues: Issue[] = [];
-  const { signal, timeoutMs, maxRetries, headers } = options;
+  const { signal, timeoutMs, maxRetries, headers, deadlineMs } = options;
+  if (deadlineMs !== undefined && !(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
+    issues.push({ path: ['deadlineMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
+  }
   // `typeof null` is 'object': a null signal fails on `aborted`.
   if (
     signal !== undefined &&

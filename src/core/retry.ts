@@ -60,7 +60,7 @@ export function failedBeforeSending(error: unknown): boolean {
  * error. One class rather than three: none leaves the core, and every class costs browser bundle bytes.
  */
 export class AttemptFailure extends Error {
-  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort';
+  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort' | 'CallDeadline';
 
   constructor(name: AttemptFailure['name'], cause?: unknown) {
     super(name, { cause });
@@ -73,6 +73,54 @@ export interface Answer {
   headers: Headers;
 }
 
+/**
+ * What `retry.shouldRetry` is asked about: one failed attempt.
+ *
+ * @example
+ * ```ts
+ * const shouldRetry = ({ method, status, mayHaveActed }: RetryContext) => (method === 'POST' && status === 503 && !mayHaveActed) || undefined;
+ * ```
+ */
+export interface RetryContext {
+  /** Upper case. */
+  readonly method: string;
+  /** The URL of the attempt, with secrets removed. */
+  readonly url: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The answer's status; `undefined` when there was none (a connection error or timeout). */
+  readonly status: number | undefined;
+  /** The error, when there was no answer. */
+  readonly error: unknown;
+  /** True when a POST may have reached the service, so that sending it again could act twice. */
+  readonly mayHaveActed: boolean;
+}
+
+/**
+ * When a failed attempt is sent again. Every field is optional; the defaults are the rules in the README.
+ *
+ * @example
+ * ```ts
+ * new Client({ retry: { statuses: [429, 503], baseDelayMs: 200, maxDelayMs: 2_000 } });
+ * ```
+ */
+export interface RetryOptions {
+  /** Statuses retried (a POST only on 429, unless `shouldRetry` says so). Default: 408, 429 and 500 to 599. */
+  statuses?: readonly number[] | undefined;
+  /** The first backoff step; it doubles each retry, with equal jitter. Default 500. */
+  baseDelayMs?: number | undefined;
+  /** The largest backoff step. Default 8 000. */
+  maxDelayMs?: number | undefined;
+  /** The longest `Retry-After` slept on; a longer one ends the call with its error. Default 60 000. */
+  maxRetryAfterMs?: number | undefined;
+  /**
+   * Asked after each failed attempt that `maxRetries` and the deadline leave room for: `true` retries, `false`
+   * does not, `undefined` keeps the default rule. A POST that may have acted is retried only on `true`. It must
+   * answer synchronously; if it throws, the call fails with a `WfaError` naming it.
+   */
+  shouldRetry?: ((context: RetryContext) => boolean | undefined) | undefined;
+}
+
 export interface RetryPolicy {
   /** Upper case. */
   method: string;
@@ -82,27 +130,62 @@ export interface RetryPolicy {
   signal?: AbortSignal | undefined;
   /** Shared by every hop of one call (redirects, the prefix fallback); on {@link now}'s clock. */
   deadline: number;
+  retry?: RetryOptions | undefined;
+  /** For `shouldRetry`: the attempt's URL without secrets. */
+  shownUrl?: string | undefined;
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
 }
 
+/** `shouldRetry` threw: the call ends with it, never retried. */
+export class ShouldRetryFailure extends Error {
+  constructor(cause: unknown) {
+    super('retry.shouldRetry threw', { cause });
+  }
+}
+
+function isDefaultStatus(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
 /** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` is final. */
-export function retryDelay(outcome: Answer | { error: unknown }, idempotent: boolean, retry: number): number | undefined {
+export function retryDelay(
+  outcome: Answer | { error: unknown },
+  idempotent: boolean,
+  retry: number,
+  options: RetryOptions = {},
+  ask?: (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => boolean | undefined,
+): number | undefined {
+  const { statuses, baseDelayMs = BASE_BACKOFF_MS, maxDelayMs = MAX_BACKOFF_MS, maxRetryAfterMs = MAX_RETRY_AFTER_MS } = options;
+  let retryable: boolean;
+  let mayHaveActed: boolean;
+  let retryAfter: number | undefined;
   if ('status' in outcome) {
     const { status } = outcome;
-    // A 429 means the service did not act, so even a POST is sent again; a 408 or a 5xx only when idempotent.
-    if (status !== 429 && !(idempotent && (status === 408 || (status >= 500 && status <= 599)))) return undefined;
-    const retryAfter = parseRetryAfter(outcome.headers);
-    if (retryAfter !== undefined) return retryAfter > MAX_RETRY_AFTER_MS ? undefined : retryAfter;
+    // A 429 means the service did not act, so even a POST is sent again; another status only when idempotent.
+    const listed = statuses ? statuses.includes(status) : isDefaultStatus(status);
+    mayHaveActed = !idempotent && status !== 429;
+    retryable = listed && !mayHaveActed;
+    if (status >= 200 && status < 400) return undefined;
+    retryAfter = parseRetryAfter(outcome.headers);
   } else {
     const { error } = outcome;
     // A POST may have acted already. Fetch rejects a network failure with a TypeError; anything else (our own
     // errors, bugs, a body too large) is never retried.
-    const retryable =
-      error instanceof AttemptFailure ? idempotent : error instanceof TypeError && (idempotent || failedBeforeSending(error));
-    if (!retryable) return undefined;
+    const network = error instanceof AttemptFailure || error instanceof TypeError;
+    if (!network) return undefined;
+    mayHaveActed = !idempotent && !(error instanceof TypeError && failedBeforeSending(error));
+    retryable = !mayHaveActed;
   }
+  const said = ask?.({
+    status: 'status' in outcome ? outcome.status : undefined,
+    error: 'error' in outcome ? outcome.error : undefined,
+    mayHaveActed,
+  });
+  if (said !== undefined) retryable = said;
+  if (!retryable) return undefined;
+  if (retryAfter !== undefined) return retryAfter > maxRetryAfterMs ? undefined : retryAfter;
   // Backoff with equal jitter: half the step fixed, half random, so clients that failed together spread out.
-  const step = Math.min(BASE_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
+  const step = Math.min(baseDelayMs * 2 ** (retry - 1), maxDelayMs);
   return step / 2 + (Math.random() * step) / 2;
 }
 
@@ -119,11 +202,29 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
   const { method, maxRetries, timeoutMs, signal, deadline } = policy;
   const idempotent = IDEMPOTENT.has(method);
   for (let retry = 1; ; retry++) {
-    const result = await runPhase(attempt, { signal, deadline: Math.min(now() + timeoutMs, deadline) });
+    const attemptEnd = now() + timeoutMs;
+    const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
     if (result.type === 'aborted') throw new AttemptFailure('CallerAbort', result.reason);
+    // The call's deadline ends the call: nothing is retried after it.
+    if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure('CallDeadline');
     const outcome =
       result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
-    const wait = retry > maxRetries ? undefined : retryDelay(outcome, idempotent, retry);
+    const { shouldRetry } = policy.retry ?? {};
+    const ask = shouldRetry
+      ? (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => {
+          let said: unknown;
+          try {
+            said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context });
+          } catch (error) {
+            throw new ShouldRetryFailure(error);
+          }
+          if (typeof (said as PromiseLike<unknown> | undefined)?.then === 'function') {
+            (said as PromiseLike<unknown>).then(undefined, () => undefined);
+          }
+          return typeof said === 'boolean' ? said : undefined;
+        }
+      : undefined;
+    const wait = retry > maxRetries || now() >= deadline ? undefined : retryDelay(outcome, idempotent, retry, policy.retry, ask);
     if (wait === undefined || now() + wait > deadline) {
       if ('error' in outcome) throw outcome.error;
       return outcome;

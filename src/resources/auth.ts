@@ -6,7 +6,8 @@ import { checkApiKey } from '../core/api-key.js';
 import { ResponseValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { checkInput, nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
-import { Resource, coreOf } from './resource.js';
+import type { ApiPromise } from './api-promise.js';
+import { Resource, call, coreOf } from './resource.js';
 
 /**
  * What `auth.issueKey` and `Client.login` take.
@@ -75,28 +76,30 @@ export class Auth extends Resource {
    * const { apiKey } = await client.auth.issueKey({ email: 'demo@example.com', password: 'demo' });
    * ```
    */
-  async issueKey(credentials: Credentials, options?: RequestOptions): Promise<IssuedKey> {
-    const body = checkInput(CredentialsSchema, credentials, 'input to auth.issueKey');
-    const response = await coreOf(this).request({
-      ...options,
-      method: 'POST',
-      path: '/v1/auth',
-      body,
-      auth: false,
-      secrets: [body.password],
-      response: { name: 'issued key', secret: true },
-    });
-    const apiKey = findIssuedKey(response);
-    if (apiKey === undefined) {
-      throw new ResponseValidationError({
-        body: '[body hidden: it may contain a credential]',
-        issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
+  issueKey(credentials: Credentials, options?: RequestOptions): ApiPromise<IssuedKey> {
+    return call(coreOf(this), () => {
+      const body = checkInput(CredentialsSchema, credentials, 'input to auth.issueKey');
+      const read = (data: unknown): IssuedKey => {
+        const apiKey = findIssuedKey(data);
+        // The same rule as every other key: a key no header can carry fails here, not at the next call.
+        if (apiKey !== undefined) return { apiKey: checkApiKey(apiKey, 'the key issuing answer') };
+        // The core adds the URL and hides the body (`secret`).
+        throw new ResponseValidationError({
+          body: undefined,
+          issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
+          method: 'POST',
+          url: '/v1/auth',
+        });
+      };
+      return {
+        ...options,
         method: 'POST',
-        url: coreOf(this).urlOf('/v1/auth'),
-        what: 'issued key',
-      });
-    }
-    // The same rule as every other key: a key no header can carry fails here, not at the next call.
-    return { apiKey: checkApiKey(apiKey, 'the key issuing answer') };
+        path: '/v1/auth',
+        body,
+        auth: false,
+        secrets: [body.password],
+        response: { name: 'issued key', secret: true, read },
+      };
+    });
   }
 }

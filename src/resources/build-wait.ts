@@ -261,7 +261,16 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
     try {
       // One attempt per poll: the schedule owns the retrying. Cut to the time left, so the deadline holds.
       const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
-      response = await core.exchange({ method: 'GET', path, response: POLLED, signal, timeoutMs, headers, maxRetries: 0 });
+      response = await core.exchange({
+        method: 'GET',
+        path,
+        route: '/builds/{id}',
+        response: POLLED,
+        signal,
+        timeoutMs,
+        headers,
+        maxRetries: 0,
+      });
     } catch (error) {
       if (AbortError.is(error)) throw aborted(buildId, signal?.reason);
       if (!isTransient(error)) throw error;
@@ -271,7 +280,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
     }
     if (response) {
       const build = response.data;
-      retryAfterMs = parseRetryAfter(response.headers);
+      retryAfterMs = parseRetryAfter(response.response.headers);
       last = build;
       const key = stateKey(build);
       changed = key !== lastKey;

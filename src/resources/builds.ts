@@ -3,7 +3,8 @@ import type { RequestOptions } from '../core/options.js';
 import { idSegment } from '../core/schema.js';
 import { BuildSchema, type Build, type CompletedBuild } from './build.js';
 import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
-import { Resource, coreOf } from './resource.js';
+import type { ApiPromise } from './api-promise.js';
+import { Resource, call, coreOf } from './resource.js';
 
 /**
  * `client.builds`: read a build's state, wait for it to finish, or watch it change.
@@ -23,9 +24,11 @@ export class Builds extends Resource {
    * const { status, progress, download_url } = await client.builds.get('bld_1');
    * ```
    */
-  async get(id: string, options?: RequestOptions): Promise<Build> {
-    const path = `/builds/${idSegment(id, 'build id')}`;
-    return coreOf(this).request({ ...options, method: 'GET', path, response: { name: 'build', schema: BuildSchema } });
+  get(id: string, options?: RequestOptions): ApiPromise<Build> {
+    return call(coreOf(this), () => {
+      const path = `/builds/${idSegment(id, 'build id')}`;
+      return { ...options, method: 'GET', path, route: '/builds/{id}', response: { name: 'build', schema: BuildSchema } };
+    });
   }
 
   /**

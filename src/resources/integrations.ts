@@ -17,7 +17,8 @@ import {
   string,
   stringOrNumber,
 } from '../core/schema.js';
-import { Resource, coreOf, type JsonValue } from './resource.js';
+import type { ApiPromise } from './api-promise.js';
+import { Resource, call, coreOf, type JsonValue } from './resource.js';
 
 /**
  * A saved integration as returned by the service.
@@ -97,15 +98,17 @@ export class Integrations extends Resource {
    * const saved = await client.integrations.save({ platform: 'shopify', api_key: key, label: 'Main store' });
    * ```
    */
-  async save(params: IntegrationSaveParams, options?: RequestOptions): Promise<Integration> {
-    const body = checkInput(IntegrationSaveSchema, params, 'input to integrations.save');
-    return coreOf(this).request({
-      ...options,
-      method: 'POST',
-      path: '/integrations',
-      body,
-      response: { name: 'integration', schema: IntegrationSchema },
-      secrets: [body.api_key],
+  save(params: IntegrationSaveParams, options?: RequestOptions): ApiPromise<Integration> {
+    return call(coreOf(this), () => {
+      const body = checkInput(IntegrationSaveSchema, params, 'input to integrations.save');
+      return {
+        ...options,
+        method: 'POST',
+        path: '/integrations',
+        body,
+        response: { name: 'integration', schema: IntegrationSchema },
+        secrets: [body.api_key],
+      };
     });
   }
 
@@ -129,8 +132,12 @@ export class Integrations extends Resource {
    * await client.integrations.delete('int_1');
    * ```
    */
-  async delete(id: string | number, options?: RequestOptions): Promise<JsonValue | undefined> {
-    const path = `/integrations/${idSegment(id, 'integration id')}`;
-    return coreOf(this).request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
+  delete(id: string | number, options?: RequestOptions): ApiPromise<JsonValue | undefined> {
+    return call<JsonValue | undefined>(coreOf(this), () => ({
+      ...options,
+      method: 'DELETE',
+      path: `/integrations/${idSegment(id, 'integration id')}`,
+      route: '/integrations/{id}',
+    }));
   }
 }

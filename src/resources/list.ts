@@ -24,58 +24,70 @@ export function listEndpoint<T>(
   const what = `list of ${plural}`;
   const paramsSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...filters });
   const itemsSchema = array(item);
+  // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
+  const prepare = (params: PageParams, listOptions: ListOptions | undefined) => {
+    const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<
+      string,
+      QueryValue
+    >;
+    checkInput(paramsSchema, query, `input to ${plural}.list`);
+    const { maxPages, ...options } = listOptions ?? {};
+    if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
+      throw new ValidationError(`options of ${plural}.list`, [
+        { path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' },
+      ]);
+    }
+    return { query, options, maxPages };
+  };
   return (core, params, listOptions) =>
-    new PagePromise(async () => {
-      // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
-      const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<
-        string,
-        QueryValue
-      >;
-      checkInput(paramsSchema, query, `input to ${plural}.list`);
-      const { maxPages, ...options } = listOptions ?? {};
-      if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-        throw new ValidationError(`options of ${plural}.list`, [
-          { path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' },
-        ]);
-      }
-      const walk: Walk<T> = {
-        maxPages,
-        trail: new Trail(),
-        warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
-        fetch: (page, position) => fetchPage(page, position),
-      };
-      const fetchPage = (page: number | undefined, position: number): Promise<Page<T>> => {
-        const pageQuery = { ...query, page };
-        // Read inside the core, so that an error about the body carries it with the call's secrets removed.
-        const read = (body: unknown): Page<T> => {
-          const envelope = readEnvelope(body, plural, pageQuery as PageParams);
-          if (!envelope) {
-            throw new ResponseValidationError({
-              body,
-              issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
-              method: 'GET',
-              url: path,
-              what,
-            });
-          }
-          let items = envelope.items as T[];
-          if (core.validateResponses) {
-            const result = safeParse(itemsSchema, items);
-            if (!result.success) {
+    new PagePromise(
+      async () => {
+        const { query, options, maxPages } = prepare(params, listOptions);
+        const walk: Walk<T> = {
+          maxPages,
+          signal: options.signal,
+          trail: new Trail(),
+          warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
+          fetch: (page, position) => fetchPage(page, position),
+        };
+        const fetchPage = async (page: number | undefined, position: number): Promise<Page<T>> => {
+          const pageQuery = { ...query, page };
+          // Read inside the core, so that an error about the body carries it with the call's secrets removed.
+          const read = (body: unknown): Page<T> => {
+            const envelope = readEnvelope(body, plural, pageQuery as PageParams);
+            if (!envelope) {
               throw new ResponseValidationError({
                 body,
-                issues: toIssues(result.error, envelope.itemsPath),
+                issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
                 method: 'GET',
                 url: path,
                 what,
               });
             }
-            items = result.data;
-          }
-          return new Page(items, envelope.info, body, walk, position, page);
+            let items = envelope.items as T[];
+            if (core.validateResponses) {
+              const result = safeParse(itemsSchema, items);
+              if (!result.success) {
+                throw new ResponseValidationError({
+                  body,
+                  issues: toIssues(result.error, envelope.itemsPath),
+                  method: 'GET',
+                  url: path,
+                  what,
+                });
+              }
+              items = result.data;
+            }
+            return new Page(items, envelope.info, body, walk, position, page);
+          };
+          const answer = await core.exchange({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
+          return Page.answered(answer.data, answer.response);
         };
-        return core.request({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
-      };
-      return fetchPage(query['page'] as number | undefined, 0);
-    });
+        return fetchPage(query['page'] as number | undefined, 0);
+      },
+      async () => {
+        const { query, options } = prepare(params, listOptions);
+        return (await core.exchange({ ...options, method: 'GET', path, query }, true)).raw!;
+      },
+    );
 }

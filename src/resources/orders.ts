@@ -7,7 +7,8 @@ import type { PageParams } from '../service/envelope.js';
 import { listEndpoint } from './list.js';
 import type { ListOptions, PagePromise } from './pages.js';
 import { idSegment, looseObject, nonEmptyString, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
-import { Resource, coreOf } from './resource.js';
+import type { ApiPromise } from './api-promise.js';
+import { Resource, call, coreOf } from './resource.js';
 
 /**
  * An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept.
@@ -79,8 +80,10 @@ export class Orders extends Resource {
    * const order = await client.orders.get('ord_1');
    * ```
    */
-  async get(id: string | number, options?: RequestOptions): Promise<Order> {
-    const path = `/orders/${idSegment(id, 'order id')}`;
-    return coreOf(this).request({ ...options, method: 'GET', path, response: { name: 'order', schema: OrderSchema } });
+  get(id: string | number, options?: RequestOptions): ApiPromise<Order> {
+    return call(coreOf(this), () => {
+      const path = `/orders/${idSegment(id, 'order id')}`;
+      return { ...options, method: 'GET', path, route: '/orders/{id}', response: { name: 'order', schema: OrderSchema } };
+    });
   }
 }

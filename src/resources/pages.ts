@@ -2,9 +2,11 @@
  * Walking a list's pages: `Page` and the `PagePromise` that `list()` returns. A walk also stops on a page number
  * or content already read, so no server bug makes a loop repeat.
  */
-import { WfaError } from '../core/errors.js';
+import { AbortError, ValidationError, WfaError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import type { ResponseDetails } from '../core/options.js';
 import type { PageInfo } from '../service/envelope.js';
+import type { WithResponse } from './api-promise.js';
 
 type Obj = Record<string, unknown>;
 
@@ -69,6 +71,7 @@ export interface Walk<T> {
   warn(message: string): void;
   trail: Trail;
   maxPages: number | undefined;
+  signal: AbortSignal | undefined;
 }
 
 /**
@@ -90,6 +93,8 @@ export class Page<T> implements AsyncIterable<T> {
   declare readonly body: unknown;
   /** True when this page has the same items as a page read before it in this walk: the server ignored `page`. */
   declare readonly repeated: boolean;
+  /** How this page was answered: status, headers, request id, final URL, attempts and time. */
+  declare readonly response: ResponseDetails;
   readonly #walk: Walk<T>;
   readonly #position: number;
   // Lazy: most lists are read one page at a time.
@@ -106,6 +111,12 @@ export class Page<T> implements AsyncIterable<T> {
     // An empty page is never a repeat (it ends a walk anyway); nor is a page too deep to fingerprint.
     const print = position > 0 && items.length > 0 ? this.#print() : undefined;
     this.repeated = print !== undefined && walk.trail.hasContent(print, position);
+  }
+
+  /** @internal The details are known only once the core has read the page. */
+  static answered<T>(page: Page<T>, response: ResponseDetails): Page<T> {
+    (page as { response: ResponseDetails }).response = response;
+    return page;
   }
 
   #print(): number | undefined {
@@ -173,10 +184,21 @@ export class Page<T> implements AsyncIterable<T> {
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk moves on from this page
+    for await (const page of this.#pages()) yield* page.items;
+  }
+
+  /** @internal This page and the ones after it, but no repeated page; the next is fetched only when asked for. */
+  static walkFrom<T>(first: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+    return first.#pages();
+  }
+
+  async *#pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page: Page<T> = this;
+    const { signal } = this.#walk;
     for (;;) {
-      if (!page.repeated) yield* page.items;
+      // A page read before the abort is not handed out after it.
+      if (signal?.aborted) throw new AbortError('The list was aborted by its signal', { cause: signal.reason });
+      if (!page.repeated) yield page;
       if (!page.hasNextPage()) {
         const why = page.items.length > 0 ? page.#stop() : undefined;
         if (why) this.#walk.warn(why);
@@ -199,11 +221,13 @@ export class Page<T> implements AsyncIterable<T> {
  */
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #load: () => Promise<Page<T>>;
+  readonly #raw: () => Promise<Response>;
   #promise: Promise<Page<T>> | undefined;
 
   /** @internal */
-  constructor(load: () => Promise<Page<T>>) {
+  constructor(load: () => Promise<Page<T>>, raw: () => Promise<Response>) {
     this.#load = load;
+    this.#raw = raw;
   }
 
   #page(): Promise<Page<T>> {
@@ -217,6 +241,31 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#page().then(onfulfilled, onrejected);
+  }
+
+  /**
+   * The first page with how it was answered; every page also has these details as `page.response`.
+   *
+   * @example
+   * ```ts
+   * const { data: page, response } = await client.orders.list().withResponse();
+   * console.log(page.items.length, response.requestId);
+   * ```
+   */
+  withResponse(): Promise<WithResponse<Page<T>>> {
+    return this.#page().then((page) => ({ data: page, response: page.response }));
+  }
+
+  /**
+   * The first page's raw `Response`, its body unread: a request of its own, not shared with awaiting the list.
+   *
+   * @example
+   * ```ts
+   * const response = await client.orders.list({ limit: 10 }).asResponse();
+   * ```
+   */
+  asResponse(): Promise<Response> {
+    return this.#raw();
   }
 
   /** Like `Promise.prototype.catch`. */
@@ -239,6 +288,64 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     yield* await this.#page();
+  }
+
+  /**
+   * Every page, from the first, each fetched only when the loop asks for it; `break` fetches nothing more.
+   *
+   * @example
+   * ```ts
+   * for await (const page of client.orders.list({ limit: 100 }).pages()) save(page.items);
+   * ```
+   */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    yield* Page.walkFrom(await this.#page());
+  }
+
+  /**
+   * At most `n` items, from the first page on: no page is fetched once `n` items are out, or after a `break`.
+   *
+   * @throws ValidationError (on the first `next()`, before any request) when `n` is not a whole number >= 0.
+   * @example
+   * ```ts
+   * for await (const wf of client.workflows.list({ status: 'failed' }).take(5)) console.log(wf.id);
+   * ```
+   */
+  async *take(n: number): AsyncGenerator<T, void, undefined> {
+    checkCount('take', 'n', n);
+    if (n === 0) return;
+    let left = n;
+    for await (const page of this.pages()) {
+      for (const item of page.items) {
+        yield item;
+        if (--left === 0) return;
+      }
+    }
+  }
+
+  /**
+   * The first `limit` items (fewer if the list ends first), in one array. `limit` is required, so that a
+   * long list cannot fill memory by accident; no page past the one holding the last item is fetched.
+   *
+   * @throws ValidationError, before any request, when `limit` is not a whole number >= 1.
+   * @example
+   * ```ts
+   * const recent = await client.orders.list({ status: 'paid' }).toArray({ limit: 500 });
+   * ```
+   */
+  async toArray(options: { limit: number }): Promise<T[]> {
+    checkCount('toArray', 'limit', (options as { limit?: unknown } | undefined)?.limit, 1);
+    const items: T[] = [];
+    for await (const item of this.take(options.limit)) items.push(item);
+    return items;
+  }
+}
+
+function checkCount(method: string, name: string, value: unknown, min = 0): void {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min)) {
+    throw new ValidationError(`${method}() of a list`, [
+      { path: [name], message: `must be a whole number >= ${min}`, code: value === undefined ? 'invalid_type' : 'invalid_value' },
+    ]);
   }
 }
 

@@ -1,4 +1,5 @@
-import type { HttpCore } from '../core/http.js';
+import type { CoreRequest, HttpCore } from '../core/http.js';
+import { ApiPromise } from './api-promise.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
 // zod), and inspecting a client shows nothing of its configuration.
@@ -18,6 +19,11 @@ export abstract class Resource {
 export function coreOf(resource: Resource): HttpCore {
   // Set by the constructor, which every resource runs.
   return cores.get(resource)!;
+}
+
+/** One request as an `ApiPromise`; `build` runs when it is sent, so its `ValidationError` is a rejection. */
+export function call<T>(core: HttpCore, build: () => CoreRequest<T>): ApiPromise<T> {
+  return new ApiPromise(async (raw) => core.exchange(build(), raw));
 }
 
 /**

@@ -22,7 +22,8 @@ import { ResponseValidationError } from '../core/errors.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
 import type { Builds } from './builds.js';
-import { Resource, coreOf, type JsonValue } from './resource.js';
+import type { ApiPromise } from './api-promise.js';
+import { Resource, call, coreOf, type JsonValue } from './resource.js';
 
 /**
  * Workflow statuses seen so far. `Workflow['status']` accepts any other string too.
@@ -309,15 +310,14 @@ export class Workflows extends Resource {
    * const wf = await client.workflows.create({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
    * ```
    */
-  async create(params: WorkflowCreateParams, options?: RequestOptions): Promise<Workflow> {
-    const body = checkInput(WorkflowCreateSchema, params, 'input to workflows.create');
-    return coreOf(this).request({
+  create(params: WorkflowCreateParams, options?: RequestOptions): ApiPromise<Workflow> {
+    return call(coreOf(this), () => ({
       ...options,
       method: 'POST',
       path: '/workflows',
-      body,
+      body: checkInput(WorkflowCreateSchema, params, 'input to workflows.create'),
       response: { name: 'workflow', schema: WorkflowSchema },
-    });
+    }));
   }
 
   /**
@@ -357,9 +357,11 @@ export class Workflows extends Resource {
    * const wf = await client.workflows.get('wf_123');
    * ```
    */
-  async get(id: string, options?: RequestOptions): Promise<Workflow> {
-    const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    return coreOf(this).request({ ...options, method: 'GET', path, response: { name: 'workflow', schema: WorkflowSchema } });
+  get(id: string, options?: RequestOptions): ApiPromise<Workflow> {
+    return call(coreOf(this), () => {
+      const path = `/workflows/${idSegment(id, 'workflow id')}`;
+      return { ...options, method: 'GET', path, route: '/workflows/{id}', response: { name: 'workflow', schema: WorkflowSchema } };
+    });
   }
 
   /**
@@ -370,10 +372,12 @@ export class Workflows extends Resource {
    * const wf = await client.workflows.update('wf_123', { actions: [{ app: 'gmail', action: 'send_email' }] });
    * ```
    */
-  async update(id: string, changes: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
-    const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    const body = checkInput(WorkflowUpdateSchema, changes, 'input to workflows.update');
-    return coreOf(this).request({ ...options, method: 'PUT', path, body, response: { name: 'workflow', schema: WorkflowSchema } });
+  update(id: string, changes: WorkflowUpdateParams, options?: RequestOptions): ApiPromise<Workflow> {
+    return call(coreOf(this), () => {
+      const path = `/workflows/${idSegment(id, 'workflow id')}`;
+      const body = checkInput(WorkflowUpdateSchema, changes, 'input to workflows.update');
+      return { ...options, method: 'PUT', path, route: '/workflows/{id}', body, response: { name: 'workflow', schema: WorkflowSchema } };
+    });
   }
 
   /**
@@ -384,8 +388,12 @@ export class Workflows extends Resource {
    * await client.workflows.delete('wf_123');
    * ```
    */
-  async delete(id: string, options?: RequestOptions): Promise<JsonValue | undefined> {
-    const path = `/workflows/${idSegment(id, 'workflow id')}`;
-    return coreOf(this).request<JsonValue | undefined>({ ...options, method: 'DELETE', path });
+  delete(id: string, options?: RequestOptions): ApiPromise<JsonValue | undefined> {
+    return call<JsonValue | undefined>(coreOf(this), () => ({
+      ...options,
+      method: 'DELETE',
+      path: `/workflows/${idSegment(id, 'workflow id')}`,
+      route: '/workflows/{id}',
+    }));
   }
 }

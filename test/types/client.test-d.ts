@@ -5,6 +5,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   ApiError,
+  type ApiPromise,
   Client,
   type Page,
   ValidationError,
@@ -71,9 +72,9 @@ describe('workflows', () => {
   });
 
   it('get and update resolve to a Workflow; delete to JsonValue or void', () => {
-    expectTypeOf(client.workflows.get('wf_1')).toEqualTypeOf<Promise<Workflow>>();
-    expectTypeOf(client.workflows.update('wf_1', { name: 'Renamed' })).toEqualTypeOf<Promise<Workflow>>();
-    expectTypeOf(client.workflows.delete('wf_1')).toEqualTypeOf<Promise<JsonValue | undefined>>();
+    expectTypeOf(client.workflows.get('wf_1')).toEqualTypeOf<ApiPromise<Workflow>>();
+    expectTypeOf(client.workflows.update('wf_1', { name: 'Renamed' })).toEqualTypeOf<ApiPromise<Workflow>>();
+    expectTypeOf(client.workflows.delete('wf_1')).toEqualTypeOf<ApiPromise<JsonValue | undefined>>();
   });
 
   it('types the fields of create and update inputs (strings, not unknown)', () => {
@@ -134,14 +135,14 @@ describe('builds', () => {
 
 describe('orders, integrations and auth', () => {
   it('orders resolve to Order and take string or numeric ids', () => {
-    expectTypeOf(client.orders.get('ord_1')).toEqualTypeOf<Promise<Order>>();
-    expectTypeOf(client.orders.get(42)).toEqualTypeOf<Promise<Order>>();
+    expectTypeOf(client.orders.get('ord_1')).toEqualTypeOf<ApiPromise<Order>>();
+    expectTypeOf(client.orders.get(42)).toEqualTypeOf<ApiPromise<Order>>();
     expectTypeOf(client.orders.list({ status: 'paid' })).resolves.toEqualTypeOf<Page<Order>>();
   });
 
   it('integrations resolve to Integration; delete to JsonValue or void', () => {
-    expectTypeOf(client.integrations.save({ platform: 'shopify', api_key: 'k', label: 'Store' })).toEqualTypeOf<Promise<Integration>>();
-    expectTypeOf(client.integrations.delete('int_1')).toEqualTypeOf<Promise<JsonValue | undefined>>();
+    expectTypeOf(client.integrations.save({ platform: 'shopify', api_key: 'k', label: 'Store' })).toEqualTypeOf<ApiPromise<Integration>>();
+    expectTypeOf(client.integrations.delete('int_1')).toEqualTypeOf<ApiPromise<JsonValue | undefined>>();
     // @ts-expect-error api_key is required
     void client.integrations.save({ platform: 'shopify', label: 'Store' });
     // @ts-expect-error integrations.list takes no status
@@ -163,7 +164,7 @@ describe('orders, integrations and auth', () => {
   });
 
   it('issueKey resolves to { apiKey } and login to a Client', () => {
-    expectTypeOf(client.auth.issueKey({ email: 'a@b.c', password: 'pw' })).toEqualTypeOf<Promise<IssuedKey>>();
+    expectTypeOf(client.auth.issueKey({ email: 'a@b.c', password: 'pw' })).toEqualTypeOf<ApiPromise<IssuedKey>>();
     expectTypeOf<IssuedKey['apiKey']>().toEqualTypeOf<string>();
     expectTypeOf(Client.login({ baseUrl: 'https://wfa.test', email: 'a@b.c', password: 'pw' })).toEqualTypeOf<Promise<Client>>();
     // @ts-expect-error the password is required
@@ -176,9 +177,9 @@ describe('orders, integrations and auth', () => {
 describe('client.request and errors', () => {
   it('request<T> resolves to T', () => {
     expectTypeOf(client.request<{ count: number }>({ method: 'GET', path: '/workflows/stats' })).toEqualTypeOf<
-      Promise<{ count: number }>
+      ApiPromise<{ count: number }>
     >();
-    expectTypeOf(client.request({ method: 'GET', path: '/x' })).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.request({ method: 'GET', path: '/x' })).toEqualTypeOf<ApiPromise<unknown>>();
   });
 
   it('errors narrow to their fields', () => {

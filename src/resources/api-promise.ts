@@ -1,0 +1,105 @@
+/**
+ * `ApiPromise`: what every single-request method returns. A `Promise` of the data that can also give the
+ * response's details (`withResponse`) or the raw, unread `Response` (`asResponse`).
+ */
+import { WfaError } from '../core/errors.js';
+import type { CoreResponse } from '../core/http.js';
+import type { ResponseDetails } from '../core/options.js';
+
+/**
+ * The data of a call with how it was answered.
+ *
+ * @example
+ * ```ts
+ * const { data: workflow, response } = await client.workflows.get('wf_1').withResponse();
+ * ```
+ */
+export interface WithResponse<T> {
+  /** What awaiting the call gives. */
+  data: T;
+  /** Status, headers, request id, final URL, attempts and time. */
+  response: ResponseDetails;
+}
+
+/**
+ * A `Promise` of a call's data, with two more ways to read the answer. The request is sent on the next
+ * microtask, so that `asResponse()` called right away can leave the body unread.
+ *
+ * @example
+ * ```ts
+ * const workflow = await client.workflows.get('wf_1'); // as before
+ * const { data, response } = await client.workflows.get('wf_1').withResponse();
+ * const raw: Response = await client.workflows.get('wf_1').asResponse();
+ * ```
+ */
+export class ApiPromise<T> extends Promise<T> {
+  readonly #run: (raw: boolean) => Promise<CoreResponse<T>>;
+  #call: Promise<CoreResponse<T>> | undefined;
+  #raw = false;
+
+  /** @internal Derived promises (`finally`) are plain ones: `then` comes from the call. */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** @internal Made by the resource methods. */
+  constructor(run: (raw: boolean) => Promise<CoreResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
+    this.#run = run;
+    queueMicrotask(() => void this.#start(false));
+  }
+
+  #start(raw: boolean): Promise<CoreResponse<T>> {
+    if (!this.#call) {
+      this.#raw = raw;
+      this.#call = this.#run(raw);
+    }
+    return this.#call;
+  }
+
+  #sent(): Promise<CoreResponse<T>> {
+    const call = this.#start(false);
+    return this.#raw ? Promise.reject(new WfaError('This call was sent for asResponse(): its body is the caller’s to read')) : call;
+  }
+
+  /**
+   * The data with the response's details: `{ data, response: { status, headers, requestId, url, attempts, elapsedMs } }`.
+   *
+   * @example
+   * ```ts
+   * const { data, response } = await client.orders.get('ord_1').withResponse();
+   * console.log(response.requestId, response.headers.get('x-ratelimit-remaining'));
+   * ```
+   */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#sent().then(({ data, response }) => ({ data, response }));
+  }
+
+  /**
+   * The raw `Response` of a success, its body unread (and not validated): call it on the method's promise
+   * right away, before the request is sent. Errors still reject as usual.
+   *
+   * @throws WfaError when the call was already sent to be read by the SDK.
+   * @example
+   * ```ts
+   * const response = await client.workflows.get('wf_1').asResponse();
+   * const text = await response.text();
+   * ```
+   */
+  asResponse(): Promise<Response> {
+    if (this.#call && !this.#raw) {
+      return Promise.reject(new WfaError('asResponse() must be called on the call’s promise right away, before it is sent'));
+    }
+    return this.#start(true).then((answer) => answer.raw!);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a Promise's own `then`, delegating to the call.
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#sent()
+      .then((answer) => answer.data)
+      .then(onfulfilled, onrejected);
+  }
+}
