@@ -17,7 +17,8 @@ import {
 
 /**
  * One function per known event kind; each receives the event narrowed to its kind, and the request (for
- * headers such as a delivery id). A kind without a function is acknowledged and otherwise ignored.
+ * headers such as a delivery id). A kind without a function is acknowledged and otherwise ignored. A function
+ * may return anything: a returned promise is awaited (within `handlerTimeoutMs`) and its value ignored.
  *
  * @example
  * ```ts
@@ -27,7 +28,7 @@ import {
  * ```
  */
 export type WebhookEventHandlers = {
-  [Kind in KnownWebhookEventKind]?: (event: Extract<KnownWebhookEvent, { event: Kind }>, request: Request) => void | Promise<void>;
+  [Kind in KnownWebhookEventKind]?: (event: Extract<KnownWebhookEvent, { event: Kind }>, request: Request) => unknown;
 };
 
 /**
@@ -58,9 +59,10 @@ export interface WebhookHandlerOptions {
   on: WebhookEventHandlers;
   /**
    * Called with events of kinds this SDK version does not know. Without it they are acknowledged (2xx) and
-   * dropped, so that the service adding a kind never turns your endpoint into a source of errors.
+   * dropped, so that the service adding a kind never turns your endpoint into a source of errors. Its result
+   * is awaited like a handler's.
    */
-  onUnknown?: (event: UnknownWebhookEvent, request: Request) => void | Promise<void>;
+  onUnknown?: (event: UnknownWebhookEvent, request: Request) => unknown;
   /**
    * Checks a delivery before it is parsed; see "Verifying deliveries" above. May be async.
    * `rawBody` is exactly the bytes received; `headers` are the request's.
@@ -87,7 +89,7 @@ export interface WebhookHandlerOptions {
    * (with `undefined`, and the response is 401), and the `WfaError` of a callback past `handlerTimeoutMs`.
    * Without it, the error is logged with `console.error`. It may throw, reject or hang: the answer still goes.
    */
-  onError?: (error: unknown, event: WebhookEvent | undefined) => void | Promise<void>;
+  onError?: (error: unknown, event: WebhookEvent | undefined) => unknown;
 }
 
 /**
