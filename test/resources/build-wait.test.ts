@@ -193,9 +193,16 @@ describe('client.waitForBuild', () => {
       expect(build.download_url).toBe(DOWNLOAD_URL);
     });
 
-    it("accepts a workflow and follows its build_id", async () => {
+    it('accepts a workflow and follows its build_id', async () => {
       const service = serveBuild(completed());
-      const workflow: Workflow = { id: 'wf_1', name: 'n', platform: 'zapier', status: 'building', created_at: '2024-05-01T00:00:00Z', build_id: 'bld_77' };
+      const workflow: Workflow = {
+        id: 'wf_1',
+        name: 'n',
+        platform: 'zapier',
+        status: 'building',
+        created_at: '2024-05-01T00:00:00Z',
+        build_id: 'bld_77',
+      };
 
       await run(makeClient().waitForBuild(workflow));
 
@@ -287,27 +294,42 @@ describe('client.waitForBuild', () => {
   });
 
   describe('failure statuses', () => {
-    it.each(['failed', 'error', 'cancelled', 'canceled'])('rejects with BuildFailedError on "%s", carrying the build and its logs', async (status) => {
-      const logs = [{ at: '12:00', line: 'Compiling action 1/1' }, { at: '12:01', line: 'boom' }];
-      const failed = { status, progress: 40, logs, reason: 'bad action' };
-      const service = serveBuild(building(40), failed);
-      const onProgress = vi.fn();
+    it.each(['failed', 'error', 'cancelled', 'canceled'])(
+      'rejects with BuildFailedError on "%s", carrying the build and its logs',
+      async (status) => {
+        const logs = [
+          { at: '12:00', line: 'Compiling action 1/1' },
+          { at: '12:01', line: 'boom' },
+        ];
+        const failed = { status, progress: 40, logs, reason: 'bad action' };
+        const service = serveBuild(building(40), failed);
+        const onProgress = vi.fn();
 
-      const error = await rejection(makeClient().waitForBuild('bld_1', { onProgress }), BuildFailedError);
+        const error = await rejection(makeClient().waitForBuild('bld_1', { onProgress }), BuildFailedError);
 
-      expect(error.build).toEqual(failed);
-      expect(error.logs).toEqual(logs);
-      expect(error.message).toContain(`"${status}"`);
-      expect(error.at).toBe(2000);
-      expect(service.polls).toHaveLength(2);
-      expect(onProgress).toHaveBeenLastCalledWith(failed);
-      await expectNothingLeft();
-    });
+        expect(error.build).toEqual(failed);
+        expect(error.logs).toEqual(logs);
+        expect(error.message).toContain(`"${status}"`);
+        expect(error.at).toBe(2000);
+        expect(service.polls).toHaveLength(2);
+        expect(onProgress).toHaveBeenLastCalledWith(failed);
+        await expectNothingLeft();
+      },
+    );
   });
 
   describe('the schedule', () => {
     it('grows the interval 1.5x per poll while nothing moves, to a 10 s cap by default', async () => {
-      const service = serveBuild(building(10), building(10), building(10), building(10), building(10), building(10), building(10), completed());
+      const service = serveBuild(
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        completed(),
+      );
 
       await run(makeClient().waitForBuild('bld_1'));
 
@@ -315,7 +337,16 @@ describe('client.waitForBuild', () => {
     });
 
     it('drops back to intervalMs as soon as the progress moves', async () => {
-      const service = serveBuild(building(10), building(10), building(10), building(10), building(10), building(10), building(20), completed());
+      const service = serveBuild(
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        building(10),
+        building(20),
+        completed(),
+      );
 
       await run(makeClient().waitForBuild('bld_1', { intervalMs: 1000 }));
 
@@ -626,7 +657,9 @@ describe('client.waitForBuild', () => {
         const logger = { error() {}, info() {}, debug() {}, warn: (line: string) => void warnings.push(line) };
         const tracked = trackedSignal();
 
-        const state = await run(makeClient({ logger }).waitForBuild('bld_1', { signal: tracked.signal, onProgress: onProgress as () => void }));
+        const state = await run(
+          makeClient({ logger }).waitForBuild('bld_1', { signal: tracked.signal, onProgress: onProgress as () => void }),
+        );
 
         expect(state.error).toBeUndefined();
         expect(service.polls).toHaveLength(3);
@@ -784,16 +817,17 @@ describe('client.workflows.createAndWait', () => {
     expect(created).toEqual([]);
   });
 
-  it('rejects with ResponseValidationError when the created workflow has no build_id, after onCreated', async () => {
+  it('rejects with ResponseValidationError when the created workflow has no build_id, the workflow in its body', async () => {
     serveCreate({ ...createdWorkflow, build_id: undefined });
     const service = serveBuild(completed());
     const onCreated = vi.fn();
 
     const error = await rejection(makeClient().workflows.createAndWait(createInput, { onCreated }), ResponseValidationError);
 
-    expect(error.message).toContain('workflow wf_1 was created');
+    expect(error.message).toMatch(/POST \/v1\/workflows \(created workflow\): build_id: is required/);
     expect(error.issues[0]?.path).toEqual(['build_id']);
-    expect(onCreated).toHaveBeenCalledOnce();
+    expect(error.body).toMatchObject({ id: 'wf_1' }); // what was created is not lost
+    expect(onCreated).not.toHaveBeenCalled(); // create() itself rejects: onCreated only ever gets a build_id
     expect(service.polls).toEqual([]);
   });
 

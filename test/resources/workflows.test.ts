@@ -101,11 +101,26 @@ describe.each(PREFIXES)('client.workflows with apiPrefix %s', (prefix) => {
 
     it('sends a trigger without url and actions without config as given', async () => {
       service.reply('POST', `${prefix}/workflows`, 201, workflow);
-      const minimal = { name: 'Minimal', platform: 'make', trigger: { type: 'webhook' }, actions: [{ app: 'gmail', action: 'send_email' }] };
+      const minimal = {
+        name: 'Minimal',
+        platform: 'make',
+        trigger: { type: 'webhook' },
+        actions: [{ app: 'gmail', action: 'send_email' }],
+      };
 
       await makeClient(prefix).workflows.create(minimal);
 
       expect(service.single().body).toEqual(minimal);
+    });
+
+    it('rejects an answer without a build_id with ResponseValidationError that keeps the workflow', async () => {
+      const { build_id: _, ...withoutBuild } = workflow;
+      service.reply('POST', `${prefix}/workflows`, 201, withoutBuild);
+
+      const error = await rejectionOf(makeClient(prefix).workflows.create(createInput), ResponseValidationError);
+
+      expect(error.issues[0]?.path).toEqual(['build_id']);
+      expect(error.body).toMatchObject({ id: withoutBuild.id });
     });
 
     it('resolves to the created workflow (id, status, created_at, build_id) with unknown fields kept', async () => {
@@ -204,10 +219,22 @@ describe('client.workflows input validation (rejects with ValidationError, sends
     ['a trigger.url that is not http(s)', { ...createInput, trigger: { type: 'webhook', url: 'javascript:alert(1)' } }, 'trigger.url'],
     ['a trigger without type', { ...createInput, trigger: { url: 'https://example.com/hook' } }, 'trigger.type'],
     ['actions that are not an array', { ...createInput, actions: 'slack' }, 'actions'],
-    ['an action app that is not lower snake case', { ...createInput, actions: [{ app: 'Slack', action: 'send_message' }] }, 'actions[0].app'],
+    [
+      'an action app that is not lower snake case',
+      { ...createInput, actions: [{ app: 'Slack', action: 'send_message' }] },
+      'actions[0].app',
+    ],
     ['an action app with a hyphen', { ...createInput, actions: [{ app: 'google-sheets', action: 'add_row' }] }, 'actions[0].app'],
-    ['an action name that is not lower snake case', { ...createInput, actions: [{ app: 'slack', action: 'sendMessage' }] }, 'actions[0].action'],
-    ['an action config that is not an object', { ...createInput, actions: [{ app: 'slack', action: 'send_message', config: 'x' }] }, 'actions[0].config'],
+    [
+      'an action name that is not lower snake case',
+      { ...createInput, actions: [{ app: 'slack', action: 'sendMessage' }] },
+      'actions[0].action',
+    ],
+    [
+      'an action config that is not an object',
+      { ...createInput, actions: [{ app: 'slack', action: 'send_message', config: 'x' }] },
+      'actions[0].config',
+    ],
   ];
 
   it.each(createCases)('create refuses %s and names the field', async (_, input, field) => {
