@@ -58,7 +58,12 @@ describe.concurrent('wfa wait-build', () => {
     const result = await runCli(['wait-build', buildId, '--json', '--interval', '100ms'], { env: envFor(mock) });
 
     expect(result.code).toBe(ExitCode.Ok);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: buildId, status: 'completed', progress: 100, download_url: `${mock.url}/downloads/${buildId}.zip` });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      id: buildId,
+      status: 'completed',
+      progress: 100,
+      download_url: `${mock.url}/downloads/${buildId}.zip`,
+    });
   });
 
   test('--quiet shows no progress', async ({ expect, onTestFinished }) => {
@@ -71,7 +76,10 @@ describe.concurrent('wfa wait-build', () => {
     expect(result.stderr).toBe('');
   });
 
-  test('exits 3 when the build fails, with its error and last log lines on stderr and nothing on stdout', async ({ expect, onTestFinished }) => {
+  test('exits 3 when the build fails, with its error and last log lines on stderr and nothing on stdout', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const mock = await mockServer({ onTestFinished }, { buildDurationMs: 200 });
     mock.service.failNextBuild();
     const buildId = await startBuild(mock);
@@ -126,7 +134,7 @@ describe.concurrent('wfa wait-build', () => {
     expect(result.stderr).toMatch(/^wfa: NotFoundError: 404 No build with id bld_missing/m);
   });
 
-  test('exits 130 when interrupted, after saying what it was doing', async ({ expect, onTestFinished }) => {
+  test('exits 143 when terminated (SIGTERM), after saying what it was doing', async ({ expect, onTestFinished }) => {
     const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
     const buildId = await startBuild(mock);
     const running = startCli(['wait-build', buildId, '--interval', '100ms'], { env: envFor(mock) });
@@ -136,19 +144,18 @@ describe.concurrent('wfa wait-build', () => {
     running.child.kill('SIGTERM');
     const result = await running.finished;
 
-    expect(result.code).toBe(ExitCode.Interrupted);
+    expect(result.code).toBe(ExitCode.Terminated);
     expect(result.stderr).toContain(`wfa: AbortError: Waiting for build ${buildId} was aborted`);
   });
-
 });
 
 describe('wfa wait-build usage errors', () => {
   test.each([
     [['wait-build'], 'missing <build_id>'],
-    [['wait-build', 'a', 'b'], 'unexpected argument "b"'],
+    [['wait-build', 'a', 'b'], "unexpected argument 'b'"],
     [['wait-build', 'bld_1', '--timeout', 'soon'], '--timeout must be a duration'],
     [['wait-build', 'bld_1', '--interval', '0'], '--interval must be a duration greater than 0'],
-    [['wait-build', 'bld_1', '--every', '1s'], "Unknown option '--every'"],
+    [['wait-build', 'bld_1', '--every', '1s'], "unknown option '--every'"],
   ])('exits 1 on a usage error: wfa %j', async (args, message) => {
     const result = await runMain(args, { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' });
 
