@@ -21,7 +21,7 @@ async function run<T>(promise: Promise<T>): Promise<T> {
   if (!settled.ok) throw settled.error;
   return settled.value;
 }
-const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
+const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now', build_id: 'bld_1' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
 const client = (maxRetries = 2, timeoutMs = 10_000) => new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });
 
