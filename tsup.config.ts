@@ -15,7 +15,8 @@ const library = {
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
   target: 'es2022',
   platform: 'neutral',
-  sourcemap: true,
+  // No source maps in the package: docs/design.md, "No source maps in the package".
+  sourcemap: false,
   clean: false, // `npm run build` empties dist/ first: the two builds below run at once
   splitting: true,
   treeshake: true,
@@ -38,7 +39,7 @@ export default defineConfig([
     dts: false,
     target: 'es2022',
     platform: 'node',
-    sourcemap: true,
+    sourcemap: false,
     clean: false,
     splitting: false,
     noExternal: ['zod'],

@@ -1,12 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// The guides' framework recipes (examples/docs/) import the package by name: resolved to src/ here, as in check:docs.
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 // Integration tests: child processes, real sockets and real waits (seconds each). `npm run test:integration`;
 // CI runs them in their own stage, after the unit tests.
 export default defineConfig({
   resolve: {
-    // A guide's example imported by a test (the proxy recipe) runs against src/, as `npm run check:docs` does.
-    alias: [{ find: /^workflow-automation-sdk$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^workflow-automation-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^workflow-automation-sdk$/, replacement: src('index.ts') },
+    ],
   },
   test: {
     include: ['test/integration/**/*.test.ts'],

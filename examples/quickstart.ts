@@ -3,7 +3,7 @@
  *
  *   WFA_API_KEY=<your key> WFA_BASE_URL=https://automation.example.com npx tsx examples/quickstart.ts
  */
-import { ApiError, Client, ValidationError } from '../src/index.js';
+import { ApiError, Client, isCompletedBuild, ValidationError } from '../src/index.js';
 
 const client = new Client({
   apiKey: process.env.WFA_API_KEY,
@@ -27,10 +27,8 @@ try {
   });
   console.log(`Created ${workflow.id} (${workflow.status})`);
 
-  if (workflow.build_id) {
-    const build = await client.builds.get(workflow.build_id);
-    console.log(build.status === 'completed' ? `Build ready: ${build.download_url}` : `Build ${build.status}: ${build.progress ?? 0}%`);
-  }
+  const build = await client.builds.get(workflow.build_id); // a created workflow always has its build_id
+  console.log(isCompletedBuild(build) ? `Build ready: ${build.download_url}` : `Build ${build.status}: ${build.progress ?? 0}%`);
 
   // Every workflow, page after page, fetched as you go.
   for await (const wf of client.workflows.list({ limit: 20 })) {

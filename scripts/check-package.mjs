@@ -2,6 +2,7 @@
 /**
  * The packed tarball in fresh scratch projects, as users install it: `npm run build && npm run check:package`.
  * (publint and attw check the package's metadata; this checks what a user would break on.)
+ * - Weight: no source maps, and an unpacked size within the budget the README states.
  * - Node: `import` and `require` of every subpath give the same names, a client from each format talks to the
  *   packed mock server, and each copy's error guards recognise the other copy's errors; the `wfa` bin runs.
  * - TypeScript 5.4 (the oldest we support) and 6.0, `skipLibCheck: false`: node16 ESM (.mts) and CommonJS (.cts),
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const TS = { ts54: '5.4.5', ts60: pkg.devDependencies.typescript };
 const work = mkdtempSync(join(tmpdir(), 'wfa-check-package-'));
+const MAX_UNPACKED_BYTES = 800_000;
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const write = (dir, files) => {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
@@ -112,7 +114,13 @@ const CASES = {
 };
 
 try {
-  const [{ filename }] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], '.'));
+  const [{ filename, files, unpackedSize }] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], '.'));
+  // What users download (docs/design.md, "No source maps in the package"): no maps, and the README's figure holds.
+  step(`the tarball holds no source maps and unpacks to at most ${MAX_UNPACKED_BYTES} bytes (${unpackedSize})`, () => {
+    const maps = files.filter((file) => file.path.endsWith('.map')).map((file) => file.path);
+    if (maps.length) throw new Error(`source maps in the tarball: ${maps.join(', ')}`);
+    if (unpackedSize > MAX_UNPACKED_BYTES) throw new Error(`unpacked size ${unpackedSize} bytes`);
+  });
   const tsDeps = Object.entries(TS).map(([alias, version]) => `${alias}@npm:typescript@${version}`);
   const install = (dir, deps) => {
     mkdirSync(dir);

@@ -52,6 +52,7 @@ export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions }
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,
+  type CreatedWorkflow,
   type Workflow,
   type WorkflowCreateParams,
   type WorkflowListParams,
@@ -62,6 +63,7 @@ export {
 } from './resources/workflows.js';
 export { Orders, type Order, type OrderListParams } from './resources/orders.js';
 export type { Build, BuildStatus, CompletedBuild } from './resources/build.js';
+export { isCompletedBuild } from './resources/build.js';
 export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
 export { Integrations, type Integration, type IntegrationSaveParams } from './resources/integrations.js';

@@ -21,8 +21,10 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
   try {
     return parseArgs({ args: [...args], options: { ...options, ...HELP_OPTION }, allowPositionals: true, strict: true });
   } catch (error) {
-    // parseArgs' messages are good ("Unknown option '--x'"); its hint about '--' is not useful here.
-    const message = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    // parseArgs' messages are good ("Unknown option '--x'"); its hint about '--' is not useful here, and wfa's
+    // own messages start in lower case ("unknown command 'x'").
+    const text = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    const message = text.charAt(0).toLowerCase() + text.slice(1);
     throw new UsageError(message, usage);
   }
 }
@@ -44,7 +46,7 @@ export function splitCommand(args: readonly string[], valueOptions: readonly str
 /** Throws a {@link UsageError} unless there are exactly `names.length` positionals; returns them. */
 export function expectPositionals(positionals: readonly string[], names: readonly string[], usage: string): string[] {
   if (positionals.length < names.length) throw new UsageError(`missing <${names[positionals.length]}>`, usage);
-  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}"`, usage);
+  if (positionals.length > names.length) throw new UsageError(`unexpected argument '${positionals[names.length]}'`, usage);
   return [...positionals];
 }
 

@@ -54,7 +54,7 @@ export function createGroup(name: string, summary: string, subcommands: readonly
       }
       const subcommand = subcommands.find((sub) => sub.name === subName);
       if (!subcommand)
-        throw new UsageError(`unknown command "${name} ${subName}"`, `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`);
+        throw new UsageError(`unknown command '${name} ${subName}'`, `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`);
       return subcommand.run(rest, context);
     },
   };

@@ -10,7 +10,10 @@ export const ExitCode = {
   RequestFailed: 2,
   BuildFailed: 3,
   TimedOut: 4,
+  /** 128 + SIGINT's number, the Unix convention. */
   Interrupted: 130,
+  /** 128 + SIGTERM's number, the Unix convention. */
+  Terminated: 143,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -22,5 +25,6 @@ export const EXIT_CODES_HELP = [
   `  ${ExitCode.RequestFailed}    the request failed (an error from the service, or the service is unreachable)`,
   `  ${ExitCode.BuildFailed}    the build failed`,
   `  ${ExitCode.TimedOut}    the build did not finish within --timeout`,
-  `  ${ExitCode.Interrupted}  interrupted (Ctrl+C or SIGTERM)`,
+  `  ${ExitCode.Interrupted}  interrupted (Ctrl+C, SIGINT)`,
+  `  ${ExitCode.Terminated}  terminated (SIGTERM)`,
 ].join('\n');

@@ -7,13 +7,16 @@ import { ExitCode } from './exit-codes.js';
 import { main } from './main.js';
 
 const controller = new AbortController();
-let interrupts = 0;
+let stoppedBy: NodeJS.Signals | undefined;
+
+// The Unix convention, 128 + the signal's number, so a shell or a supervisor sees which signal stopped it.
+const exitCodeOf = (signal: NodeJS.Signals | undefined) => (signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted);
 
 // The first Ctrl+C asks the command to stop (a wait is aborted, the mock closes its port); a second one
 // means "now", for when stopping cleanly takes too long.
 function interrupt(signal: NodeJS.Signals): void {
-  interrupts += 1;
-  if (interrupts > 1) process.exit(ExitCode.Interrupted);
+  if (stoppedBy) process.exit(exitCodeOf(stoppedBy));
+  stoppedBy = signal;
   controller.abort(new Error(`Interrupted by ${signal}`));
 }
 
@@ -36,5 +39,5 @@ void main(process.argv.slice(2), {
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   // exitCode rather than exit(): output still queued for a pipe is written before the process ends.
-  process.exitCode = code;
+  process.exitCode = code === ExitCode.Interrupted ? exitCodeOf(stoppedBy) : code;
 });

@@ -47,7 +47,7 @@ Try it without an account:
 
 function find(name: string): Command {
   const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) throw new UsageError(`unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`, USAGE);
+  if (!command) throw new UsageError(`unknown command '${name}'; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`, USAGE);
   return command;
 }
 

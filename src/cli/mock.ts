@@ -1,6 +1,6 @@
 /**
  * `wfa mock`: the SDK's mock service on a local port, to try `wfa` and the SDK without an account. It runs
- * until Ctrl+C or SIGTERM, then closes its port and exits 0.
+ * until Ctrl+C or SIGTERM, then closes its port and exits 130 or 143 (interrupted, as any stopped command).
  */
 import type { MockServer, MockService } from '../testing/index.js';
 import { expectPositionals, integerOption, parseCommand } from './args.js';
@@ -11,13 +11,13 @@ import { ExitCode } from './exit-codes.js';
 
 type Testing = typeof import('../testing/index.js');
 
-const USAGE = 'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>]';
+const USAGE = 'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]';
 
 const HELP = `Usage: ${USAGE}
 
 Runs a mock of the Workflow Automation Service on this machine: every endpoint, in memory, with a user
 demo@example.com (password "demo"). Prints its URL and an API key valid on it.
-Requests are logged on stderr. Stops on Ctrl+C.
+Requests are logged on stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
 
 Options:
   --port <n>          the port (default 4010; 0 picks a free one)
@@ -26,11 +26,16 @@ Options:
   --webhook-url <url> POST a build.completed event here when a build completes
   --fail-builds       make every build fail (to try the failure path)
   --quiet             do not log requests
+  --json              print only {"url":…,"apiKey":…} on one line of stdout, for scripts
 
 Example:
   wfa mock --port 4010 &
   export WFA_BASE_URL=http://127.0.0.1:4010 WFA_API_KEY=<the key it prints>
-  wfa workflows list`;
+  wfa workflows list
+
+In a script (the first line is JSON; the mock keeps running):
+  wfa mock --port 0 --json --quiet > mock.json &
+  until [ -s mock.json ]; do sleep 0.1; done; jq -r .url mock.json`;
 
 // Each request on one line, so a newcomer sees what the SDK or wfa sent.
 function withRequestLog(service: MockService, log: Output): MockService {
@@ -86,7 +91,11 @@ Press Ctrl+C to stop.
 `;
 }
 
-async function serve(context: Context, testing: Testing, options: { port: number; host: string; service: MockService }): Promise<ExitCode> {
+async function serve(
+  context: Context,
+  testing: Testing,
+  options: { port: number; host: string; service: MockService; json: boolean },
+): Promise<ExitCode> {
   let server: MockServer;
   try {
     server = await listen(testing, options.service, options.port, options.host);
@@ -95,7 +104,9 @@ async function serve(context: Context, testing: Testing, options: { port: number
     throw error;
   }
   try {
-    context.stdout.write(banner(server, testing.DEFAULT_MOCK_USER));
+    context.stdout.write(
+      options.json ? `${JSON.stringify({ url: server.url, apiKey: server.apiKey })}\n` : banner(server, testing.DEFAULT_MOCK_USER),
+    );
     await stopped(context.signal);
   } finally {
     // The server was handed a service, so closing it leaves the service's timers to be stopped here.
@@ -103,7 +114,8 @@ async function serve(context: Context, testing: Testing, options: { port: number
     options.service.close();
   }
   context.stderr.write('Mock service stopped.\n');
-  return ExitCode.Ok;
+  // It only ever stops when asked to: interrupted, like any command stopped by a signal.
+  return ExitCode.Interrupted;
 }
 
 export const mock: Command = {
@@ -120,6 +132,7 @@ export const mock: Command = {
         'webhook-url': { type: 'string' },
         'fail-builds': { type: 'boolean' },
         quiet: { type: 'boolean', short: 'q' },
+        json: { type: 'boolean' },
       },
       USAGE,
     );
@@ -140,6 +153,7 @@ export const mock: Command = {
       port,
       host: values.host ?? '127.0.0.1',
       service: values.quiet ? service : withRequestLog(service, context.stderr),
+      json: values.json ?? false,
     });
   },
 };

@@ -68,3 +68,17 @@ export type CompletedBuild = Build & {
   /** Checked present by the wait, so it needs no check of yours. */
   download_url: string;
 };
+
+/**
+ * True when a build has completed with a download URL: narrows what `builds.get()` and `builds.watch()` give
+ * to a {@link CompletedBuild}, so `download_url` is a `string` without a `!`.
+ *
+ * @example
+ * ```ts
+ * const build = await client.builds.get(workflow.build_id);
+ * if (isCompletedBuild(build)) console.log(build.download_url.length);
+ * ```
+ */
+export function isCompletedBuild(build: Build): build is CompletedBuild {
+  return build.status === 'completed' && typeof build.download_url === 'string';
+}

@@ -11,7 +11,7 @@ import { Resource, call, coreOf } from './resource.js';
  *
  * @example
  * ```ts
- * const build = await client.builds.get(workflow.build_id!);
+ * const build = await client.builds.get(workflow.build_id);
  * const done = await client.builds.wait(workflow, { onProgress: (b) => console.log(b.progress) });
  * ```
  */

@@ -18,7 +18,6 @@ import {
   snakeCaseId,
   string,
 } from '../core/schema.js';
-import { ResponseValidationError } from '../core/errors.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
 import type { Builds } from './builds.js';
@@ -84,6 +83,21 @@ export interface Workflow {
     | undefined;
   /** Any other field, passed through as it is: the service may add fields at any time. */
   [key: string]: unknown;
+}
+
+/**
+ * A workflow as `workflows.create` returns it: its `build_id` is always there, since creating a workflow
+ * starts its build (a create answer without one is a `ResponseValidationError`).
+ *
+ * @example
+ * ```ts
+ * const wf: CreatedWorkflow = await client.workflows.create(input);
+ * const build = await client.builds.get(wf.build_id);
+ * ```
+ */
+export interface CreatedWorkflow extends Workflow {
+  /** The build its creation started, to follow with `waitForBuild` or `builds.get`. */
+  build_id: string;
 }
 
 /**
@@ -171,14 +185,17 @@ export const WorkflowStatusSchema = openString(['building', 'active', 'completed
 
 const config = optional(looseObject({}));
 
-export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
-  looseObject({
+// A function rather than a spread of one shape: esbuild cannot prove a spread free of side effects, and would
+// keep every schema in bundles that import only an error class.
+/* @__NO_SIDE_EFFECTS__ */
+function workflowShape<B>(buildId: B) {
+  return {
     id: string(),
     name: string(),
     platform: string(),
     status: WorkflowStatusSchema,
     created_at: string(),
-    build_id: optional(string()),
+    build_id: buildId,
     trigger: optional(
       looseObject({
         type: string(),
@@ -194,8 +211,13 @@ export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(
         }),
       ),
     ),
-  }),
-);
+  };
+}
+
+export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(looseObject(workflowShape(optional(string()))));
+
+// The spec: client libraries expose build_id on a created workflow, and nothing can be waited for without it.
+export const CreatedWorkflowSchema = /* @__PURE__ */ parsesTo<CreatedWorkflow>()(looseObject(workflowShape(nonEmptyString())));
 
 // The create fields, shared by the create and update schemas so each check (and its doc) is written once.
 const createFields = {
@@ -252,7 +274,7 @@ export interface CreateAndWaitOptions extends WaitForBuildOptions {
   /** Retries of the create call only (polls are never retried by the core: the wait reschedules them). */
   maxRetries?: number | undefined;
   /** Called before the wait starts, so the workflow's id is known even if the wait then fails. */
-  onCreated?: ((workflow: Workflow) => void) | undefined;
+  onCreated?: ((workflow: CreatedWorkflow) => void) | undefined;
 }
 
 /**
@@ -266,7 +288,7 @@ export interface CreateAndWaitOptions extends WaitForBuildOptions {
  */
 export interface WorkflowWithBuild {
   /** The workflow as `create` returned it (its `status` is as of creation). */
-  workflow: Workflow;
+  workflow: CreatedWorkflow;
   /** Its completed build. */
   build: CompletedBuild;
 }
@@ -303,26 +325,28 @@ export class Workflows extends Resource {
 
   /**
    * Creates a workflow, which starts its build. Never retried after a send that may have reached the service,
-   * so it cannot create duplicates.
+   * so it cannot create duplicates. Resolves with its `build_id`; an answer without one rejects with
+   * `ResponseValidationError`, whose `body` holds the workflow that was created.
    *
    * @example
    * ```ts
    * const wf = await client.workflows.create({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
    * ```
    */
-  create(params: WorkflowCreateParams, options?: RequestOptions): ApiPromise<Workflow> {
+  create(params: WorkflowCreateParams, options?: RequestOptions): ApiPromise<CreatedWorkflow> {
     return call(coreOf(this), () => ({
       ...options,
       method: 'POST',
       path: '/workflows',
       body: checkInput(WorkflowCreateSchema, params, 'input to workflows.create'),
-      response: { name: 'workflow', schema: WorkflowSchema },
+      response: { name: 'created workflow', schema: CreatedWorkflowSchema },
     }));
   }
 
   /**
    * Creates a workflow, then waits for its build like `client.builds.wait`; the `signal` covers both steps.
-   * Rejects with `ResponseValidationError` if the workflow has no `build_id`; `onCreated` keeps hold of it.
+   * Rejects with `ResponseValidationError` if the created workflow has no `build_id` (its `body` holds the
+   * workflow); `onCreated` gets the workflow before the wait starts.
    *
    * @example
    * ```ts
@@ -336,15 +360,6 @@ export class Workflows extends Resource {
     const { signal, headers, requestTimeoutMs } = waitOptions;
     const workflow = await this.create(params, { signal, headers, maxRetries, timeoutMs: requestTimeoutMs });
     onCreated?.(workflow);
-    if (typeof workflow.build_id !== 'string' || workflow.build_id === '') {
-      throw new ResponseValidationError({
-        body: workflow,
-        issues: [{ path: ['build_id'], message: 'is missing, so there is no build to wait for', code: 'invalid_type' }],
-        method: 'POST',
-        url: coreOf(this).urlOf('/workflows'),
-        what: `workflow ${workflow.id} was created`,
-      });
-    }
     const build = await this.#builds.wait(workflow.build_id, waitOptions);
     return { workflow, build };
   }

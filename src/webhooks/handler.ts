@@ -17,7 +17,8 @@ import {
 
 /**
  * One function per known event kind; each receives the event narrowed to its kind, and the request (for
- * headers such as a delivery id). A kind without a function is acknowledged and otherwise ignored.
+ * headers such as a delivery id). A kind without a function is acknowledged and otherwise ignored. A function
+ * may return anything: a returned promise is awaited (within `handlerTimeoutMs`) and its value ignored.
  *
  * @example
  * ```ts
@@ -27,7 +28,7 @@ import {
  * ```
  */
 export type WebhookEventHandlers = {
-  [Kind in KnownWebhookEventKind]?: (event: Extract<KnownWebhookEvent, { event: Kind }>, request: Request) => void | Promise<void>;
+  [Kind in KnownWebhookEventKind]?: (event: Extract<KnownWebhookEvent, { event: Kind }>, request: Request) => unknown;
 };
 
 /**
@@ -58,9 +59,10 @@ export interface WebhookHandlerOptions {
   on: WebhookEventHandlers;
   /**
    * Called with events of kinds this SDK version does not know. Without it they are acknowledged (2xx) and
-   * dropped, so that the service adding a kind never turns your endpoint into a source of errors.
+   * dropped, so that the service adding a kind never turns your endpoint into a source of errors. Its result
+   * is awaited like a handler's.
    */
-  onUnknown?: (event: UnknownWebhookEvent, request: Request) => void | Promise<void>;
+  onUnknown?: (event: UnknownWebhookEvent, request: Request) => unknown;
   /**
    * Checks a delivery before it is parsed; see "Verifying deliveries" above. May be async.
    * `rawBody` is exactly the bytes received; `headers` are the request's.
@@ -87,7 +89,7 @@ export interface WebhookHandlerOptions {
    * (with `undefined`, and the response is 401), and the `WfaError` of a callback past `handlerTimeoutMs`.
    * Without it, the error is logged with `console.error`. It may throw, reject or hang: the answer still goes.
    */
-  onError?: (error: unknown, event: WebhookEvent | undefined) => void | Promise<void>;
+  onError?: (error: unknown, event: WebhookEvent | undefined) => unknown;
 }
 
 /**
@@ -118,6 +120,8 @@ const defaultMaxBodyBytes = 1024 * 1024;
  *   reading, at which point the stream is cancelled; the body is never buffered whole first.
  * - **500** `{"error":"Webhook handler failed"}` when a function of `on` or `onUnknown` throws; the error
  *   goes to `onError` (or `console.error`), never into the response.
+ * - **500** when something read the body before the handler (Hono's `c.req.json()`, Fastify's JSON parser in
+ *   front of `toNodeHandler`): `onError` gets a `WfaError` saying so and how to mount the handler.
  * - **503** when `verify` or a function of `on`/`onUnknown` has not settled within `handlerTimeoutMs`.
  *
  * @example
@@ -146,6 +150,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (request.method !== 'POST') {
       await request.body?.cancel().catch(() => {});
       return methodNotAllowed(request.method);
+    }
+
+    const consumed = bodyConsumedError(request);
+    if (consumed) {
+      await report(run, options.onError ?? logMisconfiguration, consumed, undefined);
+      return reply(500, { error: 'Webhook body was already read by the receiving server' });
     }
 
     const body = await readBody(request, maxBodyBytes, bodyTimeoutMs);
@@ -189,6 +199,28 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     return reply(200, { received: true });
   };
+}
+
+/** Set by `toNodeHandler` on a Request it made for a body a framework read and did not keep; `Symbol.for`, so any copy of the SDK reads it. */
+export const BODY_READ_BY_FRAMEWORK = Symbol.for('workflow-automation-sdk.webhookBodyReadByFramework');
+
+const RECIPES = 'Recipes for Express, Fastify, Hono and Next.js: docs/webhooks.md';
+
+/** The receiver's misconfiguration, when something read the body before the handler: a 500, not a 400 blaming the sender. */
+function bodyConsumedError(request: Request): WfaError | undefined {
+  if ((request as { [BODY_READ_BY_FRAMEWORK]?: true })[BODY_READ_BY_FRAMEWORK]) {
+    return new WfaError(
+      "Webhook body was already read by a framework's body parser: the request stream had ended and neither req.rawBody nor req.body holds the body (Fastify's default JSON parser does this). " +
+        `Mount the handler on the raw, unread body: in Fastify, give its route a content-type parser that leaves the stream alone; in Express, mount it before express.json(). ${RECIPES}`,
+    );
+  }
+  if (request.bodyUsed || request.body?.locked) {
+    return new WfaError(
+      `Webhook body was already read before the handler got the Request (its body is ${request.bodyUsed ? 'used' : 'locked'}), as after Hono's c.req.json() or request.json() in a route handler. ` +
+        `Mount the handler on the raw, unread body: in Hono, return handler(c.req.raw) from a route that reads nothing; in Next.js, export the handler as POST. ${RECIPES}`,
+    );
+  }
+  return undefined;
 }
 
 /** The 405 both faces answer to any method but POST. */
@@ -237,7 +269,7 @@ async function readBody(
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    // Inside the `try`: a body that middleware already consumed is locked, and that is a 400, not a crash.
+    // Inside the `try`: a stream that fails to start is a 400, not a crash.
     reader = request.body.getReader();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -282,6 +314,10 @@ async function report(
     // The hook itself failed: log both rather than lose the original error.
     console.error('workflow-automation-sdk: webhook onError hook threw', hookError, 'while reporting', error);
   }
+}
+
+function logMisconfiguration(error: unknown): void {
+  console.error('workflow-automation-sdk: webhook receiver is misconfigured', error);
 }
 
 function logError(error: unknown, event: WebhookEvent | undefined): void {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { methodNotAllowed, type WebhookHandler } from './handler.js';
+import { BODY_READ_BY_FRAMEWORK, methodNotAllowed, type WebhookHandler } from './handler.js';
 
 /**
  * What {@link toNodeHandler} reads of a request: a `node:http` `IncomingMessage`, or an Express `Request`
@@ -94,7 +94,8 @@ export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookRespo
  * Firebase and many `express.json({ verify })` setups keep), then `req.body` as bytes or a string (what
  * `express.raw()` and `express.text()` give), then `req.body` as an object, serialized back to JSON. That
  * last form is not the bytes that were sent, so a `verify` that checks a signature needs the route mounted
- * before `express.json()`, or behind `express.raw({ type: '*\/*' })`.
+ * before `express.json()`, or behind `express.raw({ type: '*\/*' })`. A body that was read and kept nowhere
+ * here (Fastify's JSON parser keeps it on its own request) is answered 500, with a `WfaError` for `onError`.
  *
  * @example
  * ```ts
@@ -128,13 +129,20 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
   else {
     const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
     const preRead = bodyReadByFramework(req);
-    if (preRead !== undefined) init.body = preRead;
-    else {
-      init.body = streamOf(req);
-      // Required by the Fetch standard for a streamed request body.
-      init.duplex = 'half';
+    if (preRead === lost) {
+      // No body: the handler sees the mark and answers 500 with a WfaError for `onError`.
+      const request = new Request(urlOf(req), init);
+      Object.defineProperty(request, BODY_READ_BY_FRAMEWORK, { value: true });
+      response = await handler(request);
+    } else {
+      if (preRead !== undefined) init.body = preRead;
+      else {
+        init.body = streamOf(req);
+        // Required by the Fetch standard for a streamed request body.
+        init.duplex = 'half';
+      }
+      response = await handler(new Request(urlOf(req), init));
     }
-    response = await handler(new Request(urlOf(req), init));
   }
   const body = new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = {};
@@ -148,7 +156,9 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
   res.end(body);
 }
 
-function bodyReadByFramework(req: NodeWebhookRequest): Uint8Array<ArrayBuffer> | string | undefined {
+const lost = Symbol('lost');
+
+function bodyReadByFramework(req: NodeWebhookRequest): Uint8Array<ArrayBuffer> | string | typeof lost | undefined {
   // A body parser that skipped this request (wrong content type) may still set `req.body = {}`; only a
   // stream that was read to the end means the body is elsewhere.
   if (!req.readableEnded) return undefined;
@@ -156,8 +166,10 @@ function bodyReadByFramework(req: NodeWebhookRequest): Uint8Array<ArrayBuffer> |
   const body = req.body;
   if (body instanceof Uint8Array) return ownBytes(body);
   if (typeof body === 'string') return body;
-  if (body === undefined || body === null) return new Uint8Array(0);
-  return JSON.stringify(body);
+  if (body !== undefined && body !== null) return JSON.stringify(body);
+  // Read, and kept nowhere we can see (Fastify keeps it on its own request object): lost, unless none was sent.
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (typeof length === 'string' && Number(length) > 0) ? lost : new Uint8Array(0);
 }
 
 // A `Request` body may not be a view of shared memory: copy only in that rare case.

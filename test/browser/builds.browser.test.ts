@@ -33,7 +33,7 @@ describeInBrowser('waitForBuild in Chromium', () => {
     const wfa = client();
     const workflow = await wfa.workflows.create(WORKFLOW);
     const statuses: string[] = [];
-    for await (const build of wfa.builds.watch(workflow.build_id!, { intervalMs: 50 })) statuses.push(build.status);
+    for await (const build of wfa.builds.watch(workflow.build_id, { intervalMs: 50 })) statuses.push(build.status);
     expect(statuses.at(-1)).toBe('completed');
     expect(statuses[0]).toBe('building');
   });

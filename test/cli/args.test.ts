@@ -60,7 +60,7 @@ describe('parseCommand', () => {
     expect(values).toEqual({ json: true, help: true });
     expect(positionals).toEqual(['bld_1']);
     expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow(UsageError);
-    expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow("Unknown option '--nope'");
+    expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow("unknown option '--nope'");
   });
 });
 
@@ -68,6 +68,6 @@ describe('expectPositionals', () => {
   test('returns exactly the named positionals, or says which is missing or extra', () => {
     expect(expectPositionals(['a'], ['id'], 'u')).toEqual(['a']);
     expect(() => expectPositionals([], ['id'], 'u')).toThrow('missing <id>');
-    expect(() => expectPositionals(['a', 'b'], ['id'], 'u')).toThrow('unexpected argument "b"');
+    expect(() => expectPositionals(['a', 'b'], ['id'], 'u')).toThrow("unexpected argument 'b'");
   });
 });

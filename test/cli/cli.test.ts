@@ -149,11 +149,13 @@ describe('usage errors', () => {
   test.each([
     [[], 'no command given'],
     [['--api-key', 'wfa_secret_0d1e'], 'no command given'],
-    [['deploy'], 'unknown command "deploy"'],
+    [['deploy'], "unknown command 'deploy'"],
     [['workflows'], 'wfa workflows needs a command: list, get, create'],
-    [['workflows', 'delete'], 'unknown command "workflows delete"'],
+    [['workflows', 'delete'], "unknown command 'workflows delete'"],
     [['workflows', 'get'], 'missing <workflow_id>'],
-    [['orders', 'list', '--colour'], "Unknown option '--colour'"],
+    [['orders', 'list', '--colour'], "unknown option '--colour'"],
+    [['mock', '--bogus'], "unknown option '--bogus'"],
+    [['orders', 'get', 'a', 'b'], "unexpected argument 'b'"],
   ])('wfa %j exits 1 with the problem and the usage on stderr', async (args, message) => {
     const result = await runMain(args);
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { DEFAULT_MOCK_USER } from '../../src/testing/index.js';
-import { startMain } from './in-process.js';
+import { runMain, startMain } from './in-process.js';
 import { runCli } from './process.js';
 
 const BANNER = /running at (http:\/\/127\.0\.0\.1:\d+)\n {2}API key: +(\S+)/;
@@ -43,16 +43,45 @@ describe('wfa mock', () => {
     expect(quiet.stderr()).not.toContain('/v1/workflows');
   });
 
-  test('stops when interrupted: exits 0, says so and frees its port', async () => {
+  test('stops when interrupted (Ctrl+C): exits 130, says so and frees its port', async () => {
     const running = startMain(['mock', '--port', '0', '--quiet']);
     const [, url = ''] = await running.waitFor(BANNER);
 
     running.interrupt();
     const result = await running.finished;
 
-    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.code).toBe(ExitCode.Interrupted);
     expect(result.stderr).toContain('Mock service stopped.');
     await expect(fetch(`${url}/v1/orders`)).rejects.toThrow();
+  });
+
+  test('--json prints one JSON line with url and apiKey on stdout, and nothing else, then serves', async () => {
+    const running = startMain(['mock', '--port', '0', '--json']);
+    try {
+      await running.waitFor(/\n/);
+      const lines = running.stdout().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toBe('');
+      const printed = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+      expect(Object.keys(printed)).toEqual(['url', 'apiKey']);
+      expect(printed['url']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const response = await fetch(`${String(printed['url'])}/v1/orders`, { headers: { 'X-API-Key': String(printed['apiKey']) } });
+      expect(response.status).toBe(200);
+    } finally {
+      running.interrupt();
+      await running.finished;
+    }
+    expect(running.stdout().split('\n')).toHaveLength(2);
+  });
+
+  test('its usage line lists every option', async () => {
+    const result = await runMain(['mock', '--bogus']);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain("wfa: UsageError: unknown option '--bogus'\n");
+    expect(result.stderr).toContain(
+      'Usage: wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]',
+    );
   });
 
   test('--build-ms sets how long builds take', async () => {

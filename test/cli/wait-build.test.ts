@@ -162,10 +162,10 @@ describe('wfa wait-build', () => {
 describe('wfa wait-build usage errors', () => {
   test.each([
     [['wait-build'], 'missing <build_id>'],
-    [['wait-build', 'a', 'b'], 'unexpected argument "b"'],
+    [['wait-build', 'a', 'b'], "unexpected argument 'b'"],
     [['wait-build', 'bld_1', '--timeout', 'soon'], '--timeout must be a duration'],
     [['wait-build', 'bld_1', '--interval', '0'], '--interval must be a duration greater than 0'],
-    [['wait-build', 'bld_1', '--every', '1s'], "Unknown option '--every'"],
+    [['wait-build', 'bld_1', '--every', '1s'], "unknown option '--every'"],
   ])('exits 1 on a usage error: wfa %j', async (args, message) => {
     const result = await runMain(args, { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' });
 

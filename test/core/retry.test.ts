@@ -16,7 +16,7 @@ async function run<T>(promise: Promise<T>): Promise<T> {
 }
 /** A request that never gets an answer. */
 const hang = () => new Promise<never>(() => undefined);
-const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
+const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now', build_id: 'bld_1' };
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
 const client = (maxRetries = 2, timeoutMs = 10_000) =>
   new Client({ baseUrl: BASE_URL, apiKey: 'k_123456', apiPrefix: '/v1', maxRetries, timeoutMs });

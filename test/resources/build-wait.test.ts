@@ -811,16 +811,17 @@ describe('client.workflows.createAndWait', () => {
     expect(created).toEqual([]);
   });
 
-  it('rejects with ResponseValidationError when the created workflow has no build_id, after onCreated', async () => {
+  it('rejects with ResponseValidationError when the created workflow has no build_id, the workflow in its body', async () => {
     serveCreate({ ...createdWorkflow, build_id: undefined });
     const service = serveBuild(completed());
     const onCreated = vi.fn();
 
     const error = await rejection(makeClient().workflows.createAndWait(createInput, { onCreated }), ResponseValidationError);
 
-    expect(error.message).toContain('workflow wf_1 was created');
+    expect(error.message).toMatch(/POST \/v1\/workflows \(created workflow\): build_id: is required/);
     expect(error.issues[0]?.path).toEqual(['build_id']);
-    expect(onCreated).toHaveBeenCalledOnce();
+    expect(error.body).toMatchObject({ id: 'wf_1' }); // what was created is not lost
+    expect(onCreated).not.toHaveBeenCalled(); // create() itself rejects: onCreated only ever gets a build_id
     expect(service.polls).toEqual([]);
   });
 

@@ -113,6 +113,16 @@ describe.each(PREFIXES)('client.workflows with apiPrefix %s', (prefix) => {
       expect(service.single().body).toEqual(minimal);
     });
 
+    it('rejects an answer without a build_id with ResponseValidationError that keeps the workflow', async () => {
+      const { build_id: _, ...withoutBuild } = workflow;
+      service.reply('POST', `${prefix}/workflows`, 201, withoutBuild);
+
+      const error = await rejectionOf(makeClient(prefix).workflows.create(createInput), ResponseValidationError);
+
+      expect(error.issues[0]?.path).toEqual(['build_id']);
+      expect(error.body).toMatchObject({ id: withoutBuild.id });
+    });
+
     it('resolves to the created workflow (id, status, created_at, build_id) with unknown fields kept', async () => {
       service.reply('POST', `${prefix}/workflows`, 201, workflow);
 

@@ -7,11 +7,13 @@ import {
   ApiError,
   type ApiPromise,
   Client,
+  isCompletedBuild,
   type Page,
   ValidationError,
   type Build,
   type Credentials,
   type CompletedBuild,
+  type CreatedWorkflow,
   type Integration,
   type IntegrationSaveParams,
   type Issue,
@@ -34,14 +36,23 @@ const input = {
 };
 
 describe('workflows', () => {
-  it('a created workflow is a Workflow with typed fields', async () => {
+  it('a created workflow is a CreatedWorkflow: a Workflow whose build_id is a string', async () => {
     const workflow = await client.workflows.create(input);
 
-    expectTypeOf(workflow).toEqualTypeOf<Workflow>();
+    expectTypeOf(workflow).toEqualTypeOf<CreatedWorkflow>();
+    expectTypeOf(workflow).toExtend<Workflow>();
     expectTypeOf(workflow.id).toEqualTypeOf<string>();
     expectTypeOf(workflow.name).toEqualTypeOf<string>();
     expectTypeOf(workflow.created_at).toEqualTypeOf<string>();
-    expectTypeOf(workflow.build_id).toEqualTypeOf<string | undefined>();
+    expectTypeOf(workflow.build_id).toEqualTypeOf<string>();
+    // No `!`: the build id of a created workflow goes straight to builds.get().
+    expectTypeOf(client.builds.get(workflow.build_id)).resolves.toEqualTypeOf<Build>();
+    const { workflow: waited } = await client.workflows.createAndWait(input);
+    expectTypeOf(waited.build_id).toEqualTypeOf<string>();
+  });
+
+  it('a workflow read back by get() may lack build_id', async () => {
+    expectTypeOf((await client.workflows.get('wf_1')).build_id).toEqualTypeOf<string | undefined>();
   });
 
   it('status keeps its known values and accepts any other string', () => {
@@ -124,6 +135,24 @@ describe('builds', () => {
     expectTypeOf<'completed'>().toExtend<Build['status']>();
     expectTypeOf<'weird'>().toExtend<Build['status']>();
     expectTypeOf(build.progress).toEqualTypeOf<number | null | undefined>();
+  });
+
+  it('isCompletedBuild narrows what get() returns to a string download_url, without a cast', async () => {
+    const build = await client.builds.get('bld_1');
+    if (isCompletedBuild(build)) {
+      expectTypeOf(build).toExtend<CompletedBuild>();
+      expectTypeOf(build.download_url).toEqualTypeOf<string>();
+      expectTypeOf(build.status).toEqualTypeOf<'completed'>();
+    } else {
+      expectTypeOf(build.download_url).toEqualTypeOf<string | null | undefined>();
+    }
+  });
+
+  it('isCompletedBuild narrows what watch() yields', async () => {
+    for await (const build of client.builds.watch('bld_1')) {
+      if (isCompletedBuild(build)) expectTypeOf(build.download_url).toEqualTypeOf<string>();
+    }
+    expectTypeOf(isCompletedBuild).guards.toEqualTypeOf<CompletedBuild>();
   });
 
   it("a CompletedBuild's download_url is a string", () => {

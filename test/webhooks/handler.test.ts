@@ -131,14 +131,6 @@ describe('createWebhookHandler: 400 with the reason on a bad payload', () => {
     expect(await response.json()).toEqual({ error: 'Webhook body is empty' });
   });
 
-  it('answers 400 when something already consumed the body', async () => {
-    const request = createWebhookRequest();
-    await request.text();
-    const response = await createWebhookHandler({ on: {} })(request);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'Webhook body could not be read' });
-  });
-
   it('answers 400 when the body stream fails mid-way', async () => {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {

@@ -9,6 +9,7 @@ import {
   type KnownWebhookEvent,
   type UnknownWebhookEvent,
   type WebhookEvent,
+  type WebhookEventHandlers,
   type WebhookParseError,
 } from '../../src/webhooks/index.js';
 
@@ -117,6 +118,17 @@ describe('createWebhookHandler types', () => {
 
   it('accepts an async verify over the raw bytes', () => {
     createWebhookHandler({ on: {}, verify: async (rawBody, headers) => rawBody.byteLength > 0 && headers.has('x') });
+  });
+
+  it('accepts handlers that return any value or promise, as a database call does', () => {
+    const db = { markReady: (_id: string, _url: string): Promise<number> => Promise.resolve(1) };
+    createWebhookHandler({
+      on: { 'build.completed': (e) => db.markReady(e.workflow_id, e.data.download_url) },
+      onUnknown: (event) => event.data['count'],
+      onError: () => Promise.resolve('reported'),
+    });
+    createWebhookHandler({ on: { 'build.completed': () => 42 } });
+    expectTypeOf<NonNullable<WebhookEventHandlers['build.completed']>>().returns.toEqualTypeOf<unknown>();
   });
 
   it('rejects a handler for a kind the SDK does not know', () => {
