@@ -1,5 +1,5 @@
 /**
- * `wfa wait-build` as a real process: SIGTERM must end the wait with exit code 130, which only the entry
+ * `wfa wait-build` as a real process: SIGTERM must end the wait with exit code 143 (128 + 15), which only the entry
  * point's signal handling shows. Everything else is in test/cli/wait-build.test.ts.
  */
 import { expect, test } from 'vitest';
@@ -8,7 +8,7 @@ import { ExitCode } from '../../../src/cli/exit-codes.js';
 import { startCli } from '../../cli/process.js';
 import { envFor, mockServer } from '../../cli/servers.js';
 
-test('wfa wait-build exits 130 on SIGTERM, after saying what it was doing', async ({ onTestFinished }) => {
+test('wfa wait-build exits 143 on SIGTERM, after saying what it was doing', async ({ onTestFinished }) => {
   const mock = await mockServer({ onTestFinished }, { buildDurationMs: 60_000 });
   const workflow = await new Client({ baseUrl: mock.url, apiKey: mock.apiKey }).workflows.create({
     name: 'Orders to Slack',
@@ -24,6 +24,6 @@ test('wfa wait-build exits 130 on SIGTERM, after saying what it was doing', asyn
   running.child.kill('SIGTERM');
   const result = await running.finished;
 
-  expect(result.code).toBe(ExitCode.Interrupted);
+  expect(result.code).toBe(ExitCode.Terminated);
   expect(result.stderr).toContain(`wfa: AbortError: Waiting for build ${buildId} was aborted`);
 });

@@ -3,7 +3,7 @@
  * convention's code, 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as docs/cli.md says.
  */
 import { describe, expect, test } from 'vitest';
-import { startCli } from '../cli/process.js';
+import { startCli } from '../../cli/process.js';
 
 describe('wfa mock stopped by a signal', () => {
   test.each([
