@@ -204,11 +204,18 @@ export class HttpCore {
     const data = answer.raw ? (undefined as T) : this.#parse(answer, method, req.response, secrets);
     const { status, headers: answered } = answer;
     if (answered.has('deprecation') || answered.has('sunset')) this.#noteDeprecation(method, req, answered, secrets);
+    // Every call builds this, few read it: the header lookups and the redaction wait until asked for. Only the
+    // URL is kept, not the answer, whose body text a page's details must not hold on to.
+    const finalUrl = answer.url;
     const response: ResponseDetails = {
       status,
       headers: answered,
-      requestId: answered.get('x-request-id') ?? answered.get('request-id') ?? undefined,
-      url: redactText(answer.url, secrets),
+      get requestId() {
+        return answered.get('x-request-id') ?? answered.get('request-id') ?? undefined;
+      },
+      get url() {
+        return redactText(finalUrl, secrets);
+      },
       attempts: tally.attempts,
       elapsedMs: now() - started,
     };
