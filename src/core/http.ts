@@ -29,16 +29,7 @@ import {
 import { queryString, withSearch, type QueryValue } from './query.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
 import { now } from './poll.js';
-import {
-  AttemptFailure,
-  MAX_RETRIES,
-  ShouldRetryFailure,
-  callDeadline,
-  networkErrorCodes,
-  withRetries,
-  type Answer,
-  type RetryOptions,
-} from './retry.js';
+import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer, type RetryOptions } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
 export interface ResponseSpec<T> {
@@ -221,11 +212,18 @@ export class HttpCore {
     const data = answer.raw ? (undefined as T) : this.#parse(answer, method, req.response, secrets);
     const { status, headers: answered } = answer;
     if (answered.has('deprecation') || answered.has('sunset')) this.#noteDeprecation(method, req, answered, secrets);
+    // Every call builds this, few read it: the header lookups and the redaction wait until asked for. Only the
+    // URL is kept, not the answer, whose body text a page's details must not hold on to.
+    const finalUrl = answer.url;
     const response: ResponseDetails = {
       status,
       headers: answered,
-      requestId: answered.get('x-request-id') ?? answered.get('request-id') ?? undefined,
-      url: redactText(answer.url, secrets),
+      get requestId() {
+        return answered.get('x-request-id') ?? answered.get('request-id') ?? undefined;
+      },
+      get url() {
+        return redactText(finalUrl, secrets);
+      },
       attempts: tally.attempts,
       elapsedMs: now() - started,
     };
@@ -236,11 +234,9 @@ export class HttpCore {
     const endpoint = `${method} ${req.route ?? req.path.split('?')[0]}`;
     if (this.#deprecated.has(endpoint) || this.#deprecated.size >= 100) return;
     this.#deprecated.add(endpoint);
-    const said = ['deprecation', 'sunset', 'link']
-      .map((name) => [name, headers.get(name)?.slice(0, 200)])
-      .filter(([, value]) => value)
-      .map(([name, value]) => `${name}: ${value}`);
-    this.log.log('warn', `${endpoint} is deprecated by the service (${said.join('; ')})`, secrets);
+    let said = '';
+    for (const name of ['deprecation', 'sunset', 'link']) if (headers.has(name)) said += `; ${name}: ${headers.get(name)?.slice(0, 200)}`;
+    this.log.log('warn', `${endpoint} is deprecated by the service (${said.slice(2)})`, secrets);
   }
 
   /** An explicit X-API-Key (any case) is used as it is and never goes to another origin. */
@@ -323,10 +319,8 @@ export class HttpCore {
           const ms = req.deadlineMs ?? this.deadlineMs ?? Math.round(deadline - callStarted);
           throw new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
         }
-        if (error instanceof ShouldRetryFailure) {
-          throw new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; the call was not retried`, {
-            cause: safeCause(error.cause, secrets),
-          });
+        if (failure?.name === 'ShouldRetry') {
+          throw new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, { cause: safeCause(failure.cause, secrets) });
         }
         if (failure?.name === 'AttemptTimeout') {
           throw new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
@@ -461,16 +455,18 @@ function checkCount(
 /** A wrong retry option is named when the client is made, not on the first failure. */
 function checkRetry(retry: RetryOptions | undefined): RetryOptions | undefined {
   if (retry === undefined) return undefined;
-  const bad = (what: string) => new WfaError(`retry.${what}`);
-  if (retry === null || typeof retry !== 'object') throw bad('must be an object');
-  const { statuses, baseDelayMs, maxDelayMs, maxRetryAfterMs, shouldRetry } = retry;
-  if (statuses !== undefined && !(Array.isArray(statuses) && statuses.every((s) => Number.isInteger(s) && s >= 400 && s <= 599))) {
-    throw bad('statuses must be an array of statuses from 400 to 599');
+  const { statuses, shouldRetry, ...delays } = retry ?? {};
+  const ms = (v: unknown) => v === undefined || (Number.isFinite(v) && (v as number) >= 0);
+  if (
+    typeof retry !== 'object' ||
+    !(statuses === undefined || (Array.isArray(statuses) && statuses.every((s) => Number.isInteger(s) && s >= 400 && s < 600))) ||
+    !Object.values(delays).every(ms) ||
+    !(shouldRetry === undefined || typeof shouldRetry === 'function')
+  ) {
+    throw new WfaError(
+      'retry must be { statuses: 400 to 599, baseDelayMs, maxDelayMs, maxRetryAfterMs: ms >= 0, shouldRetry: a function }',
+    );
   }
-  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, maxRetryAfterMs })) {
-    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw bad(`${name} must be a number of milliseconds >= 0`);
-  }
-  if (shouldRetry !== undefined && typeof shouldRetry !== 'function') throw bad('shouldRetry must be a function');
   return { ...retry, statuses: statuses && [...statuses] };
 }
 

@@ -60,7 +60,7 @@ export function failedBeforeSending(error: unknown): boolean {
  * error. One class rather than three: none leaves the core, and every class costs browser bundle bytes.
  */
 export class AttemptFailure extends Error {
-  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort' | 'CallDeadline';
+  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort' | 'CallDeadline' | 'ShouldRetry';
 
   constructor(name: AttemptFailure['name'], cause?: unknown) {
     super(name, { cause });
@@ -136,13 +136,6 @@ export interface RetryPolicy {
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
 }
 
-/** `shouldRetry` threw: the call ends with it, never retried. */
-export class ShouldRetryFailure extends Error {
-  constructor(cause: unknown) {
-    super('retry.shouldRetry threw', { cause });
-  }
-}
-
 function isDefaultStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
@@ -216,7 +209,7 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
           try {
             said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context });
           } catch (error) {
-            throw new ShouldRetryFailure(error);
+            throw new AttemptFailure('ShouldRetry', error);
           }
           if (typeof (said as PromiseLike<unknown> | undefined)?.then === 'function') {
             (said as PromiseLike<unknown>).then(undefined, () => undefined);

@@ -59,7 +59,7 @@ export class ApiPromise<T> extends Promise<T> {
 
   #sent(): Promise<CoreResponse<T>> {
     const call = this.#start(false);
-    return this.#raw ? Promise.reject(new WfaError('This call was sent for asResponse(): its body is the caller’s to read')) : call;
+    return this.#raw ? Promise.reject(new WfaError('This call was sent for asResponse()')) : call;
   }
 
   /**
@@ -88,7 +88,7 @@ export class ApiPromise<T> extends Promise<T> {
    */
   asResponse(): Promise<Response> {
     if (this.#call && !this.#raw) {
-      return Promise.reject(new WfaError('asResponse() must be called on the call’s promise right away, before it is sent'));
+      return Promise.reject(new WfaError('asResponse() must be called right away, before the call is sent'));
     }
     return this.#start(true).then((answer) => answer.raw!);
   }
