@@ -1,15 +1,10 @@
 #!/usr/bin/env node
 /**
- * The packed tarball in fresh scratch projects, as users install it: `npm run build && npm run check:package`.
- * (publint and attw check the package's metadata; this checks what a user would break on.)
- * - Weight: no source maps, and an unpacked size within the budget the README states.
- * - Node: `import` and `require` of every subpath give the same names, a client from each format talks to the
- *   packed mock server, and each copy's error guards recognise the other copy's errors; the `wfa` bin runs.
- * - TypeScript 5.4 (the oldest we support) and 6.0, `skipLibCheck: false`: node16 ESM (.mts) and CommonJS (.cts),
- *   bundler (with msw's /testing/msw), and a browser project (DOM lib, no @types/node installed at all).
- *   Each file holds a `@ts-expect-error`, so a type that silently became `any` fails.
- */
-import { execFileSync } from 'node:child_process';
+ * The packed tarball in scratch projects, as users install it (publint and attw check its metadata): no source
+ * maps and a bounded size; `import` and `require` of every subpath, both copies talking to the packed mock and
+ * knowing each other's errors; the `wfa` bin; TypeScript 5.4 and 6.0 consumers (node16 ESM and CJS, bundler
+ * with /testing/msw, a browser project without @types/node), each with a `@ts-expect-error` against `any`.
+ */ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
