@@ -1,5 +1,5 @@
 import { http, HttpResponse, delay } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ApiError, Client, InternalServerError, TimeoutError, WfaError, type RetryContext } from '../../src/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL as BASE, useService } from '../helpers/service.js';
@@ -44,13 +44,15 @@ describe('deadlineMs', () => {
 
   it('starts no retry whose backoff would end past the deadline', async () => {
     always(503);
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     const settled = await settle(
       client({ maxRetries: 10, retry: { baseDelayMs: 1_000, maxDelayMs: 1_000 } }).workflows.get('wf_1', { deadlineMs: 2_500 }),
     );
     expect((settled as { error: unknown }).error).toBeInstanceOf(InternalServerError);
-    // Each backoff is 0.5 to 1 s: at most 5 attempts fit in 2.5 s, and none starts after it.
-    expect(server.requests.length).toBeGreaterThanOrEqual(3);
-    expect(settled.elapsedMs).toBeLessThanOrEqual(2_500);
+    // Backoffs of 0.75 s (jitter fixed at its middle): attempts at 0, 0.75, 1.5 and 2.25 s; the next would start
+    // at 3 s, past the 2.5 s deadline, so the call ends with the fourth answer.
+    expect(server.requests).toHaveLength(4);
+    expect(settled.elapsedMs).toBe(2_250);
   });
 
   it('covers the apiKey function', async () => {
