@@ -263,6 +263,11 @@ export class HttpCore {
     let rest = path;
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
       const url = new URL(path);
+      if (url.username || url.password) {
+        // fetch refuses such a URL, and an error quoting it would show the password.
+        const message = 'must not contain user:password@; send credentials in headers';
+        throw new ValidationError('request', [{ path: ['path'], message, code: 'invalid_value' }]);
+      }
       const { origin } = new URL(this.root);
       const rootPath = this.root.slice(origin.length);
       if (url.origin !== origin || !url.pathname.startsWith(rootPath)) {

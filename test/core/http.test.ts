@@ -255,6 +255,15 @@ describe('client.request (raw calls)', () => {
     expect(server.requests.map((s) => s.body)).toEqual([{ a: [1] }]);
   });
 
+  it('refuses an absolute URL with user:password@ before sending, and never quotes the password', async () => {
+    const error = await client()
+      .request({ method: 'GET', path: 'https://user:pa55word@elsewhere.test/x' })
+      .catch((e: unknown) => e);
+    expect(ValidationError.is(error)).toBe(true);
+    expect(inspect(error, { depth: Infinity })).not.toContain('pa55word');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('never sends the API key to another origin', async () => {
     server.use(http.get('https://elsewhere.test/file', () => HttpResponse.json({ ok: 1 })));
     await client({ headers: { 'X-API-Key': KEY } }).request({ method: 'GET', path: 'https://elsewhere.test/file' });
