@@ -19,6 +19,7 @@ import {
 import { queryString } from '../../src/core/query.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
+import { captureLogger } from '../helpers/logger.js';
 
 const server = useService();
 const KEY = 'wfa_live_secret_123';
@@ -398,13 +399,7 @@ describe('the fetch option', () => {
 describe('logging', () => {
   it('writes one line per request and response at debug, never the key', async () => {
     server.use(http.get(`${BASE_URL}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
-    const lines: string[] = [];
-    const logger = {
-      error: (m: string) => lines.push(m),
-      warn: (m: string) => lines.push(m),
-      info: (m: string) => lines.push(m),
-      debug: (m: string) => lines.push(m),
-    };
+    const { lines, logger } = captureLogger();
     await client({ logger, logLevel: 'debug' }).workflows.get('wf_1');
     expect(lines).toEqual([
       `[wfa] → GET ${BASE_URL}/api/v1/workflows/wf_1`,

@@ -5,18 +5,13 @@ import { Client, WfaError } from '../../src/index.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
+import { captureLogger } from '../helpers/logger.js';
 
 const server = useService();
 const API_KEY = 'wfa_sk_live_0123456789';
 const SAVED_KEY = 'shpat_third_party_9876543210';
 const PASSWORD = 'correct-horse-battery';
-const lines: string[] = [];
-const logger = {
-  error: (m: string) => lines.push(m),
-  warn: (m: string) => lines.push(m),
-  info: (m: string) => lines.push(m),
-  debug: (m: string) => lines.push(m),
-};
+const { lines, logger } = captureLogger();
 const client = () => new Client({ baseUrl: BASE_URL, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 1, logger, logLevel: 'debug' });
 
 /** Every way an error can be shown, cause chain included. */

@@ -18,6 +18,8 @@ import {
   WfaError,
 } from '../../src/index.js';
 import { type Fault, type FaultServer, faults, type LoggedRequest, startFaultServer, workflowBody } from './fault-server.js';
+import { renderings } from './summary.js';
+import { captureLogger } from '../helpers/logger.js';
 
 // Base64-like: the characters real keys carry (`/`, `+`, `=`), which URL encoders treat differently.
 const KEY = 'sk_live/Attack+Key=9f8e7d6c';
@@ -61,21 +63,6 @@ async function failure(promise: PromiseLike<unknown>): Promise<unknown> {
   const result = await settle(promise);
   if (result.ok) throw new Error(`expected a rejection, got ${inspect(result.value)}`);
   return result.error;
-}
-
-/** Every way an error can be shown: strings, JSON, inspection, its fields and its causes. */
-function renderings(error: unknown): string[] {
-  const out: string[] = [];
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null && !seen.has(current); depth++) {
-    seen.add(current);
-    const e = current as Error & Record<string, unknown>;
-    out.push(String(e), e.message ?? '', e.stack ?? '', JSON.stringify(e) ?? '', inspect(e, { depth: 20, showHidden: true }));
-    for (const field of ['body', 'headers', 'url', 'issues', 'build', 'logs']) out.push(JSON.stringify(e[field]) ?? '');
-    current = e.cause;
-  }
-  return out;
 }
 
 /** Texts holding a secret in any encoding: the fragment survives raw, JSON, and percent encoding in any case. */
@@ -366,13 +353,7 @@ describe('attack: secrets in errors and logs, in any encoding', () => {
         ? faults.redirect(302, `/api/v1/landing/${KEY}?token=${encodeURIComponent(KEY)}&raw=${KEY}`)
         : faults.status(404, { error: `no route for key ${KEY}`, echoed: { [KEY]: r.rawUrl } }),
     );
-    const lines: string[] = [];
-    const logger = {
-      error: (m: string) => lines.push(m),
-      warn: (m: string) => lines.push(m),
-      info: (m: string) => lines.push(m),
-      debug: (m: string) => lines.push(m),
-    };
+    const { lines, logger } = captureLogger();
     const c = client(service.url, { apiPrefix: '/api/v1', logger, logLevel: 'debug' });
     const error = await failure(c.workflows.get('wf_1'));
     expect(NotFoundError.is(error)).toBe(true);
@@ -382,13 +363,7 @@ describe('attack: secrets in errors and logs, in any encoding', () => {
 
   it('the key in a fallback URL (a query the caller passed) is in no error or log line', async () => {
     const service = await server(notFound);
-    const lines: string[] = [];
-    const logger = {
-      error: (m: string) => lines.push(m),
-      warn: (m: string) => lines.push(m),
-      info: (m: string) => lines.push(m),
-      debug: (m: string) => lines.push(m),
-    };
+    const { lines, logger } = captureLogger();
     const c = client(service.url, { logger, logLevel: 'debug' });
     const error = await failure(c.request({ method: 'GET', path: '/workflows', query: { api_key: KEY } }));
     expect(service.log).toHaveLength(2);
