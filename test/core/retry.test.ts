@@ -2,18 +2,12 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { AbortError, ApiError, Client, InternalServerError, RateLimitError, TimeoutError } from '../../src/index.js';
 import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
-import { settle, useFakeClock } from '../helpers/clock.js';
+import { run, settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 
 const server = useService();
 useFakeClock();
 
-/** Resolves with the call's value; rejects with its error. Every wait in it passes on the fake clock. */
-async function run<T>(promise: Promise<T>): Promise<T> {
-  const settled = await settle(promise);
-  if (!settled.ok) throw settled.error;
-  return settled.value;
-}
 /** A request that never gets an answer. */
 const hang = () => new Promise<never>(() => undefined);
 const ok = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now', build_id: 'bld_1' };

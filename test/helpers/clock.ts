@@ -62,3 +62,10 @@ export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   }
   return { ...(await outcome), elapsedMs: Date.now() - started };
 }
+
+/** Runs `promise` to its end under the fake clock, like `await`: its value, or its error thrown. */
+export async function run<T>(promise: Promise<T>): Promise<T> {
+  const settled = await settle(promise);
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}

@@ -1,17 +1,12 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiPromise, Client, NotFoundError, ValidationError, WfaError } from '../../src/index.js';
-import { settle, useFakeClock } from '../helpers/clock.js';
+import { run, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL as BASE, useService } from '../helpers/service.js';
 
 const server = useService();
 useFakeClock();
 
-async function run<T>(promise: Promise<T>): Promise<T> {
-  const settled = await settle(promise);
-  if (!settled.ok) throw settled.error;
-  return settled.value;
-}
 const workflow = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', created_at: 'now' };
 const client = (options: ConstructorParameters<typeof Client>[0] = {}) =>
   new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', ...options });
