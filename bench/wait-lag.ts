@@ -141,6 +141,7 @@ async function simulate(way: 'sdk' | 'naive', pattern: Pattern, duration: number
 /** Builds ending at every 100 ms from 10 s to 12 s: any phase against the poll ticks. */
 const SPREAD = Array.from({ length: 21 }, (_, i) => BUILD_MS + i * 100);
 
+/** One pattern's waits, the SDK's and the naive loop's. */
 export interface WaitLagFigure {
   pattern: Pattern;
   intervalMs: number | undefined;
