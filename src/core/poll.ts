@@ -79,5 +79,6 @@ export async function sleepWithin(ms: number, limits: PhaseLimits): Promise<'sle
   const nothing = (): Promise<never> => new Promise(() => undefined);
   const result = await runPhase(nothing, { ...limits, deadline: Math.min(wakeAt, limits.deadline) });
   if (result.type === 'aborted') return { aborted: result.reason };
-  return wakeAt > limits.deadline ? 'deadline' : 'slept';
+  // Waking at the deadline itself leaves no time for what the sleep was for.
+  return wakeAt >= limits.deadline ? 'deadline' : 'slept';
 }

@@ -21,7 +21,7 @@ import { BuildSchema, type Build, type CompletedBuild } from './build.js';
 
 export const DEFAULT_BUILD_POLL_INTERVAL_MS = 2_000;
 export const DEFAULT_BUILD_WAIT_TIMEOUT_MS = 600_000;
-/** Gentle, so a build that moves again is not missed by much. */
+/** Only failed polls back off: a stalled build is polled at `intervalMs`, so its end is never seen late. */
 export const BUILD_POLL_BACKOFF = 1.5;
 const DEFAULT_CAP_MS = 10_000;
 
@@ -37,11 +37,15 @@ export const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'ca
  * ```
  */
 export interface WatchBuildOptions {
-  /** Time between polls while the build moves, in milliseconds. Default 2000. */
+  /**
+   * Time from each answer to the next poll, in milliseconds, whatever the progress does, so a finished build is
+   * seen at most this long after it finishes. Default 2000. A `Retry-After` from the service may lengthen it.
+   */
   intervalMs?: number | undefined;
   /**
-   * The longest the interval grows to while the build does not move. Default: 5x `intervalMs`, at most 10 000
-   * unless `intervalMs` is longer. A `Retry-After` from the service may exceed it.
+   * The longest the interval grows to while polls fail (connection errors, timeouts, 408, 429, 5xx): 1.5x per
+   * failed poll, back to `intervalMs` at the next answer. Default: 5x `intervalMs`, at most 10 000 unless
+   * `intervalMs` is longer. A `Retry-After` may exceed it. (It no longer applies to a build that stalls.)
    */
   maxIntervalMs?: number | undefined;
   /** The whole wait's deadline in milliseconds. Default 600 000 (10 minutes); `Infinity` for none. */
@@ -256,7 +260,6 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
 
   for (;;) {
     let retryAfterMs: number | undefined;
-    let changed = false;
     let response: CoreResponse<Build> | undefined;
     try {
       // One attempt per poll: the schedule owns the retrying. Cut to the time left, so the deadline holds.
@@ -283,7 +286,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
       retryAfterMs = parseRetryAfter(response.response.headers);
       last = build;
       const key = stateKey(build);
-      changed = key !== lastKey;
+      const changed = key !== lastKey;
       lastKey = key;
       const end = ended(build);
       // A wait resolves with `status: 'completed'` as typed, whatever case the service wrote it in.
@@ -295,7 +298,8 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
       if (end) return;
     }
 
-    interval = changed ? schedule.intervalMs : Math.min(Math.round(interval * BUILD_POLL_BACKOFF), schedule.maxIntervalMs);
+    // Progress says nothing about when a build ends, so an answer (moving or not) keeps the interval fixed.
+    interval = response ? schedule.intervalMs : Math.min(Math.round(interval * BUILD_POLL_BACKOFF), schedule.maxIntervalMs);
     // A Retry-After is a floor for the next poll, but no longer than the SDK ever sleeps on one.
     const slept = await sleepWithin(Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)), limits);
     if (slept === 'deadline') throw timedOut();

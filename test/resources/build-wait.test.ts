@@ -27,6 +27,7 @@ import {
   type Workflow,
 } from '../../src/index.js';
 import { HttpCore } from '../../src/core/http.js';
+import { settle, useFakeClock } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
 
 const DOWNLOAD_URL = 'https://downloads.example.com/bld_1.zip';
@@ -314,7 +315,7 @@ describe('client.waitForBuild', () => {
   });
 
   describe('the schedule', () => {
-    it('grows the interval 1.5x per poll while nothing moves, to a 10 s cap by default', async () => {
+    it('polls every intervalMs while nothing moves: a stalled build is not polled less often', async () => {
       const service = serveBuild(
         building(10),
         building(10),
@@ -328,31 +329,19 @@ describe('client.waitForBuild', () => {
 
       await run(makeClient().waitForBuild('bld_1'));
 
-      expect(service.gaps()).toEqual([2000, 3000, 4500, 6750, 10_000, 10_000, 10_000]);
+      expect(service.gaps()).toEqual([2000, 2000, 2000, 2000, 2000, 2000, 2000]);
     });
 
-    it('drops back to intervalMs as soon as the progress moves', async () => {
-      const service = serveBuild(
-        building(10),
-        building(10),
-        building(10),
-        building(10),
-        building(10),
-        building(10),
-        building(20),
-        completed(),
-      );
-
-      await run(makeClient().waitForBuild('bld_1', { intervalMs: 1000 }));
-
-      // cap = 5 x 1000; 1000 after the first state, then 1500, 2250, 3375, 5000 (not 5063), 5000; 20% moves it back.
-      expect(service.polls).toEqual([0, 1000, 2500, 4750, 8125, 13_125, 18_125, 19_125]);
-    });
-
-    it('caps the interval at maxIntervalMs when given', async () => {
-      const service = serveBuild(building(1), building(1), building(1), building(1), completed());
+    it('backs off only while polls fail: 1.5x per failed poll up to maxIntervalMs, intervalMs again after an answer', async () => {
+      const service = serveBuild(building(1), reply(503), reply(503), networkError, reply(502), building(1), building(1), completed());
       await run(makeClient().waitForBuild('bld_1', { intervalMs: 1000, maxIntervalMs: 2000 }));
-      expect(service.gaps()).toEqual([1000, 1500, 2000, 2000]);
+      expect(service.gaps()).toEqual([1000, 1500, 2000, 2000, 2000, 1000, 1000]);
+    });
+
+    it('still accepts maxIntervalMs, which no longer stretches the polls of a stalled build', async () => {
+      const service = serveBuild(building(1), building(1), building(1), building(1), completed());
+      await run(makeClient().waitForBuild('bld_1', { intervalMs: 1000, maxIntervalMs: 30_000 }));
+      expect(service.gaps()).toEqual([1000, 1000, 1000, 1000]);
     });
 
     it('keeps polling through a status it has never seen, at the interval, never faster', async () => {
@@ -369,17 +358,17 @@ describe('client.waitForBuild', () => {
 
       expect(value?.status).toBe('completed');
       expect(seen).toEqual(['queued', 'provisioning', 'QUEUED_FOR_SIGNING', 'completed']);
-      expect(service.gaps()).toEqual([2000, 2000, 3000, 2000]);
+      expect(service.gaps()).toEqual([2000, 2000, 2000, 2000]);
     });
 
-    it('treats progress going backwards as a change: reported once, and the interval resets', async () => {
+    it('treats progress going backwards as a change, reported once', async () => {
       const service = serveBuild(building(50), building(30), building(30), building(60), completed());
       const progress: (number | null | undefined)[] = [];
 
       await run(makeClient().waitForBuild('bld_1', { onProgress: (b) => progress.push(b.progress) }));
 
       expect(progress).toEqual([50, 30, 60, undefined]);
-      expect(service.polls).toEqual([0, 2000, 4000, 7000, 9000]);
+      expect(service.polls).toEqual([0, 2000, 4000, 6000, 8000]);
     });
 
     it('waits at least as long as a Retry-After on a successful poll asks', async () => {
@@ -396,6 +385,95 @@ describe('client.waitForBuild', () => {
       );
       await run(makeClient().waitForBuild('bld_1'));
       expect(service.polls).toEqual([0, MAX_RETRY_AFTER_MS, 2 * MAX_RETRY_AFTER_MS]);
+    });
+  });
+
+  describe('a finished build is seen within one intervalMs, whatever the progress, in no more polls than a naive loop', () => {
+    // The shared fake clock: time moves only when nothing else can run, so each time below is exact.
+    useFakeClock();
+
+    /** Progress at `t` ms into a build that ends at `endsAt`. Stepwise: 0, then 50 from 10 %, 90 from 60 %. */
+    const patterns = {
+      rising: (t: number, endsAt: number) => Math.floor((100 * t) / endsAt),
+      stepwise: (t: number, endsAt: number) => (t < endsAt * 0.1 ? 0 : t < endsAt * 0.6 ? 50 : 90),
+      stalled: () => 0,
+    };
+
+    /** Serves a build that is `completed` from `endsAt` ms on (fake clock) and building before; records polls. */
+    function serveTimedBuild(endsAt: number, progress: (t: number, endsAt: number) => number) {
+      const start = Date.now();
+      const polls: number[] = [];
+      server.use(
+        http.get(`${BASE_URL}/v1/builds/:id`, () => {
+          const t = Date.now() - start;
+          polls.push(t);
+          return HttpResponse.json(t >= endsAt ? completed() : building(progress(t, endsAt)));
+        }),
+      );
+      return polls;
+    }
+
+    /** When `while (true) { get; sleep intervalMs }` polls, answers taking no time: every intervalMs until it sees the end. */
+    const naivePolls = (endsAt: number, intervalMs: number) =>
+      Array.from({ length: Math.ceil(endsAt / intervalMs) + 1 }, (_, i) => i * intervalMs);
+
+    const cases = (['rising', 'stepwise', 'stalled'] as const).flatMap((pattern) =>
+      [
+        [10_000, undefined],
+        [10_700, undefined],
+        [7_300, 1000],
+        [23_050, 5000],
+      ].map(([endsAt, intervalMs]) => [pattern, endsAt!, intervalMs] as const),
+    );
+
+    it.each(cases)('%s progress, build ending at %i ms, intervalMs %s', async (pattern, endsAt, intervalMs) => {
+      const interval = intervalMs ?? 2000;
+      const polls = serveTimedBuild(endsAt, patterns[pattern]);
+
+      const state = await settle(makeClient().waitForBuild('bld_1', intervalMs === undefined ? {} : { intervalMs }));
+
+      const naive = naivePolls(endsAt, interval);
+      expect(state.ok && state.value.status).toBe('completed');
+      // Resolved at the first poll tick at or after the end: exactly when the naive loop sees it.
+      expect(state.elapsedMs).toBe(naive.at(-1));
+      expect(state.elapsedMs - endsAt).toBeLessThanOrEqual(interval);
+      expect(polls).toEqual(naive);
+    });
+
+    it("the issue's case: a 10 s build stalled at 0 is seen at 10 s, not 16.25 s, in 6 polls", async () => {
+      const polls = serveTimedBuild(10_000, patterns.stalled);
+      const state = await settle(makeClient().waitForBuild('bld_1'));
+      expect(state.elapsedMs).toBe(10_000);
+      expect(polls).toEqual([0, 2000, 4000, 6000, 8000, 10_000]);
+    });
+
+    it('rising progress through the mock service: createAndWait on a 10 s build resolves at 10 s exactly', async () => {
+      server.useMock({ buildDurationMs: 10_000 });
+      const progress: number[] = [];
+
+      const state = await settle(
+        makeClient({ apiPrefix: '/api/v1' }).workflows.createAndWait(createInput, {
+          onProgress: (b) => progress.push(b.progress ?? -1),
+        }),
+      );
+
+      expect(state.ok).toBe(true);
+      expect(state.elapsedMs).toBe(10_000);
+      expect(progress).toEqual([0, 20, 40, 60, 80, 100]);
+      expect(server.requests.filter((r) => r.method === 'GET')).toHaveLength(6); // the naive loop's count
+    });
+
+    it('a Retry-After longer than the interval wins over it, on a stalled build', async () => {
+      const service = serveBuild(building(0), ok(building(0), { 'retry-after': '7' }), building(0), completed());
+      const state = await settle(makeClient().waitForBuild('bld_1'));
+      expect(service.polls).toEqual([0, 2000, 9000, 11_000]);
+      expect(state.elapsedMs).toBe(11_000);
+    });
+
+    it('a Retry-After on a 503 wins over the failed-poll backoff too', async () => {
+      const service = serveBuild(building(0), reply(503, undefined, { 'retry-after': '20' }), completed());
+      await settle(makeClient().waitForBuild('bld_1'));
+      expect(service.polls).toEqual([0, 2000, 22_000]);
     });
   });
 
@@ -449,11 +527,11 @@ describe('client.waitForBuild', () => {
 
       await rejection(makeClient({ timeoutMs: 2500, maxRetries: 3 }).waitForBuild('bld_1', { timeoutMs: 6000 }), WaitTimeoutError);
 
-      // Polls at 0, 2000 and 5000: 2500 is the client's timeout, then only 1000 ms are left.
+      // Polls at 0, 2000 and 4000 (2500 is the client's timeout, then only 2000 ms are left); none at the deadline.
       expect(exchange.mock.calls.map(([request]) => [request.timeoutMs, request.maxRetries])).toEqual([
         [2500, 0],
         [2500, 0],
-        [1000, 0],
+        [2000, 0],
       ]);
     });
 
@@ -516,7 +594,7 @@ describe('client.waitForBuild', () => {
       expect(error.at).toBe(10_000);
       expect(error.timeoutMs).toBe(10_000);
       expect(error.build).toEqual(building(40, { logs: ['still going'] }));
-      expect(service.polls).toEqual([0, 2000, 5000, 9500]);
+      expect(service.polls).toEqual([0, 2000, 4000, 6000, 8000]);
       await expectNothingLeft();
     });
 
@@ -534,7 +612,8 @@ describe('client.waitForBuild', () => {
     });
 
     it('defaults to 10 minutes', async () => {
-      serveBuild(building(1));
+      // A Retry-After of a minute: ten polls, not three hundred, reach the default deadline.
+      serveBuild(ok(building(1), { 'retry-after': '60' }));
       const error = await rejection(makeClient().waitForBuild('bld_1'), WaitTimeoutError);
       expect(error.at).toBe(600_000);
       expect(error.timeoutMs).toBe(600_000);
