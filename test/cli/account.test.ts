@@ -185,7 +185,7 @@ describe('wfa login', () => {
     expectNoSecret(result.stdout + result.stderr, PASSWORD);
     expect(result.stderr).not.toContain('*');
     expect(terminal.modes).toEqual([true, false, true, false]);
-    expect((service.requests.find((r) => r.path === '/v1/auth')?.body as { password: string }).password).toBe(PASSWORD);
+    expect(service.requests.find((r) => r.path === '/v1/auth')?.body).toEqual({ email: EMAIL, password: PASSWORD });
   });
 
   test('Ctrl-C at the password prompt exits 130, leaves raw mode and saves nothing', async () => {
