@@ -1,10 +1,11 @@
 /**
- * Where `wfa` finds the service: `--api-key`/`--base-url`, else `WFA_API_KEY`/`WFA_BASE_URL`. The key is
- * only ever handed to the client, never printed.
+ * Where `wfa` finds the service: `--api-key`/`--base-url`, else `WFA_API_KEY`/`WFA_BASE_URL`, else the login
+ * `wfa login` saved (its key only for the service that issued it). The key is never printed.
  */
 import type { Client } from '../index.js';
 import type { Context } from './context.js';
 import { ConfigError } from './errors.js';
+import { readStoredLogin, sameService } from './stored-login.js';
 
 /** The options of every command that calls the service. */
 export const CONNECTION_OPTIONS = {
@@ -21,8 +22,8 @@ export const CONNECTION_VALUE_OPTIONS: readonly string[] = Object.keys(CONNECTIO
 export const CONNECTION_HELP = [
   'Connection:',
   '  --base-url <url>    the service address (default: $WFA_BASE_URL)',
-  '  --api-key <key>     your API key (default: $WFA_API_KEY; prefer the variable:',
-  '                      arguments are visible to other users in `ps`)',
+  '  --api-key <key>     your API key (default: $WFA_API_KEY, else the key `wfa login`',
+  '                      saved; prefer those: arguments are visible to other users in `ps`)',
 ].join('\n');
 
 export interface Connection {
@@ -30,23 +31,37 @@ export interface Connection {
   apiKey: string;
 }
 
-const HOW_TO_TRY = 'To try wfa without an account, run `wfa mock` in another terminal and export the two variables it prints.';
+const HOW_TO_TRY =
+  'Run `wfa login`, or to try wfa without an account, run `wfa mock` in another terminal and export the two variables it prints.';
 
 /**
- * Reads the connection from options, then the environment; throws a {@link ConfigError} naming what is
- * missing and how to set it.
+ * Reads the connection from options, then the environment, then the saved login; throws a
+ * {@link ConfigError} naming what is missing and how to set it.
  */
-export function resolveConnection(
+export async function resolveConnection(
   values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
   env: Context['env'],
-): Connection {
-  const apiKey = (values['api-key'] ?? env['WFA_API_KEY'])?.trim() || undefined;
-  const baseUrl = (values['base-url'] ?? env['WFA_BASE_URL'])?.trim() || undefined;
+): Promise<Connection> {
+  let apiKey = (values['api-key'] ?? env['WFA_API_KEY'])?.trim() || undefined;
+  let baseUrl = (values['base-url'] ?? env['WFA_BASE_URL'])?.trim() || undefined;
+  let elsewhere: string | undefined;
+  if (!apiKey) {
+    const stored = await readStoredLogin(env);
+    if (stored && !baseUrl) baseUrl = stored.baseUrl;
+    // The saved key goes only to the service that issued it, never to another base URL.
+    if (stored && baseUrl && sameService(stored.baseUrl, baseUrl)) apiKey = stored.apiKey;
+    else if (stored) elsewhere = stored.baseUrl;
+  }
   if (!apiKey && !baseUrl) {
     throw new ConfigError(`No API key and no base URL: pass --api-key and --base-url, or set WFA_API_KEY and WFA_BASE_URL. ${HOW_TO_TRY}`);
   }
   if (!baseUrl)
     throw new ConfigError('No base URL: pass --base-url <url> or set WFA_BASE_URL (for example https://automation.example.com).');
+  if (!apiKey && elsewhere) {
+    throw new ConfigError(
+      `No API key for ${baseUrl}: the key saved by \`wfa login\` is for ${elsewhere}. Run \`wfa login\` for this service, or set WFA_API_KEY.`,
+    );
+  }
   if (!apiKey) throw new ConfigError(`No API key: pass --api-key <key> or set WFA_API_KEY. ${HOW_TO_TRY}`);
   return { apiKey, baseUrl };
 }
@@ -56,7 +71,7 @@ export async function createClient(
   values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
   context: Pick<Context, 'env'>,
 ): Promise<Client> {
-  const { apiKey, baseUrl } = resolveConnection(values, context.env);
+  const { apiKey, baseUrl } = await resolveConnection(values, context.env);
   // Loaded here, on first use, so that `--help` and usage errors answer without loading the HTTP client.
   const { Client } = await import('../index.js');
   return new Client({ apiKey, baseUrl });

@@ -10,6 +10,19 @@ export interface Output {
   readonly isTTY?: boolean | undefined;
 }
 
+/** Where `wfa` reads typed or piped input: `process.stdin`, or a test double. */
+export interface Input {
+  /** True on a terminal: a password or key is then asked for with echo off. */
+  readonly isTTY?: boolean | undefined;
+  /** Raw mode on a terminal: each key arrives as typed, nothing is echoed, Ctrl-C is a byte (0x03). */
+  setRawMode?(mode: boolean): unknown;
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
 /** Everything a command needs from its process. */
 export interface Context {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -21,6 +34,8 @@ export interface Context {
   readonly signal: AbortSignal;
   /** Where relative paths (`--file`) are read from. */
   readonly cwd: string;
+  /** Typed or piped input (`wfa login`, `wfa integrations save`); none when absent. */
+  readonly stdin?: Input | undefined;
 }
 
 /** Writes a value as indented JSON and a newline: readable as is, and what `jq` expects. */

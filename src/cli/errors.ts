@@ -33,9 +33,18 @@ export class ConfigError extends Error {
   }
 }
 
+/** Ctrl-C typed at a prompt (in raw mode it is a byte, not SIGINT), or the command's signal aborted. */
+export class InterruptedError extends Error {
+  constructor() {
+    super('Interrupted');
+    this.name = 'InterruptedError';
+  }
+}
+
 /** The exit code for an error, by its kind (see {@link ExitCode}). */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof ConfigError) return ExitCode.Usage;
+  if (error instanceof InterruptedError) return ExitCode.Interrupted;
   if (BuildFailedError.is(error)) return ExitCode.BuildFailed;
   if (WaitTimeoutError.is(error)) return ExitCode.TimedOut;
   if (AbortError.is(error)) return ExitCode.Interrupted;

@@ -35,6 +35,7 @@ void main(process.argv.slice(2), {
   stderr: process.stderr,
   signal: controller.signal,
   cwd: process.cwd(),
+  stdin: process.stdin,
 }).then((code) => {
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);

@@ -10,13 +10,16 @@ import { CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { exitCodeFor, formatError, UsageError } from './errors.js';
 import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
+import { doctor } from './doctor.js';
+import { integrations } from './integrations.js';
+import { login, logout } from './login.js';
 import { mock } from './mock.js';
 import { orders } from './orders.js';
 import { waitBuild } from './wait-build.js';
 import { workflows } from './workflows.js';
 
 /** Every top-level command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, mock];
+export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, integrations, login, logout, doctor, mock];
 
 export const VERSION: string = packageJson.version;
 
@@ -36,7 +39,7 @@ Options:
   -h, --help          show help (also after any command: wfa workflows list --help)
   -V, --version       print the version
   --base-url <url>    the service address (default: $WFA_BASE_URL)
-  --api-key <key>     your API key (default: $WFA_API_KEY)
+  --api-key <key>     your API key (default: $WFA_API_KEY, else the key wfa login saved)
 
 Exit codes:
 ${EXIT_CODES_HELP}

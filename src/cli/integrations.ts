@@ -1,0 +1,158 @@
+/**
+ * `wfa integrations save|list|delete`: third-party platform keys kept by the service. The key is read from
+ * `WFA_INTEGRATION_KEY` or stdin (asked with echo off on a terminal), never from an argument, and masked in all output.
+ */
+import { expectPositionals, integerOption, parseCommand } from './args.js';
+import { createGroup, showHelp, type Command } from './command.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
+import { printJson, type Context } from './context.js';
+import { ConfigError, UsageError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { ask, readPiped } from './input.js';
+
+// A field named for a credential is masked whatever the service put in it (it may echo a key back).
+const SECRET_FIELD = /key|token|secret|password|credential/i;
+
+/** `shpat_…` → `****abcd`: enough to tell keys apart, never enough to use one. Short values hide entirely. */
+export function mask(value: string): string {
+  return value.length >= 16 ? `****${value.slice(-4)}` : '****';
+}
+
+/** A copy of a record with credential-named fields masked and any copy of `known` (the key just sent) hidden. */
+export function masked(value: unknown, known?: string, field = ''): unknown {
+  if (typeof value === 'string') {
+    if (SECRET_FIELD.test(field)) return mask(value);
+    return known && value.includes(known) ? value.split(known).join(mask(known)) : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => masked(item, known, field));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, masked(inner, known, name)]));
+  }
+  return value;
+}
+
+const SAVE_USAGE = 'wfa integrations save <platform> [--label <label>]  (the key on stdin or in $WFA_INTEGRATION_KEY)';
+
+// Anything that looks like the platform key given as an option is refused without being quoted.
+const KEY_ARGUMENT = /^-{1,2}(?:k|key|api-key|apikey|integration-key|token|secret|password)(?:=|$)/i;
+
+async function readKey(context: Context, platform: string): Promise<string> {
+  const fromEnv = context.env['WFA_INTEGRATION_KEY'];
+  if (fromEnv !== undefined) return fromEnv.trim();
+  if (context.stdin?.isTTY) return (await ask(context, `API key for ${platform} (not shown): `, { echo: false })).trim();
+  if (!context.stdin) throw new ConfigError('No key: set WFA_INTEGRATION_KEY, or pipe the key on stdin');
+  return (await readPiped(context, 'the key')).trim();
+}
+
+const save: Command = {
+  name: 'save',
+  summary: "Save (or update) a platform's API key, read from stdin or $WFA_INTEGRATION_KEY",
+  help: `Usage: ${SAVE_USAGE}
+
+Saves a third-party platform's API key on the service (saving again for a platform updates it, as the
+service decides) and prints the saved record as JSON, its key masked (****abcd).
+
+The key is never an argument, which other users could see in \`ps\`. It is read from, in order:
+  WFA_INTEGRATION_KEY     the variable, if set
+  stdin                   typed when asked, with nothing shown, on a terminal; else everything piped in
+
+Options:
+  --label <label>        a name to tell keys for the same platform apart
+
+${CONNECTION_HELP}
+
+Examples:
+  wfa integrations save shopify --label "Main store"          # asks for the key
+  pass show shopify/api-key | wfa integrations save shopify    # from a password manager`,
+  async run(args, context) {
+    if (args.some((arg) => KEY_ARGUMENT.test(arg))) {
+      throw new UsageError(
+        "the platform's key is never an argument (other users can see arguments in `ps`): pipe it on stdin or set WFA_INTEGRATION_KEY. The service's own key comes from WFA_API_KEY or `wfa login`.",
+        SAVE_USAGE,
+      );
+    }
+    const { values, positionals } = parseCommand(args, { 'base-url': { type: 'string' }, label: { type: 'string' } }, SAVE_USAGE);
+    if (values.help) return showHelp(context, this.help);
+    const [platform] = positionals;
+    if (!platform) throw new UsageError('missing <platform>', SAVE_USAGE);
+    // Not quoted: an extra argument may be the key itself.
+    if (positionals.length > 1)
+      throw new UsageError('wfa integrations save takes one argument, the platform; the key is read from stdin', SAVE_USAGE);
+    const client = await createClient(values, context);
+    const key = await readKey(context, platform);
+    if (!key) throw new UsageError('the key is empty', SAVE_USAGE);
+    const saved = await client.integrations.save(
+      { platform, api_key: key, ...(values.label === undefined ? {} : { label: values.label }) },
+      { signal: context.signal },
+    );
+    printJson(context.stdout, masked(saved, key));
+    return ExitCode.Ok;
+  },
+};
+
+const LIST_USAGE = 'wfa integrations list [--limit <n>] [--page <n>] [--all]';
+
+const list: Command = {
+  name: 'list',
+  summary: 'Print your saved keys as a JSON array (keys masked)',
+  help: `Usage: ${LIST_USAGE}
+
+Prints one page of your saved integrations (or, with --all, every one) as a JSON array on stdout. Every field
+named like a credential (api_key, token, secret, …) is masked, whatever the service returns.
+
+Options:
+  --limit <n>        items per page
+  --page <n>         the page to print (default 1)
+  --all              every item of every page from --page on
+
+${CONNECTION_HELP}`,
+  async run(args, context) {
+    const { values, positionals } = parseCommand(
+      args,
+      { ...CONNECTION_OPTIONS, limit: { type: 'string' }, page: { type: 'string' }, all: { type: 'boolean' } },
+      LIST_USAGE,
+    );
+    if (values.help) return showHelp(context, this.help);
+    expectPositionals(positionals, [], LIST_USAGE);
+    const params = { limit: integerOption(values.limit, '--limit', 1), page: integerOption(values.page, '--page', 1) };
+    const client = await createClient(values, context);
+    const pages = client.integrations.list(params, { signal: context.signal });
+    // Masked item by item: whatever a record holds, no credential-named field is printed as received.
+    if (values.all) {
+      const items: unknown[] = [];
+      for await (const item of pages) items.push(masked(item));
+      printJson(context.stdout, items);
+    } else {
+      const page = await pages;
+      printJson(
+        context.stdout,
+        page.items.map((item) => masked(item)),
+      );
+      if (page.hasNextPage() && context.stderr.isTTY) context.stderr.write(`(more with --page ${page.info.page + 1}, or --all)\n`);
+    }
+    return ExitCode.Ok;
+  },
+};
+
+const DELETE_USAGE = 'wfa integrations delete <integration_id>';
+
+const remove: Command = {
+  name: 'delete',
+  summary: 'Remove a saved key',
+  help: `Usage: ${DELETE_USAGE}
+
+Removes a saved key from the service and prints {"id": …, "deleted": true}.
+
+${CONNECTION_HELP}`,
+  async run(args, context) {
+    const { values, positionals } = parseCommand(args, CONNECTION_OPTIONS, DELETE_USAGE);
+    if (values.help) return showHelp(context, this.help);
+    const [id = ''] = expectPositionals(positionals, ['integration_id'], DELETE_USAGE);
+    const client = await createClient(values, context);
+    await client.integrations.delete(id, { signal: context.signal });
+    printJson(context.stdout, { id, deleted: true });
+    return ExitCode.Ok;
+  },
+};
+
+export const integrations: Command = createGroup('integrations', 'Save, list and remove third-party platform keys', [save, list, remove]);

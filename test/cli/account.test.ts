@@ -1,0 +1,306 @@
+/**
+ * `wfa login`, `wfa logout` and `wfa integrations`, in process against the msw mock: the saved key's file
+ * (mode, content, use), no password or platform key in any output, and the terminal prompts through an
+ * injected stdin (raw mode, no echo, Ctrl-C).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Input } from '../../src/cli/context.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { main } from '../../src/cli/main.js';
+import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
+
+const service = useService();
+const EMAIL = 'ana@example.com';
+const PASSWORD = 'pw-Zq81-hunter2-unique';
+const PLATFORM_KEY = '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';
+
+const root = mkdtempSync(join(tmpdir(), 'wfa-account-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let dirs = 0;
+/** A fresh XDG_CONFIG_HOME for one test. */
+function configHome(): string {
+  dirs += 1;
+  return join(root, `xdg-${dirs}`);
+}
+
+/** A terminal double: records raw-mode changes; `type()` sends keys once the prompt is on stderr. */
+class FakeTerminal extends PassThrough implements Input {
+  readonly isTTY = true;
+  readonly modes: boolean[] = [];
+  setRawMode(mode: boolean): this {
+    this.modes.push(mode);
+    return this;
+  }
+}
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `main(args)`; `answers` maps a prompt (seen on stderr) to the keys typed at it. */
+async function run(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: Input; answers?: Array<[string, string]> } = {},
+): Promise<Ran> {
+  const out = { stdout: '', stderr: '' };
+  const answers = [...(options.answers ?? [])];
+  const stdin = options.stdin;
+  const code = await main(args, {
+    env: options.env ?? {},
+    stdout: { write: (text: string) => (out.stdout += text), isTTY: false },
+    stderr: {
+      write: (text: string) => {
+        out.stderr += text;
+        const next = answers[0];
+        if (next && text === next[0]) {
+          answers.shift();
+          // Typed after the prompt, as a person would, on the next turn.
+          setImmediate(() => (stdin as PassThrough).write(next[1]));
+        }
+      },
+      isTTY: false,
+    },
+    signal: new AbortController().signal,
+    cwd: process.cwd(),
+    stdin,
+  });
+  return { code, ...out };
+}
+
+/** Every form a secret could leak in: as is, JSON-escaped, URL-encoded, base64 (both alphabets) and hex. */
+function encodings(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  return [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+  ];
+}
+
+function expectNoSecret(text: string, secret: string): void {
+  for (const form of encodings(secret)) expect(text, `output holds the secret (${form})`).not.toContain(form);
+}
+
+const useAna = () => service.useMock({ users: [{ email: EMAIL, password: PASSWORD, apiKey: API_KEY }] });
+
+describe('wfa login', () => {
+  test('saves the issued key in $XDG_CONFIG_HOME/wfa/config.json, mode 0600 in a 0700 folder, and no password', async () => {
+    useAna();
+    const xdg = configHome();
+    const result = await run(['login'], {
+      env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: xdg, WFA_EMAIL: EMAIL, WFA_PASSWORD: PASSWORD },
+    });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    const file = join(xdg, 'wfa', 'config.json');
+    expect(result.stdout).toBe(`${file}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(xdg, 'wfa')).mode & 0o777).toBe(0o700);
+    // Written to a temporary file and renamed: nothing else is left in the folder.
+    expect(readdirSync(join(xdg, 'wfa'))).toEqual(['config.json']);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(saved).toEqual({ baseUrl: BASE_URL, apiKey: expect.any(String), email: EMAIL });
+    expectNoSecret(readFileSync(file, 'utf8'), PASSWORD);
+    expectNoSecret(result.stdout + result.stderr, PASSWORD);
+    // The key is saved, not printed.
+    expectNoSecret(result.stdout + result.stderr, saved['apiKey'] as string);
+  });
+
+  test('every command then uses the saved key when WFA_API_KEY is not set; WFA_API_KEY wins; logout removes it', async () => {
+    useAna();
+    const xdg = configHome();
+    await run(['login', '--base-url', BASE_URL], { env: { XDG_CONFIG_HOME: xdg, WFA_EMAIL: EMAIL, WFA_PASSWORD: PASSWORD } });
+    const { apiKey } = JSON.parse(readFileSync(join(xdg, 'wfa', 'config.json'), 'utf8')) as { apiKey: string };
+    service.requests.length = 0;
+
+    // No WFA_BASE_URL either: the saved login names its service.
+    const listed = await run(['workflows', 'list'], { env: { XDG_CONFIG_HOME: xdg } });
+    expect(listed.code).toBe(ExitCode.Ok);
+    expect(service.single().headers['x-api-key']).toBe(apiKey);
+
+    service.requests.length = 0;
+    await run(['workflows', 'list'], { env: { XDG_CONFIG_HOME: xdg, WFA_BASE_URL: BASE_URL, WFA_API_KEY: 'wfa_env_key_wins' } });
+    expect(service.single().headers['x-api-key']).toBe('wfa_env_key_wins');
+
+    const out = await run(['logout'], { env: { XDG_CONFIG_HOME: xdg } });
+    expect(out.code).toBe(ExitCode.Ok);
+    expect(readdirSync(join(xdg, 'wfa'))).toEqual([]);
+    const after = await run(['workflows', 'list'], { env: { XDG_CONFIG_HOME: xdg, WFA_BASE_URL: BASE_URL } });
+    expect(after.code).toBe(ExitCode.Usage);
+    expect(after.stderr).toMatch(/^wfa: ConfigError: No API key/);
+  });
+
+  test('the saved key is never sent to another base URL', async () => {
+    useAna();
+    const xdg = configHome();
+    await run(['login'], { env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: xdg, WFA_EMAIL: EMAIL, WFA_PASSWORD: PASSWORD } });
+    service.requests.length = 0;
+
+    const result = await run(['workflows', 'list'], { env: { XDG_CONFIG_HOME: xdg, WFA_BASE_URL: 'https://elsewhere.test' } });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain(`the key saved by \`wfa login\` is for ${BASE_URL}`);
+    expect(service.requests).toEqual([]);
+  });
+
+  test.each([[['--password', PASSWORD]], [[`--password=${PASSWORD}`]], [['-p', PASSWORD]], [['--email', EMAIL, PASSWORD]]])(
+    'refuses a password given as an argument (%j), without quoting it or sending anything',
+    async (args) => {
+      useAna();
+      const xdg = configHome();
+      const result = await run(['login', ...args], { env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: xdg } });
+
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toMatch(/^wfa: UsageError: wfa login (never takes a password as an argument|takes no arguments)/);
+      expectNoSecret(result.stdout + result.stderr, PASSWORD);
+      expect(service.requests).toEqual([]);
+    },
+  );
+
+  test('asks on the terminal: the email is echoed, the password is not, and raw mode is left afterwards', async () => {
+    useAna();
+    const xdg = configHome();
+    const terminal = new FakeTerminal();
+    const result = await run(['login'], {
+      env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: xdg },
+      stdin: terminal,
+      // A typo and a backspace in the password, as typed.
+      answers: [
+        ['Email: ', `${EMAIL}\r`],
+        ['Password: ', `${PASSWORD}x\u007f\r`],
+      ],
+    });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toContain(`Email: ${EMAIL}`);
+    expectNoSecret(result.stdout + result.stderr, PASSWORD);
+    expect(result.stderr).not.toContain('*');
+    expect(terminal.modes).toEqual([true, false, true, false]);
+    expect(service.requests.find((r) => r.path === '/v1/auth')?.body).toEqual({ email: EMAIL, password: PASSWORD });
+  });
+
+  test('Ctrl-C at the password prompt exits 130, leaves raw mode and saves nothing', async () => {
+    useAna();
+    const xdg = configHome();
+    const terminal = new FakeTerminal();
+    const result = await run(['login'], {
+      env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: xdg, WFA_EMAIL: EMAIL },
+      stdin: terminal,
+      answers: [['Password: ', 'pw-typed\u0003']],
+    });
+
+    expect(result.code).toBe(ExitCode.Interrupted);
+    expect(terminal.modes.at(-1)).toBe(false);
+    expect(service.requests).toEqual([]);
+    expect(() => statSync(join(xdg, 'wfa', 'config.json'))).toThrow(/ENOENT/);
+  });
+
+  test('without a terminal and without WFA_PASSWORD it says how to log in', async () => {
+    const result = await run(['login'], { env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: configHome(), WFA_EMAIL: EMAIL } });
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: ConfigError: No password: set WFA_PASSWORD/);
+  });
+
+  test('a wrong password is a request error that does not quote it', async () => {
+    useAna();
+    const result = await run(['login'], {
+      env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: configHome(), WFA_EMAIL: EMAIL, WFA_PASSWORD: 'wrong-Pw-77' },
+    });
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expectNoSecret(result.stdout + result.stderr, 'wrong-Pw-77');
+  });
+});
+
+describe('wfa integrations', () => {
+  const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
+
+  test('save reads the key from WFA_INTEGRATION_KEY, sends it, and prints the record with the key masked', async () => {
+    service.useMock();
+    const result = await run(['integrations', 'save', 'shopify', '--label', 'Main'], {
+      env: { ...ENV, WFA_INTEGRATION_KEY: PLATFORM_KEY },
+    });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(service.single().body).toEqual({ platform: 'shopify', api_key: PLATFORM_KEY, label: 'Main' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ platform: 'shopify', label: 'Main', api_key: expect.stringMatching(/^\*{4}/) });
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+  });
+
+  test('save reads a piped key from stdin, and masks it even where the service echoes it back', async () => {
+    service.reply('POST', '/api/v1/integrations', 201, {
+      id: 'int_1',
+      platform: 'shopify',
+      api_key: PLATFORM_KEY,
+      note: `saved ${PLATFORM_KEY}`,
+    });
+    const stdin = new PassThrough();
+    stdin.end(`${PLATFORM_KEY}\n`);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((service.single().body as { api_key: string }).api_key).toBe(PLATFORM_KEY);
+    expect(JSON.parse(result.stdout)).toEqual({ id: 'int_1', platform: 'shopify', api_key: '****b1a0', note: 'saved ****b1a0' });
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+  });
+
+  test('save asks for the key on a terminal with no echo', async () => {
+    service.useMock();
+    const terminal = new FakeTerminal();
+    const result = await run(['integrations', 'save', 'shopify'], {
+      env: ENV,
+      stdin: terminal,
+      answers: [['API key for shopify (not shown): ', `${PLATFORM_KEY}\r`]],
+    });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((service.single().body as { api_key: string }).api_key).toBe(PLATFORM_KEY);
+    expect(terminal.modes).toEqual([true, false]);
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+  });
+
+  test.each([[['--key', PLATFORM_KEY]], [[`--api-key=${PLATFORM_KEY}`]], [[PLATFORM_KEY]]])(
+    'save refuses the key as an argument (%j), without quoting it or sending anything',
+    async (args) => {
+      service.useMock();
+      const result = await run(['integrations', 'save', 'shopify', ...args], { env: ENV });
+
+      expect(result.code).toBe(ExitCode.Usage);
+      expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+      expect(service.requests).toEqual([]);
+    },
+  );
+
+  test('list masks every credential-named field, whatever the service returns', async () => {
+    service.reply('GET', '/api/v1/integrations', 200, {
+      data: [{ id: 'int_1', platform: 'shopify', label: 'Main', api_key: PLATFORM_KEY, extra: { token: PLATFORM_KEY } }],
+    });
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 'int_1', platform: 'shopify', label: 'Main', api_key: '****b1a0', extra: { token: '****b1a0' } },
+    ]);
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+  });
+
+  test('delete removes a saved key', async () => {
+    service.useMock();
+    await run(['integrations', 'save', 'shopify'], { env: { ...ENV, WFA_INTEGRATION_KEY: PLATFORM_KEY } });
+    const [saved] = JSON.parse((await run(['integrations', 'list'], { env: ENV })).stdout) as Array<{ id: string }>;
+
+    const result = await run(['integrations', 'delete', saved!.id], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)).toEqual({ id: saved!.id, deleted: true });
+    expect(JSON.parse((await run(['integrations', 'list'], { env: ENV })).stdout)).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * `wfa doctor` in process against the msw mock: the mock as is, the other prefix only, a gateway's prefix, a
+ * bad key, an envelope the SDK cannot read, unknown fields and statuses, and a server clock that is off.
+ */
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { Client } from '../../src/index.js';
+import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
+import { runCli } from './process.js';
+
+const service = useService();
+const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
+
+interface Report {
+  ok: boolean;
+  prefix: string | null;
+  keyAccepted?: boolean;
+  clockSkewMs?: number | null;
+  envelope?: { shape: string; sdkReads: boolean; unknownFields: string[]; unknownStatuses: string[] };
+  checks: Array<{ name: string; level: string; message: string; hint?: string }>;
+}
+
+async function doctor(args: string[] = [], env: Record<string, string> = ENV): Promise<{ code: number; report: Report; stderr: string }> {
+  const result = await runCli(['doctor', '--json', ...args], { env });
+  return { code: result.code ?? -1, report: JSON.parse(result.stdout) as Report, stderr: result.stderr };
+}
+
+const check = (report: Report, name: string) => report.checks.find((c) => c.name === name);
+
+const WORKFLOW = {
+  name: 'Orders to Slack',
+  platform: 'zapier',
+  trigger: { type: 'webhook', url: 'https://example.com/hook' },
+  actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
+};
+
+describe('wfa doctor', () => {
+  // The mock's workflows carry `updated_at`, which the SDK's `Workflow` type does not name: doctor says so.
+  test('against the mock: reachable, /api/v1, key accepted, the "data" envelope read by the SDK, one unknown field', async () => {
+    service.useMock({ buildDurationMs: 60_000 });
+    await new Client({ baseUrl: BASE_URL, apiKey: API_KEY }).workflows.create(WORKFLOW);
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.Ok);
+    expect(report.ok).toBe(true);
+    expect(report.prefix).toBe('/api/v1');
+    expect(report.keyAccepted).toBe(true);
+    expect(report.envelope).toMatchObject({
+      shape: expect.stringContaining('"data"'),
+      sdkReads: true,
+      unknownFields: ['updated_at'],
+      unknownStatuses: [],
+    });
+    expect(check(report, 'fields')).toMatchObject({ level: 'warn', message: 'workflows have fields updated_at this SDK does not know' });
+    expect(report.checks.map((c) => c.level)).not.toContain('fail');
+  });
+
+  test('the human form says each check on a line and ends with the verdict', async () => {
+    service.useMock();
+    const result = await runCli(['doctor'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout).toMatch(/^wfa doctor: https:\/\/wfa\.test\n {2}ok {4}reachable: answered in \d+ ms\n/);
+    expect(result.stdout).toMatch(/ok {4}path prefix: \/api\/v1 answers \(\/v1 too\)/);
+    expect(result.stdout).toMatch(/No problems found\.\n$/);
+  });
+
+  test('a service under /v1 only: /v1 is the prefix that answers', async () => {
+    service.useMock({ prefixes: ['/v1'] });
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.Ok);
+    expect(report.prefix).toBe('/v1');
+    expect(check(report, 'path prefix')?.message).toBe('/v1 answers');
+  });
+
+  test('a gateway prefix: both known prefixes 404 with a hint, and --api-prefix finds it', async () => {
+    service.useMock({ prefixes: ['/gw/wfa'] });
+    const lost = await doctor();
+    expect(lost.code).toBe(ExitCode.RequestFailed);
+    expect(check(lost.report, 'path prefix')).toMatchObject({ level: 'fail', hint: expect.stringContaining('--api-prefix') });
+
+    const found = await doctor(['--api-prefix', '/gw/wfa']);
+    expect(found.code).toBe(ExitCode.Ok);
+    expect(found.report.prefix).toBe('/gw/wfa');
+  });
+
+  test('a bad key: exit 2, the key check fails with a hint, the key is not printed', async () => {
+    service.useMock();
+    const { code, report, stderr } = await doctor([], { ...ENV, WFA_API_KEY: 'wfa_wrong_key_31415926' });
+
+    expect(code).toBe(ExitCode.RequestFailed);
+    expect(check(report, 'API key')).toMatchObject({
+      level: 'fail',
+      message: expect.stringMatching(/^rejected with 401/),
+      hint: expect.any(String),
+    });
+    expect(JSON.stringify(report) + stderr).not.toContain('wfa_wrong_key_31415926');
+  });
+
+  test('no key at all: the prefix is still found, and the key check says how to get one', async () => {
+    service.useMock();
+    const { code, report } = await doctor([], { WFA_BASE_URL: BASE_URL });
+
+    expect(code).toBe(ExitCode.RequestFailed);
+    expect(report.prefix).toBe('/api/v1');
+    expect(check(report, 'API key')).toMatchObject({ level: 'fail', message: 'none set', hint: expect.stringContaining('wfa login') });
+  });
+
+  test('an envelope the SDK cannot read: exit 2, where the items are, and a hint', async () => {
+    service.useMock({ listEnvelope: (page) => ({ records: page.items, count: page.total }) });
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.RequestFailed);
+    expect(report.envelope).toMatchObject({ shape: 'an object with the items under "records" and count', sdkReads: false });
+    expect(check(report, 'list envelope')).toMatchObject({ level: 'fail', hint: expect.stringContaining('report') });
+  });
+
+  test('a workflow with only the fields and statuses the SDK knows passes', async () => {
+    const item = { id: 'wf_1', ...WORKFLOW, status: 'active', created_at: '2026-01-01T00:00:00Z', build_id: 'bld_1' };
+    service.reply('GET', '/api/v1/workflows', 200, [item]);
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.Ok);
+    expect(report.envelope).toMatchObject({ shape: 'a bare JSON array', sdkReads: true, unknownFields: [], unknownStatuses: [] });
+    expect(check(report, 'fields')).toMatchObject({ level: 'ok', message: 'every field and status of 1 workflows is known to the SDK' });
+  });
+
+  test('fields and statuses the SDK does not know are a warning, not a failure', async () => {
+    const item = { id: 'wf_1', ...WORKFLOW, status: 'paused', created_at: '2026-01-01T00:00:00Z', priority: 3 };
+    service.reply('GET', '/api/v1/workflows', 200, { data: [item], page: 1 });
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.Ok);
+    expect(report.envelope).toMatchObject({ sdkReads: true, unknownFields: ['priority'], unknownStatuses: ['paused'] });
+    expect(check(report, 'fields')).toMatchObject({ level: 'warn', message: expect.stringContaining('priority') });
+  });
+
+  test('a server clock an hour off is a problem; the skew is read from the Date header', async () => {
+    const date = new Date(Date.now() + 3_600_000).toUTCString();
+    service.handle('GET', '/api/v1/workflows', () => HttpResponse.json({ data: [] }, { headers: { Date: date } }));
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.RequestFailed);
+    expect(report.clockSkewMs).toBeGreaterThan(3_590_000);
+    expect(report.clockSkewMs).toBeLessThan(3_610_000);
+    expect(check(report, 'clock')).toMatchObject({ level: 'fail', message: expect.stringContaining('ahead of'), hint: expect.any(String) });
+  });
+
+  test('an unreachable service: exit 2 and a hint', async () => {
+    service.use(http.all('https://unreachable.wfa.test/*', () => HttpResponse.error()));
+    const { code, report } = await doctor([], { WFA_BASE_URL: 'https://unreachable.wfa.test', WFA_API_KEY: API_KEY });
+
+    expect(code).toBe(ExitCode.RequestFailed);
+    expect(check(report, 'reachable')).toMatchObject({ level: 'fail', hint: expect.any(String) });
+  });
+});
