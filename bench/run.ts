@@ -9,6 +9,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axios from 'axios';
@@ -16,6 +17,7 @@ import ky from 'ky';
 import { ofetch } from 'ofetch';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
+import { request as undiciRequest } from 'undici';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 const { parseWebhookEvent } = (await import(
@@ -155,7 +157,10 @@ function child(mode: 'walk' | 'requests', base: string, runs: number): Record<'r
   const results: Record<'raw' | 'sdk', ChildRun[]> = { raw: [], sdk: [] };
   for (let i = 0; i < runs; i++) {
     for (const variant of (i % 2 ? ['sdk', 'raw'] : ['raw', 'sdk']) as ('raw' | 'sdk')[]) {
-      const out = execFileSync(process.execPath, [join(root, 'bench/child.ts'), mode, variant, base], { cwd: root, encoding: 'utf8' });
+      const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bench/child.ts'), mode, variant, base], {
+        cwd: root,
+        encoding: 'utf8',
+      });
       results[variant].push(JSON.parse(out) as ChildRun);
     }
   }
@@ -193,7 +198,35 @@ try {
     trigger: { type: 'webhook', url: 'https://example.com/hook' },
     actions: [{ app: 'slack', action: 'send_message', config: { channel: '#a' } }],
   };
+  // The transport experiment (docs/design.md, "Transport"): what the same request costs on undici's request()
+  // and on node:http with a keep-alive agent. Reported, not a peer, not shipped.
+  const agent = new Agent({ keepAlive: true });
+  const viaHttp = (method: string, path: string, body?: string) =>
+    new Promise<unknown>((resolve, reject) => {
+      const req = httpRequest(`${base}/v1${path}`, {
+        method,
+        agent,
+        headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve(JSON.parse(text)));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const viaUndici = (method: 'GET' | 'POST', path: string, body?: string) =>
+    undiciRequest(`${base}/v1${path}`, { method, headers: body ? { ...headers, 'content-type': 'application/json' } : headers, body }).then(
+      (r) => r.body.json(),
+    );
   const get = (path: string) => ({
+    'undici request() (experiment)': () => viaUndici('GET', path),
+    'node:http keep-alive (experiment)': () => viaHttp('GET', path),
     [RAW]: () => fetch(`${base}/v1${path}`, { headers }).then((r) => r.json()),
     'openai-node': () => openai.get(path),
     ky: () => ky.get(`${base}/v1${path}`, { headers }).json(),
@@ -235,6 +268,8 @@ try {
         ofetch: () => ofetch(`${base}/v1/workflows`, { method: 'POST', headers, body: input }),
         axios: () => axios.post(`${base}/v1/workflows`, input, { headers }).then((r) => r.data),
         'stripe-node': () => stripe.rawRequest('POST', '/v2/workflows', input),
+        'undici request() (experiment)': () => viaUndici('POST', '/workflows', JSON.stringify(input)),
+        'node:http keep-alive (experiment)': () => viaHttp('POST', '/workflows', JSON.stringify(input)),
         [SDK]: () => validated.workflows.create(input),
         'sdk, no validation': () => unvalidated.workflows.create(input),
       },
