@@ -43,8 +43,8 @@ const server = createServer((req, res) => {
   if (url.pathname.endsWith('/workflows/wf_1')) return send(200, one);
   if (url.pathname.endsWith('/workflows')) {
     const limit = Number(url.searchParams.get('limit') ?? 20);
-    // limit=500 is the pagination workload: 100 000 items, 200 pages.
-    if (limit === 500) {
+    // limit=100 is the pagination workload: 100 000 items, 1000 pages.
+    if (limit === 100) {
       const page = Number(url.searchParams.get('page') ?? 1);
       return send(200, list(limit, page, limit, PAGED_TOTAL));
     }

@@ -4,5 +4,11 @@
  */
 
 export function isHttpUrl(text: string): boolean {
-  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+  // Parsed once (`URL.canParse` then `new URL` parsed it twice); `URL.parse` is not in Node 20.
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

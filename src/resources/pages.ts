@@ -184,7 +184,8 @@ export class Page<T> implements AsyncIterable<T> {
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for await (const page of this.#pages()) yield* page.items;
+    // Items are yielded from a plain loop: `yield*` of an array, or a generator inside another, costs a promise turn per item.
+    for await (const page of this.#pages()) for (const item of page.items) yield item;
   }
 
   /** @internal This page and the ones after it, but no repeated page; the next is fetched only when asked for. */
@@ -287,7 +288,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    yield* await this.#page();
+    for await (const page of Page.walkFrom(await this.#page())) for (const item of page.items) yield item;
   }
 
   /**

@@ -267,10 +267,10 @@ function parseJson(text: string): unknown {
 
 function requireString(record: Record<string, unknown>, key: string, at: string[]): string {
   const value = record[key];
+  if (typeof value === 'string') return value;
   const name = [...at, key].join('.');
   if (value === undefined) fail(`Webhook payload is missing \`${name}\``, [...at, key]);
-  if (typeof value !== 'string') fail(`Webhook payload field \`${name}\` must be a string, got ${describe(value)}`, [...at, key]);
-  return value;
+  fail(`Webhook payload field \`${name}\` must be a string, got ${describe(value)}`, [...at, key]);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
