@@ -10,13 +10,14 @@ import { CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { exitCodeFor, formatError, UsageError } from './errors.js';
 import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
+import { listenCommand } from './listen.js';
 import { mock } from './mock.js';
 import { orders } from './orders.js';
 import { waitBuild } from './wait-build.js';
 import { workflows } from './workflows.js';
 
 /** Every top-level command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, mock];
+export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, mock, listenCommand];
 
 export const VERSION: string = packageJson.version;
 
