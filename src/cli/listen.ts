@@ -71,6 +71,9 @@ function forwardToOption(value: string | undefined): string {
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
     throw new UsageError(`--forward-to must be an http(s) URL, got "${value}"`, USAGE);
   }
+  // Not quoted: the URL holds a password, which every delivery line would otherwise print.
+  const { username, password } = new URL(value);
+  if (username || password) throw new UsageError('--forward-to must not hold a user name or password (user:password@)', USAGE);
   return value;
 }
 

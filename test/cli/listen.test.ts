@@ -26,6 +26,7 @@ describe('wfa listen', () => {
     [['listen'], 'missing --forward-to <url>'],
     [['listen', '--forward-to', 'localhost:3000/webhooks'], '--forward-to must be an http(s) URL, got "localhost:3000/webhooks"'],
     [['listen', '--forward-to', 'ftp://localhost/x'], '--forward-to must be an http(s) URL'],
+    [['listen', '--forward-to', 'http://me:pw-7c1e@localhost/x'], '--forward-to must not hold a user name or password'],
     [['listen', ...FORWARD, 'extra'], "unexpected argument 'extra'"],
     [['listen', ...FORWARD, '--workflow', ''], '--workflow needs a workflow id'],
     [['listen', ...FORWARD, '--interval', '0'], '--interval must be a duration greater than 0'],
@@ -41,6 +42,7 @@ describe('wfa listen', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
+    expect(result.stderr).not.toContain('pw-7c1e');
   });
 
   test('--sign without the secret in the environment names the variable to set', async () => {
