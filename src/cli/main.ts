@@ -13,13 +13,25 @@ import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
 import { doctor } from './doctor.js';
 import { integrations } from './integrations.js';
 import { login, logout } from './login.js';
+import { listenCommand } from './listen.js';
 import { mock } from './mock.js';
 import { orders } from './orders.js';
 import { waitBuild } from './wait-build.js';
 import { workflows } from './workflows.js';
 
 /** Every top-level command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [waitBuild, workflows, builds, orders, integrations, login, logout, doctor, mock];
+export const COMMANDS: readonly Command[] = [
+  waitBuild,
+  workflows,
+  builds,
+  orders,
+  integrations,
+  login,
+  logout,
+  doctor,
+  listenCommand,
+  mock,
+];
 
 export const VERSION: string = packageJson.version;
 

@@ -40,7 +40,8 @@ export type WebhookEventHandlers = {
  * deployment whose deliveries are signed (by the service, or by a gateway in front of your server) puts its
  * check in `verify`, which gets the exact bytes received, before any parsing, and the request headers.
  * Return `false` to answer 401 quietly; a `verify` that throws also answers 401, and its error is reported
- * to `onError`, because a throw usually means a missing secret rather than a forged delivery.
+ * to `onError`, because a throw usually means a missing secret rather than a forged delivery. The presets
+ * `hmacSha256()` and `standardWebhooks()` are ready-made, constant-time checks on Web Crypto.
  *
  * @example
  * ```ts

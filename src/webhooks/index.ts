@@ -16,7 +16,7 @@
  * @module
  */
 
-export { WebhookParseError, WfaError } from '../core/errors.js';
+export { ValidationError, WebhookParseError, WfaError } from '../core/errors.js';
 export {
   isKnownWebhookEvent,
   parseWebhookEvent,
@@ -45,3 +45,12 @@ export {
   type BuildCompletedPayloadInput,
   type OtherWebhookPayloadInput,
 } from './testing.js';
+export {
+  hmacSha256,
+  signWebhook,
+  standardWebhooks,
+  type HmacSha256Options,
+  type SignWebhookOptions,
+  type StandardWebhooksOptions,
+  type WebhookSignaturePreset,
+} from './signatures.js';

@@ -45,6 +45,8 @@ const shows: Record<string, RegExp> = {
   'webhook-receiver.ts': /^Build of wf_\w+ completed: http:\/\/127\.0\.0\.1:\d+\/downloads\/bld_\w+\.zip$/m,
   'errors-and-retries.ts': /^With a wrong key: the API key was refused/m,
   'testing-with-msw.ts': /^# pass 3$/m,
+  'webhook-signed.ts': /^Signed delivery: 200\nTampered delivery: 401$/m,
+  'webhook-listen.ts': /^Verified delivery: build of wf_\w+ at http:\/\/127\.0\.0\.1:\d+\/downloads\/bld_\w+\.zip$/m,
 };
 
 describe('examples', () => {

@@ -4,7 +4,7 @@
  * results; each runtime's entry only serves `webhookHandler` its own way and passes the receiver's URL.
  */
 import { AbortError, Client, NotFoundError, ResponseValidationError } from 'workflow-automation-sdk';
-import { createWebhookHandler } from 'workflow-automation-sdk/webhooks';
+import { createWebhookHandler, hmacSha256, signWebhook, standardWebhooks } from 'workflow-automation-sdk/webhooks';
 
 /** Workflow ids of the `build.completed` deliveries this process handled. */
 export const handledWorkflowIds = new Set();
@@ -125,6 +125,23 @@ export async function runSmoke(config, { receiverUrl, inProcess = true }) {
     const response = await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":' });
     await response.arrayBuffer();
     assert(response.status === 400, `answered ${response.status}`);
+  });
+  await check('webhook: signature presets (Web Crypto) accept a signed delivery and refuse a tampered or stale one', async () => {
+    const body = JSON.stringify({ event: 'build.completed', workflow_id: 'wf_sig', data: { download_url: 'https://example.com/a.zip' } });
+    for (const verify of [
+      standardWebhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+      hmacSha256({ secret: 's3cr3t', header: 'x-signature' }),
+    ]) {
+      const handler = createWebhookHandler({ verify, on: {} });
+      const post = async (payload, headers) =>
+        (await handler(new Request('https://example.com/hook', { method: 'POST', headers, body: payload }))).status;
+      const headers = await signWebhook(verify, body);
+      const stale = await signWebhook(verify, body, { timestamp: new Date(Date.now() - 600_000) });
+      const statuses = [await post(body, headers), await post(body.replace('a.zip', 'b.zip'), headers), await post(body, {})];
+      if (verify.scheme === 'standard-webhooks') statuses.push(await post(body, stale));
+      const expected = verify.scheme === 'standard-webhooks' ? [200, 401, 401, 401] : [200, 401, 401];
+      assert(JSON.stringify(statuses) === JSON.stringify(expected), `${verify.scheme}: answered ${statuses}`);
+    }
   });
   await check('webhook: a wrong method is answered 405', async () => {
     const response = await fetch(receiverUrl, { method: 'GET' });

@@ -1,0 +1,74 @@
+/**
+ * `wfa listen`'s command line, in process: help, usage and configuration errors, all before any request.
+ * Forwarding itself runs against the mock over real sockets in test/integration/cli/listen.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { runMain } from './in-process.js';
+
+const CONNECTION = { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'wfa_secret_listen_key' };
+const FORWARD = ['--forward-to', 'http://localhost:3000/webhooks'];
+
+describe('wfa listen', () => {
+  test('--help prints the usage, the signing options and where the secret comes from', async () => {
+    const result = await runMain(['listen', '--help']);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout).toMatch(/^Usage: wfa listen --forward-to <url>/);
+    for (const text of ['--workflow <id>', '--sign <scheme>', 'WFA_WEBHOOK_SECRET', 'exit code 130']) expect(result.stdout).toContain(text);
+  });
+
+  test('is listed in the top-level help', async () => {
+    expect((await runMain(['--help'])).stdout).toMatch(/^ {2}listen +Forward build\.completed webhooks/m);
+  });
+
+  test.each([
+    [['listen'], 'missing --forward-to <url>'],
+    [['listen', '--forward-to', 'localhost:3000/webhooks'], '--forward-to must be an http(s) URL, got "localhost:3000/webhooks"'],
+    [['listen', '--forward-to', 'ftp://localhost/x'], '--forward-to must be an http(s) URL'],
+    [['listen', '--forward-to', 'http://me:pw-7c1e@localhost/x'], '--forward-to must not hold a user name or password'],
+    [['listen', ...FORWARD, 'extra'], "unexpected argument 'extra'"],
+    [['listen', ...FORWARD, '--workflow', ''], '--workflow needs a workflow id'],
+    [['listen', ...FORWARD, '--interval', '0'], '--interval must be a duration greater than 0'],
+    [['listen', ...FORWARD, '--sign', 'ed25519'], '--sign must be hmac-sha256 or standard-webhooks, got "ed25519"'],
+    [['listen', ...FORWARD, '--signature-header', 'x-sig'], '--signature-header goes with --sign hmac-sha256'],
+    [['listen', ...FORWARD, '--sign', 'standard-webhooks', '--signature-prefix', 'v='], '--signature-prefix goes with --sign hmac-sha256'],
+    [['listen', ...FORWARD, '--secret-env', 'MY_SECRET'], '--secret-env goes with --sign'],
+    [['listen', ...FORWARD, '--sign', 'hmac-sha256', '--signature-encoding', 'base32'], '--signature-encoding must be hex or base64'],
+    [['listen', ...FORWARD, '--secret', 'whsec_abc'], "unknown option '--secret'"],
+  ])('wfa %j exits 1 with the problem on stderr', async (args, message) => {
+    const result = await runMain(args, CONNECTION);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
+    expect(result.stderr).not.toContain('pw-7c1e');
+  });
+
+  test('--sign without the secret in the environment names the variable to set', async () => {
+    const standard = await runMain(['listen', ...FORWARD, '--sign', 'standard-webhooks'], CONNECTION);
+    const custom = await runMain(['listen', ...FORWARD, '--sign', 'hmac-sha256', '--secret-env', 'MY_SECRET'], CONNECTION);
+
+    expect(standard.code).toBe(ExitCode.Usage);
+    expect(standard.stderr).toContain(
+      'wfa: ConfigError: --sign standard-webhooks needs the signing secret in the environment variable WFA_WEBHOOK_SECRET',
+    );
+    expect(custom.stderr).toContain('environment variable MY_SECRET, which is not set');
+  });
+
+  test('a secret that is not a Standard Webhooks secret is refused without being quoted', async () => {
+    const secret = 'whsec_not-base64-9f8e7d!';
+    const result = await runMain(['listen', ...FORWARD, '--sign', 'standard-webhooks'], { ...CONNECTION, WFA_WEBHOOK_SECRET: secret });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('secret: must be "whsec_" followed by base64');
+    expect(result.stderr).not.toContain('9f8e7d');
+  });
+
+  test('without a connection it says how to set one, before any request', async () => {
+    const result = await runMain(['listen', ...FORWARD]);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('wfa: ConfigError: No API key and no base URL');
+  });
+});
