@@ -34,8 +34,9 @@ interface Fs {
 }
 
 export async function writeToFile(open: () => Promise<Transfer>, path: string): Promise<DownloadedFile> {
-  // A string the bundlers leave alone: webpack and Vite are told so, esbuild keeps a `node:` import external.
-  const fs = (await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises')) as unknown as Fs;
+  // Built at run time, so no bundler tries to resolve it for a browser (webpack and Vite are told so too).
+  const specifier = ['node:fs', 'promises'].join('/');
+  const fs = (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as Fs;
   const transfer = await open();
   const temp = `${path}.${Math.random().toString(36).slice(2, 10)}.part`;
   let handle: FileHandle | undefined;
