@@ -4,6 +4,9 @@
  *
  *   npm run demo
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProgressDisplay } from '../src/cli/progress.js';
@@ -88,6 +91,17 @@ try {
   say(
     event.data.download_url === build.download_url ? 'It matches the URL the wait returned.' : 'It differs from the URL the wait returned!',
   );
+
+  step(7, 'Download the artifact: client.builds.downloadToFile(build, path)');
+  const folder = await mkdtemp(join(tmpdir(), 'wfa-demo-'));
+  try {
+    const saved = await client.builds.downloadToFile(build, join(folder, 'build.zip'), {
+      onProgress: ({ bytes, total }) => say(`${bytes} of ${total ?? '?'} bytes`),
+    });
+    say(`Saved ${saved.bytes} bytes to ${saved.path} (no API key sent to the download host)`);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 
   console.log('\nDone. Next: read examples/ and the README, or run `wfa mock` to keep a mock running.');
 } catch (error) {

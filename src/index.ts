@@ -66,5 +66,8 @@ export type { Build, BuildStatus, CompletedBuild } from './resources/build.js';
 export { isCompletedBuild } from './resources/build.js';
 export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
+export type { DownloadTarget } from './resources/download.js';
+export type { DownloadOptions, DownloadProgress } from './core/download.js';
+export type { DownloadedFile } from './core/download-file.js';
 export { Integrations, type Integration, type IntegrationSaveParams } from './resources/integrations.js';
 export { Auth, type Credentials, type IssuedKey } from './resources/auth.js';

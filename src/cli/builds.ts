@@ -1,5 +1,6 @@
 /** `wfa builds get <build_id>`. */
 import { createGroup, type Command } from './command.js';
+import { downloadCommand } from './download.js';
 import { getCommand } from './resource-commands.js';
 
 export const builds: Command = createGroup('builds', 'Read builds', [
@@ -11,4 +12,5 @@ export const builds: Command = createGroup('builds', 'Read builds', [
     `Prints the build's current state (status, progress, download_url once completed, logs) as JSON on stdout.
 To wait until it finishes, use "wfa wait-build <build_id>".`,
   ),
+  downloadCommand,
 ]);

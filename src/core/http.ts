@@ -139,6 +139,11 @@ export class HttpCore {
     return this.#routes.root;
   }
 
+  /** The client's `fetch` option, for downloads (`download.ts`), which send none of the client's headers. */
+  get fetchOption(): FetchLike | undefined {
+    return this.#fetch;
+  }
+
   get hasApiKey(): boolean {
     return this.#apiKey !== undefined;
   }

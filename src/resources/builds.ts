@@ -1,10 +1,14 @@
 /** `client.builds`: read a build, wait for it to complete, or watch it change. */
 import type { RequestOptions } from '../core/options.js';
 import { idSegment } from '../core/schema.js';
+import { ValidationError } from '../core/errors.js';
 import { BuildSchema, type Build, type CompletedBuild } from './build.js';
 import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import type { ApiPromise } from './api-promise.js';
 import { Resource, call, coreOf } from './resource.js';
+import { transferStream, type DownloadOptions } from '../core/download.js';
+import { writeToFile, type DownloadedFile } from '../core/download-file.js';
+import { openTransfer, type DownloadTarget } from './download.js';
 
 /**
  * `client.builds`: read a build's state, wait for it to finish, or watch it change.
@@ -72,5 +76,45 @@ export class Builds extends Resource {
    */
   watch(target: BuildTarget, options?: WatchBuildOptions | null): AsyncGenerator<Build, void, undefined> {
     return watchBuild(coreOf(this), target, options, 'builds.watch');
+  }
+
+  /**
+   * The artifact of a completed build, as a Web stream (every runtime), read only as fast as you consume it.
+   * Resolves once the download host has answered; rejects first with `ValidationError` (bad input, nothing
+   * sent), `BuildFailedError`, or `WfaError` (the build has not completed).
+   *
+   * The download URL gets no API key and none of the client's `headers`, and redirects are followed to any
+   * host. A dropped connection is resumed with `Range` when the host allows it; a 403, 404 or 410 (an expired
+   * URL) reads the build once more for a fresh one. The stream errors with `ConnectionError`, `TimeoutError`,
+   * `AbortError`, an `ApiError`, or `ResponseValidationError` (length not as declared, or past `maxBytes`).
+   *
+   * @param target - a build id, a build (as `waitForBuild` gives it), or a workflow
+   * @example
+   * ```ts
+   * const stream = await client.builds.download(build, { onProgress: ({ bytes, total }) => console.log(bytes, total) });
+   * for await (const chunk of stream) hash.update(chunk);
+   * ```
+   */
+  async download(target: DownloadTarget, options?: DownloadOptions | null): Promise<ReadableStream<Uint8Array>> {
+    return transferStream(await openTransfer(coreOf(this), target, options, false));
+  }
+
+  /**
+   * Node, Bun and Deno: downloads the artifact to `path` like {@link Builds.download}, into a temporary file in
+   * the same folder that is renamed to `path` only once complete. A failed download leaves no file at `path`
+   * (an existing one is untouched) and removes the temporary one. A resume answered with the whole artifact
+   * starts the file over.
+   *
+   * @example
+   * ```ts
+   * const build = await client.waitForBuild(workflow);
+   * const { path, bytes } = await client.builds.downloadToFile(build, 'build.zip');
+   * ```
+   */
+  async downloadToFile(target: DownloadTarget, path: string, options?: DownloadOptions | null): Promise<DownloadedFile> {
+    if (typeof path !== 'string' || path === '') {
+      throw new ValidationError('downloadToFile', [{ path: ['path'], message: 'must be a non-empty string', code: 'invalid_type' }]);
+    }
+    return writeToFile(() => openTransfer(coreOf(this), target, options, true), path);
   }
 }

@@ -54,7 +54,7 @@ function logsUpTo(build: StoredBuild, progress: number): string[] {
 }
 
 /** The body of `GET /builds/{id}` at time `at`. */
-export function buildView(build: StoredBuild, at: number): MockBuild {
+export function buildView(build: StoredBuild, at: number, urlOf: (build: StoredBuild) => string = downloadUrl): MockBuild {
   const status = buildStatus(build, at);
   const base = { id: build.id, workflow_id: build.workflowId, created_at: new Date(build.startedAt).toISOString() };
   switch (status) {
@@ -63,7 +63,7 @@ export function buildView(build: StoredBuild, at: number): MockBuild {
       return { ...base, status, progress, logs: logsUpTo(build, progress) };
     }
     case 'completed': {
-      const url = downloadUrl(build);
+      const url = urlOf(build);
       const logs = [...logsUpTo(build, 100), `Artifact ready: ${url}`, 'Build completed'];
       return { ...base, status, progress: 100, download_url: url, logs, finished_at: iso(endsAt(build)) };
     }

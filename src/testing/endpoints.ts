@@ -3,6 +3,7 @@
  * answers 404 exactly like a missing one, so ids of other users cannot be probed.
  */
 
+import type { Artifacts } from './artifacts.js';
 import { buildStatus, buildView, workflowStatus } from './builds.js';
 import { listResponse } from './lists.js';
 import type { Random } from './random.js';
@@ -18,6 +19,7 @@ export interface ServiceState {
   listEnvelope: MockListEnvelope;
   buildDurationMs: number;
   downloadBaseUrl: string | undefined;
+  artifacts: Artifacts;
   shouldFailBuild: (workflow: MockWorkflow) => boolean;
   buildStarted: () => void;
   issueKey: (email: string) => string;
@@ -172,7 +174,11 @@ export const getOrder: Endpoint = ({ id, owner, state }) => {
 export const getBuild: Endpoint = ({ id, owner, state }) => {
   const build = state.store.builds.get(id);
   if (!build || build.owner !== owner) throw notFound('build', id);
-  return json(200, buildView(build, state.now()));
+  const at = state.now();
+  return json(
+    200,
+    buildView(build, at, (done) => state.artifacts.url(done, at)),
+  );
 };
 
 /**
@@ -234,19 +240,10 @@ export async function login(request: Request, state: ServiceState): Promise<Resp
   return json(200, { api_key: state.issueKey(email), user: { email } });
 }
 
-// The smallest valid ZIP archive: an empty "end of central directory" record.
-const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
-
 /**
- * `GET /downloads/{build_id}.zip`: the artifact of a completed build, an empty ZIP archive. No API key is
- * needed, as with a signed download link; 404 until the build has completed.
+ * `GET /downloads/{build_id}.zip`: the artifact of a completed build (`artifacts.ts`). No API key is needed,
+ * as with a signed download link; 404 until the build has completed.
  */
-export function download(fileName: string, state: ServiceState): Response {
-  const buildId = fileName.endsWith('.zip') ? fileName.slice(0, -'.zip'.length) : '';
-  const build = state.store.builds.get(buildId);
-  if (!build || buildStatus(build, state.now()) !== 'completed') throw notFound('download', fileName);
-  return new Response(EMPTY_ZIP.slice(), {
-    status: 200,
-    headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${build.id}.zip"` },
-  });
+export function download(request: Request, fileName: string, state: ServiceState): Response {
+  return state.artifacts.serve(request, fileName, state.store, state.now());
 }

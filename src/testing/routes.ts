@@ -80,7 +80,7 @@ async function dispatch(request: Request, state: ServiceState, prefixes: readonl
   if (path.startsWith(DOWNLOADS)) {
     const names = segments(path.slice(DOWNLOADS.length - 1)) ?? [];
     if (request.method !== 'GET' || names.length !== 1 || !names[0]) throw noEndpoint(request, path);
-    return download(names[0], state);
+    return download(request, names[0], state);
   }
 
   // Longest first, so a prefix that contains another wins.

@@ -84,6 +84,11 @@ async function toRequest(req: IncomingMessage, fallbackHost: string, signal: Abo
 }
 
 async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+  // A body of declared length (an artifact) is streamed, with backpressure; one that fails resets the socket.
+  if (response.body !== null && method !== 'HEAD' && response.headers.has('content-length')) {
+    await streamResponse(res, response, response.body);
+    return;
+  }
   const body = new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -92,6 +97,37 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
   if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.byteLength);
   res.writeHead(response.status, headers);
   res.end(method === 'HEAD' ? undefined : body);
+}
+
+async function streamResponse(res: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) throw new Error('client gone');
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+        });
+      }
+    }
+    res.end();
+  } catch {
+    void reader.cancel().catch(() => undefined);
+    res.destroy();
+  }
 }
 
 function writePlainError(res: ServerResponse, status: number, message: string): void {

@@ -4,6 +4,7 @@
  * the Node HTTP server.
  */
 
+import { checkArtifactOptions, createArtifacts, type Artifacts } from './artifacts.js';
 import { preflight, withCors } from './cors.js';
 import type { ServiceState } from './endpoints.js';
 import { createFaults, MockNetworkError, type Faults } from './faults.js';
@@ -43,6 +44,7 @@ interface Run {
   store: Store;
   failBuildsLeft: number;
   webhookUrl: string | undefined;
+  artifacts: Artifacts;
 }
 
 function check(condition: boolean, message: string): void {
@@ -55,6 +57,7 @@ function checkOptions(options: MockServiceOptions): void {
   check(Number.isFinite(latencyMs) && latencyMs >= 0, 'latencyMs must be a number >= 0');
   check(errorRate >= 0 && errorRate <= 1, 'errorRate must be between 0 and 1');
   check(Number.isInteger(ordersPerUser) && ordersPerUser >= 0, 'ordersPerUser must be an integer >= 0');
+  checkArtifactOptions(options.artifacts ?? {}, check);
   if (rateLimit) check(Number.isInteger(rateLimit.every) && rateLimit.every >= 1, 'rateLimit.every must be an integer >= 1');
 }
 
@@ -128,6 +131,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       store: createStore({ users, keys: initialKeys, ordersPerUser: options.ordersPerUser ?? 5, random: ids, seededAt }),
       failBuildsLeft: 0,
       webhookUrl: options.webhookUrl,
+      artifacts: createArtifacts(options.artifacts),
     };
   };
   let run = freshRun();
@@ -137,6 +141,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     store: () => run.store,
     webhookUrl: () => run.webhookUrl,
     fetch: () => options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    downloadUrl: (build, at) => run.artifacts.url(build, at),
   });
 
   function issueKey(email: string = DEFAULT_MOCK_USER.email): string {
@@ -162,6 +167,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     listEnvelope: options.listEnvelope ?? 'data',
     buildDurationMs: options.buildDurationMs ?? 3000,
     downloadBaseUrl: options.downloadBaseUrl,
+    artifacts: run.artifacts,
     shouldFailBuild,
     buildStarted: () => notifier.schedule(),
     issueKey,
@@ -202,6 +208,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       run.failBuildsLeft += count;
     },
     webhookDeliveries: () => notifier.deliveries(),
+    downloadRequests: () => [...run.artifacts.requests()],
     flush: () => notifier.flush(),
     reset() {
       notifier.clear();

@@ -327,6 +327,47 @@ export interface MockServiceOptions {
   fetch?: typeof globalThis.fetch;
   /** Origin of `download_url`s. Default: the origin the workflow was created through. */
   downloadBaseUrl?: string;
+  /** Build artifacts: their size, URLs that expire, ranges, connections that reset mid-body. */
+  artifacts?: MockArtifactOptions;
+}
+
+/**
+ * How the mock serves build artifacts at `download_url` (`GET /downloads/{build_id}.zip`, no key needed).
+ *
+ * @example
+ * ```ts
+ * createMockService({ artifacts: { size: 10 * 1024 * 1024, expiresAfterMs: 60_000, resetAfterBytes: 1024 * 1024, resets: 1 } });
+ * ```
+ */
+export interface MockArtifactOptions {
+  /** Bytes in each artifact. Default 22: an empty ZIP archive. Larger ones are a fixed byte pattern, made as sent. */
+  size?: number;
+  /**
+   * A `download_url` carries `expires` and `signature` and is refused with 403 this long after the read that
+   * gave it; each build read gives a fresh one. Default: URLs never expire.
+   */
+  expiresAfterMs?: number;
+  /** Answers `Range: bytes=N-` with 206 (`If-Range` against `ETag` or `Last-Modified`). Default `true`. */
+  ranges?: boolean;
+  /** Break the connection after this many body bytes (a reset socket on the HTTP server). Default: never. */
+  resetAfterBytes?: number;
+  /** How many responses `resetAfterBytes` breaks; later ones are whole. Default: all of them. */
+  resets?: number;
+}
+
+/**
+ * One request the mock's download host received, headers as sent (names in lower case).
+ *
+ * @example
+ * ```ts
+ * expect(service.downloadRequests().every((r) => !('x-api-key' in r.headers))).toBe(true);
+ * ```
+ */
+export interface MockDownloadRequest {
+  /** The URL requested, query included. */
+  url: string;
+  /** Every header of the request. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -371,6 +412,8 @@ export interface MockService {
   failNextBuild(count?: number): void;
   /** The webhook POSTs made so far, oldest first. */
   webhookDeliveries(): readonly MockWebhookDelivery[];
+  /** The last 100 requests to download URLs, oldest first: to check what a client sent the download host. */
+  downloadRequests(): readonly MockDownloadRequest[];
   /** Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery in flight. */
   flush(): Promise<void>;
   /** Back to the state right after creation: seeded orders, initial keys, no workflows, no queued faults. */

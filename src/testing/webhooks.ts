@@ -4,8 +4,8 @@
  * for due builds, which is what moves things along when a test injects its own clock.
  */
 
-import { buildStatus, downloadUrl, endsAt } from './builds.js';
-import type { Store } from './store.js';
+import { buildStatus, endsAt } from './builds.js';
+import type { Store, StoredBuild } from './store.js';
 import type { MockWebhookDelivery, MockWebhookEvent } from './types.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -28,6 +28,7 @@ export interface NotifierDeps {
   store: () => Store;
   webhookUrl: () => string | undefined;
   fetch: () => typeof globalThis.fetch;
+  downloadUrl: (build: StoredBuild, at: number) => string;
 }
 
 function unref(timer: ReturnType<typeof setTimeout>): void {
@@ -81,7 +82,7 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
       build.settled = true;
       const url = deps.webhookUrl();
       if (status === 'completed' && url && !stopped) {
-        send(url, { event: 'build.completed', workflow_id: build.workflowId, data: { download_url: downloadUrl(build) } });
+        send(url, { event: 'build.completed', workflow_id: build.workflowId, data: { download_url: deps.downloadUrl(build, at) } });
       }
     }
   }

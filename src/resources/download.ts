@@ -1,0 +1,98 @@
+/** `builds.download` and `builds.downloadToFile`: from a build (or its id) to its artifact. */
+import { checkDownloadOptions, Transfer, type DownloadOptions } from '../core/download.js';
+import { BuildFailedError, ValidationError, WfaError } from '../core/errors.js';
+import type { HttpCore } from '../core/http.js';
+import { now } from '../core/poll.js';
+import { idSegment } from '../core/schema.js';
+import { BuildSchema, type Build } from './build.js';
+
+/**
+ * What a download accepts: a build id, a build (its `download_url` is used as is, and its `id` read again if
+ * that URL has expired), or a workflow (its `build_id`).
+ *
+ * @example
+ * ```ts
+ * const target: DownloadTarget = await client.waitForBuild(workflow); // or 'bld_123', or the workflow
+ * const stream = await client.builds.download(target);
+ * ```
+ */
+export type DownloadTarget =
+  | string
+  | {
+      /** A build's id (or a workflow's, which is not used). */
+      readonly id?: string | undefined;
+      /** A workflow's build. */
+      readonly build_id?: string | null | undefined;
+      /** A build's download URL. */
+      readonly download_url?: string | null | undefined;
+      /** A build's status. */
+      readonly status?: string | undefined;
+    };
+
+const FAILED = new Set(['failed', 'error', 'cancelled', 'canceled']);
+
+function invalid(message: string, path: string[] = []): ValidationError {
+  return new ValidationError('download target', [{ path, message, code: 'invalid_value' }]);
+}
+
+/** The build id to read, and a URL already known (a completed build given as an object). */
+function parseTarget(target: DownloadTarget): { id: string | undefined; url: string | undefined } {
+  if (typeof target === 'string') {
+    idSegment(target, 'build id');
+    return { id: target, url: undefined };
+  }
+  if (typeof target !== 'object' || target === null) throw invalid('must be a build id, a build or a workflow');
+  if (typeof target.build_id === 'string' && target.build_id !== '') return { id: target.build_id, url: undefined };
+  const url = typeof target.download_url === 'string' ? target.download_url : undefined;
+  const isBuild = 'download_url' in target || ('status' in target && !('build_id' in target));
+  const id = isBuild && typeof target.id === 'string' && target.id !== '' ? target.id : undefined;
+  if (url === undefined && id === undefined)
+    throw invalid('has no build_id, id or download_url: there is nothing to download', ['build_id']);
+  if (url !== undefined && !/^https?:\/\//i.test(url)) throw invalid('must be an http(s) URL', ['download_url']);
+  return { id, url };
+}
+
+async function readUrl(core: HttpCore, id: string, signal: AbortSignal | undefined): Promise<string> {
+  const path = `/builds/${idSegment(id, 'build id')}`;
+  const build: Build = await core.request({
+    method: 'GET',
+    path,
+    route: '/builds/{id}',
+    signal,
+    response: { name: 'build', schema: BuildSchema },
+  });
+  if (FAILED.has(String(build.status).toLowerCase())) throw new BuildFailedError(id, build);
+  if (build.status !== 'completed' || typeof build.download_url !== 'string') {
+    throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
+  }
+  return build.download_url;
+}
+
+/** Checks everything, reads the build if needed, and connects: a download that cannot start rejects here. */
+export async function openTransfer(
+  core: HttpCore,
+  target: DownloadTarget,
+  options: DownloadOptions | undefined | null,
+  restartable: boolean,
+): Promise<Transfer> {
+  checkDownloadOptions(options);
+  const { signal, onProgress, maxBytes, timeoutMs, deadlineMs, maxRetries } = options ?? {};
+  const { id, url } = parseTarget(target);
+  const started = now();
+  const transfer = new Transfer({
+    url: url ?? (await readUrl(core, id!, signal)),
+    fetch: core.fetchOption,
+    refresh: id === undefined ? undefined : () => readUrl(core, id, signal),
+    signal,
+    timeoutMs: timeoutMs ?? core.timeoutMs,
+    deadline: deadlineMs === undefined ? Number.POSITIVE_INFINITY : started + deadlineMs,
+    deadlineMs,
+    maxRetries: maxRetries ?? core.maxRetries,
+    maxBytes,
+    onProgress,
+    log: core.log,
+    restartable,
+  });
+  await transfer.open();
+  return transfer;
+}

@@ -1,0 +1,401 @@
+/**
+ * `client.builds.download` and `downloadToFile` against the in-process mock service: what the download host
+ * is sent (no key, no client headers, on its own origin and on the service's), resume, expiry, lengths,
+ * limits, aborts and callbacks, and that a failed file download leaves no file.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AbortError,
+  BuildFailedError,
+  Client,
+  ConnectionError,
+  PermissionDeniedError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+  WfaError,
+} from '../../src/index.js';
+import { artifactBytes, createMockService, type MockArtifactOptions, type MockService } from '../../src/testing/index.js';
+import { fakeClockInThisTest, run } from '../helpers/clock.js';
+import { captureLogger } from '../helpers/logger.js';
+
+const BASE = 'https://wfa.test';
+const SECRET_HEADER = 'x-tenant-token';
+const SECRET_VALUE = 'tenant_secret_5e1d';
+
+interface Setup {
+  service: MockService;
+  client: Client;
+  /** Every request the client sent, to any host. */
+  sent: Request[];
+  buildId: string;
+}
+
+/** Hosts: the service at BASE; `downloadBaseUrl` elsewhere, served by the same mock. `answer` may replace a response. */
+async function setup(
+  options: {
+    artifacts?: MockArtifactOptions;
+    downloadBaseUrl?: string;
+    answer?: (request: Request, n: number) => Response | Promise<Response> | undefined;
+    logger?: ReturnType<typeof captureLogger>['logger'];
+  } = {},
+): Promise<Setup> {
+  const service = createMockService({
+    buildDurationMs: 0,
+    seed: 7,
+    artifacts: options.artifacts,
+    downloadBaseUrl: options.downloadBaseUrl,
+  });
+  const sent: Request[] = [];
+  const client = new Client({
+    baseUrl: BASE,
+    apiKey: service.apiKey,
+    headers: { [SECRET_HEADER]: SECRET_VALUE },
+    maxRetries: 2,
+    logger: options.logger,
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      sent.push(request);
+      return options.answer?.(request, sent.length) ?? service.handle(request);
+    },
+  });
+  const workflow = await client.workflows.create({
+    name: 'wf',
+    platform: 'zapier',
+    trigger: { type: 'webhook', url: 'https://example.com/hook' },
+    actions: [{ app: 'slack', action: 'send_message' }],
+  });
+  sent.length = 0;
+  return { service, client, sent, buildId: workflow.build_id! };
+}
+
+/** Byte-for-byte, without a deep equality over every element (slow on large arrays). */
+function expectSame(actual: Uint8Array, expected: Uint8Array) {
+  expect(actual.byteLength).toBe(expected.byteLength);
+  expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
+}
+
+async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+const downloads = (sent: Request[]) => sent.filter((r) => new URL(r.url).pathname.startsWith('/downloads/'));
+
+function expectNoCredentials(requests: Request[]) {
+  expect(requests.length).toBeGreaterThan(0);
+  for (const request of requests) {
+    expect(request.headers.get('x-api-key')).toBeNull();
+    expect(request.headers.get(SECRET_HEADER)).toBeNull();
+    expect([...request.headers.keys()].sort()).toEqual(expect.not.arrayContaining(['authorization', 'cookie', 'user-agent']));
+  }
+}
+
+describe('client.builds.download', () => {
+  it('streams the artifact from another origin with no API key and none of the client headers', async () => {
+    const { client, sent, buildId } = await setup({ artifacts: { size: 300_000 }, downloadBaseUrl: 'https://cdn.example.net' });
+    const stream = await client.builds.download(buildId);
+    expectSame(await bytesOf(stream), artifactBytes(300_000));
+    // The build read carries the key; the download host gets nothing of the client's.
+    expect(sent[0]!.headers.get('x-api-key')).not.toBeNull();
+    expect(new URL(downloads(sent)[0]!.url).origin).toBe('https://cdn.example.net');
+    expectNoCredentials(downloads(sent));
+  });
+
+  it("sends no key and no client headers on the service's own origin either", async () => {
+    const { client, sent, buildId } = await setup({ artifacts: { size: 1000 } });
+    expectSame(await bytesOf(await client.builds.download(buildId)), artifactBytes(1000));
+    expect(new URL(downloads(sent)[0]!.url).origin).toBe(BASE);
+    expectNoCredentials(downloads(sent));
+  });
+
+  it('uses the download_url of a build it is given, without reading the build', async () => {
+    const { client, sent, buildId } = await setup({ artifacts: { size: 10 } });
+    const build = await client.builds.get(buildId);
+    sent.length = 0;
+    await bytesOf(await client.builds.download(build));
+    expect(sent.map((r) => new URL(r.url).pathname)).toEqual([`/downloads/${buildId}.zip`]);
+  });
+
+  it('resumes with Range and If-Range after the connection drops mid-body', async () => {
+    const { client, sent, buildId } = await setup({ artifacts: { size: 200_000, resetAfterBytes: 70_000, resets: 2 } });
+    expectSame(await bytesOf(await client.builds.download(buildId)), artifactBytes(200_000));
+    const ranges = downloads(sent).map((r) => [r.headers.get('range'), r.headers.get('if-range')]);
+    expect(ranges).toEqual([
+      [null, null],
+      ['bytes=70000-', `"${buildId}-200000"`],
+      ['bytes=140000-', `"${buildId}-200000"`],
+    ]);
+  });
+
+  it('fails with ConnectionError after a drop when the host does not accept ranges', async () => {
+    const { client, buildId } = await setup({ artifacts: { size: 200_000, resetAfterBytes: 70_000, ranges: false } });
+    const stream = await client.builds.download(buildId);
+    const error = await bytesOf(stream).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/after 70000 of 200000 bytes.*does not accept ranges/);
+  });
+
+  it('gives up with ConnectionError after maxRetries drops without progress', async () => {
+    const { client, buildId, sent } = await setup({ artifacts: { size: 1000, resetAfterBytes: 0 } });
+    const error = await client.builds
+      .download(buildId, { maxRetries: 1 })
+      .then(bytesOf)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(downloads(sent)).toHaveLength(2);
+  });
+
+  it('drops the bytes already given when a resume is answered 200 with the same artifact', async () => {
+    let n = 0;
+    const { client, sent, buildId, service } = await setup({
+      artifacts: { size: 100_000, resetAfterBytes: 30_000, resets: 1 },
+      // The second download request: the host ignores Range and sends the whole artifact again.
+      answer: (request) => {
+        if (!new URL(request.url).pathname.startsWith('/downloads/') || ++n !== 2) return undefined;
+        return service.handle(new Request(request.url));
+      },
+    });
+    expectSame(await bytesOf(await client.builds.download(buildId)), artifactBytes(100_000));
+    expect(downloads(sent)[1]!.headers.get('range')).toBe('bytes=30000-');
+  });
+
+  it('re-reads the build once for a fresh URL when the download URL has expired (403)', async () => {
+    fakeClockInThisTest();
+    const { client, sent, buildId } = await setup({ artifacts: { size: 500, expiresAfterMs: 1000 } });
+    const build = await client.builds.get(buildId);
+    sent.length = 0;
+    await run(new Promise((resolve) => setTimeout(resolve, 5000)));
+    // run(): the clock stays where it is unless nothing else can run.
+    const stream = await run(client.builds.download(build));
+    expectSame(await bytesOf(stream), artifactBytes(500));
+    expect(sent.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      `GET /downloads/${buildId}.zip`,
+      `GET /api/v1/builds/${buildId}`,
+      `GET /downloads/${buildId}.zip`,
+    ]);
+    expect(sent[0]!.url).not.toBe(sent[2]!.url);
+  });
+
+  it.each([403, 404, 410])('re-reads only once: a second %i is the error, its URL without the query', async (status) => {
+    const { client, sent, buildId } = await setup({
+      artifacts: { size: 500, expiresAfterMs: 1000 },
+      answer: (request) =>
+        new URL(request.url).pathname.startsWith('/downloads/') ? Response.json({ error: { message: 'gone' } }, { status }) : undefined,
+    });
+    const error = await client.builds.download(buildId).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status });
+    expect((error as Error).message).not.toMatch(/signature|expires=/);
+    expect((error as { url: string }).url).toMatch(/\?\[query hidden\]$/);
+    expect(downloads(sent)).toHaveLength(2);
+    expect(sent.filter((r) => r.url.includes('/builds/'))).toHaveLength(2);
+  });
+
+  it('does not re-read a build it was given without an id: the 403 is the error', async () => {
+    const { client } = await setup({
+      answer: (request) => (request.url.startsWith('https://cdn.example.net') ? new Response('denied', { status: 403 }) : undefined),
+    });
+    await expect(
+      client.builds.download({ status: 'completed', download_url: 'https://cdn.example.net/a.zip?sig=1' }),
+    ).rejects.toBeInstanceOf(PermissionDeniedError);
+  });
+
+  it('errors with ResponseValidationError when the body is shorter than its Content-Length', async () => {
+    const { client, buildId } = await setup({
+      answer: (request) =>
+        new URL(request.url).pathname.startsWith('/downloads/')
+          ? new Response(new Uint8Array(10), { headers: { 'content-length': '20' } })
+          : undefined,
+    });
+    const error = await client.builds
+      .download(buildId)
+      .then(bytesOf)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toMatch(/ended after 10 bytes, but the host declared 20/);
+  });
+
+  it('errors as soon as the body is longer than its Content-Length', async () => {
+    const { client, buildId } = await setup({
+      answer: (request) =>
+        new URL(request.url).pathname.startsWith('/downloads/')
+          ? new Response(new Uint8Array(30), { headers: { 'content-length': '20' } })
+          : undefined,
+    });
+    await expect(client.builds.download(buildId).then(bytesOf)).rejects.toThrow(/ended after 30 bytes, but the host declared 20/);
+  });
+
+  it('enforces maxBytes before reading a declared size, and while streaming an undeclared one', async () => {
+    const { client, buildId } = await setup({ artifacts: { size: 5000 } });
+    await expect(client.builds.download(buildId, { maxBytes: 4999 })).rejects.toThrow(/larger than maxBytes \(4999 bytes\)/);
+    const undeclared = await setup({
+      answer: (request) =>
+        new URL(request.url).pathname.startsWith('/downloads/')
+          ? new Response(new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(1000)) }))
+          : undefined,
+    });
+    const error = await undeclared.client.builds
+      .download(undeclared.buildId, { maxBytes: 4500 })
+      .then(bytesOf)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues[0]!.code).toBe('too_big');
+  });
+
+  it('rejects with AbortError on an aborted signal, before and during the download', async () => {
+    const { client, buildId, sent } = await setup({ artifacts: { size: 500_000 } });
+    await expect(client.builds.download(buildId, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    expect(downloads(sent)).toHaveLength(0);
+    const controller = new AbortController();
+    const stream = await client.builds.download(buildId, {
+      signal: controller.signal,
+      onProgress: ({ bytes }) => {
+        if (bytes > 100_000) controller.abort();
+      },
+    });
+    await expect(bytesOf(stream)).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('keeps going when onProgress throws or rejects, and reports bytes and total', async () => {
+    const { lines, logger } = captureLogger();
+    const { client, buildId } = await setup({ artifacts: { size: 200_000 }, logger });
+    const seen: [number, number | undefined][] = [];
+    const stream = await client.builds.download(buildId, {
+      onProgress: ({ bytes, total }) => {
+        seen.push([bytes, total]);
+        if (seen.length === 1) throw new Error('boom');
+        return Promise.reject(new Error('later')) as unknown as undefined;
+      },
+    });
+    expectSame(await bytesOf(stream), artifactBytes(200_000));
+    expect(seen.at(-1)).toEqual([200_000, 200_000]);
+    await Promise.resolve();
+    expect(lines.some((line) => /onProgress of a download failed \(Error\)/.test(line))).toBe(true);
+  });
+
+  it('keeps its stall timeout when onProgress never returns a settled promise', async () => {
+    fakeClockInThisTest();
+    const { client, buildId } = await setup({
+      answer: (request) =>
+        new URL(request.url).pathname.startsWith('/downloads/')
+          ? new Response(
+              new ReadableStream({
+                start: (c) => c.enqueue(new Uint8Array(10)),
+                pull: () => new Promise(() => undefined),
+              }),
+            )
+          : undefined,
+    });
+    const stream = await run(
+      client.builds.download(buildId, { timeoutMs: 1000, maxRetries: 0, onProgress: () => new Promise(() => undefined) as never }),
+    );
+    const error = await run(bytesOf(stream)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/no data for 1000 ms after 10 bytes/);
+  });
+
+  it('refuses bad input before sending anything', async () => {
+    const { client, sent } = await setup();
+    await expect(client.builds.download('')).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.builds.download('bld_1', { maxBytes: -1 })).rejects.toThrow(/maxBytes/);
+    await expect(client.builds.download('bld_1', { onProgress: 'x' as never })).rejects.toThrow(/onProgress/);
+    await expect(client.builds.download({ id: 'wf_1' } as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.builds.download({ download_url: 'javascript:alert(1)' })).rejects.toThrow(/http\(s\) URL/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('rejects a build that has not completed, or failed, without downloading', async () => {
+    const service = createMockService({ buildDurationMs: 60_000, seed: 3 });
+    const client = new Client({ baseUrl: BASE, apiKey: service.apiKey, fetch: (i, init) => service.handle(new Request(i, init)) });
+    const input = { name: 'w', platform: 'zapier', trigger: { type: 'webhook' }, actions: [{ app: 'a', action: 'b' }] };
+    const building = await client.workflows.create(input);
+    const error = await client.builds.download(building).catch((e: unknown) => e);
+    expect(WfaError.is(error)).toBe(true);
+    expect((error as Error).message).toMatch(/no artifact to download yet \(status building\)/);
+    service.failNextBuild();
+    const failing = createMockService({ buildDurationMs: 0, failBuilds: true, seed: 4 });
+    const failed = new Client({ baseUrl: BASE, apiKey: failing.apiKey, fetch: (i, init) => failing.handle(new Request(i, init)) });
+    const wf = await failed.workflows.create(input);
+    await expect(failed.builds.download(wf)).rejects.toBeInstanceOf(BuildFailedError);
+  });
+});
+
+describe('client.builds.downloadToFile', () => {
+  let dir = '';
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  const tempDir = async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wfa-download-'));
+    return dir;
+  };
+
+  it('writes the artifact, resuming after drops, and leaves only the file', async () => {
+    const folder = await tempDir();
+    const { client, buildId } = await setup({ artifacts: { size: 250_000, resetAfterBytes: 100_000, resets: 2 } });
+    const path = join(folder, 'build.zip');
+    await expect(client.builds.downloadToFile(buildId, path)).resolves.toEqual({ path, bytes: 250_000 });
+    expectSame(new Uint8Array(await readFile(path)), artifactBytes(250_000));
+    expect(await readdir(folder)).toEqual(['build.zip']);
+  });
+
+  it('starts the file over when a resume is answered with the whole artifact', async () => {
+    const folder = await tempDir();
+    let n = 0;
+    const { client, buildId, service } = await setup({
+      artifacts: { size: 100_000, resetAfterBytes: 30_000, resets: 1 },
+      answer: (request) =>
+        new URL(request.url).pathname.startsWith('/downloads/') && ++n === 2 ? service.handle(new Request(request.url)) : undefined,
+    });
+    const path = join(folder, 'build.zip');
+    await expect(client.builds.downloadToFile(buildId, path)).resolves.toMatchObject({ bytes: 100_000 });
+    expectSame(new Uint8Array(await readFile(path)), artifactBytes(100_000));
+  });
+
+  it.each([
+    [
+      'a Content-Length mismatch',
+      { answer: () => new Response(new Uint8Array(10), { headers: { 'content-length': '20' } }) },
+      ResponseValidationError,
+    ],
+    ['maxBytes', { maxBytes: 50 }, ResponseValidationError],
+    ['a drop the host cannot resume', { artifacts: { size: 100_000, resetAfterBytes: 1000, ranges: false } }, ConnectionError],
+  ] as const)('leaves no file, and no temporary file, after %s; an existing file is untouched', async (_, how, ErrorClass) => {
+    const folder = await tempDir();
+    const { client, buildId } = await setup({
+      artifacts: 'artifacts' in how ? how.artifacts : { size: 100 },
+      answer: 'answer' in how ? (r) => (new URL(r.url).pathname.startsWith('/downloads/') ? how.answer() : undefined) : undefined,
+    });
+    await expect(
+      client.builds.downloadToFile(buildId, join(folder, 'new.zip'), {
+        maxRetries: 1,
+        maxBytes: 'maxBytes' in how ? how.maxBytes : undefined,
+      }),
+    ).rejects.toBeInstanceOf(ErrorClass);
+    await writeFile(join(folder, 'old.zip'), 'previous');
+    await expect(
+      client.builds.downloadToFile(buildId, join(folder, 'old.zip'), {
+        maxRetries: 1,
+        maxBytes: 'maxBytes' in how ? how.maxBytes : undefined,
+      }),
+    ).rejects.toBeInstanceOf(ErrorClass);
+    expect(await readdir(folder)).toEqual(['old.zip']);
+    expect(await readFile(join(folder, 'old.zip'), 'utf8')).toBe('previous');
+  });
+
+  it('leaves no file when aborted mid-download', async () => {
+    const folder = await tempDir();
+    const { client, buildId } = await setup({ artifacts: { size: 1_000_000 } });
+    const controller = new AbortController();
+    const done = client.builds.downloadToFile(buildId, join(folder, 'a.zip'), {
+      signal: controller.signal,
+      onProgress: ({ bytes }) => {
+        if (bytes >= 200_000) controller.abort();
+      },
+    });
+    await expect(done).rejects.toBeInstanceOf(AbortError);
+    expect(await readdir(folder)).toEqual([]);
+  });
+});
