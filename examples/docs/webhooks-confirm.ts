@@ -12,7 +12,8 @@ export const POST = createWebhookHandler({
   confirmTimeoutMs: 5_000, // no answer by then: 503, and the sender tries again
   on: {
     'build.completed': async (event, _request, delivery) => {
-      // Only reached when the build is `completed` with this very download_url (delivery.confirmed is true).
+      // Only reached when the build is `completed` with this very download_url.
+      console.log('confirmed:', delivery.confirmed); // true
       await db.builds.markReady(event.workflow_id, event.data.download_url);
     },
   },

@@ -21,10 +21,28 @@ import type { BuildCompletedEvent } from './parse.js';
  */
 export interface WebhookConfirmClient {
   /** `client.workflows`: the event's workflow, for its current `build_id`. */
-  workflows: { get(id: string, options?: { signal?: AbortSignal }): PromiseLike<{ build_id?: string | null | undefined }> };
+  workflows: {
+    /** Reads one workflow; `signal` aborts it when `confirmTimeoutMs` has passed. */
+    get(
+      id: string,
+      options?: { signal?: AbortSignal },
+    ): PromiseLike<{
+      /** The workflow's current build. */
+      build_id?: string | null | undefined;
+    }>;
+  };
   /** `client.builds`: that build's status and download URL. */
   builds: {
-    get(id: string, options?: { signal?: AbortSignal }): PromiseLike<{ status: string; download_url?: string | null | undefined }>;
+    /** Reads one build; `signal` aborts it when `confirmTimeoutMs` has passed. */
+    get(
+      id: string,
+      options?: { signal?: AbortSignal },
+    ): PromiseLike<{
+      /** Must be `completed`. */
+      status: string;
+      /** Must be the event's `download_url`. */
+      download_url?: string | null | undefined;
+    }>;
   };
 }
 

@@ -64,7 +64,6 @@ const notConfirmed = { error: 'Webhook delivery could not be confirmed' };
 
 export async function guard(ctx: GuardContext): Promise<Response> {
   const { event, dedupe } = ctx;
-  const failed = Symbol('store failed');
   // A store call, bounded like a callback: a store that throws or hangs answers 503, so the sender retries.
   const store = async <T>(what: string, operation: (store: WebhookDedupeStore) => Promise<T>): Promise<T | Response> => {
     let outcome: T | symbol;

@@ -19,8 +19,14 @@ import type { WebhookDedupeStore } from './dedupe.js';
  * ```
  */
 export type RedisLikeClient =
-  | { call(command: string, ...args: string[]): Promise<unknown> }
-  | { sendCommand(args: string[]): Promise<unknown> };
+  | {
+      /** ioredis: sends one command. */
+      call(command: string, ...args: string[]): Promise<unknown>;
+    }
+  | {
+      /** node-redis: sends one command. */
+      sendCommand(args: string[]): Promise<unknown>;
+    };
 
 /**
  * Options of {@link redisStore}.
