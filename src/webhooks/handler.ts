@@ -5,7 +5,10 @@
  * @module
  */
 
-import { WebhookParseError, WfaError } from '../core/errors.js';
+import { ValidationError, WebhookParseError, WfaError } from '../core/errors.js';
+import type { WebhookConfirmClient } from './confirm.js';
+import type { WebhookDedupeOptions } from './dedupe.js';
+import type { UnconfirmedPolicy, WebhookDelivery } from './guard.js';
 import {
   isKnownWebhookEvent,
   parseWebhookEvent,
@@ -28,7 +31,11 @@ import {
  * ```
  */
 export type WebhookEventHandlers = {
-  [Kind in KnownWebhookEventKind]?: (event: Extract<KnownWebhookEvent, { event: Kind }>, request: Request) => unknown;
+  [Kind in KnownWebhookEventKind]?: (
+    event: Extract<KnownWebhookEvent, { event: Kind }>,
+    request: Request,
+    delivery: WebhookDelivery,
+  ) => unknown;
 };
 
 /**
@@ -63,7 +70,7 @@ export interface WebhookHandlerOptions {
    * dropped, so that the service adding a kind never turns your endpoint into a source of errors. Its result
    * is awaited like a handler's.
    */
-  onUnknown?: (event: UnknownWebhookEvent, request: Request) => unknown;
+  onUnknown?: (event: UnknownWebhookEvent, request: Request, delivery: WebhookDelivery) => unknown;
   /**
    * Checks a delivery before it is parsed; see "Verifying deliveries" above. May be async.
    * `rawBody` is exactly the bytes received; `headers` are the request's.
@@ -91,6 +98,19 @@ export interface WebhookHandlerOptions {
    * Without it, the error is logged with `console.error`. It may throw, reject or hang: the answer still goes.
    */
   onError?: (error: unknown, event: WebhookEvent | undefined) => unknown;
+  /**
+   * A client (any object with `workflows.get` and `builds.get`, such as a `Client`) to confirm each delivery
+   * with the service before its callback runs; see "Confirming deliveries" in `docs/webhooks.md`. A
+   * `build.completed` whose build is not `completed` with that `download_url` is answered 401 (and reported to
+   * `onError`); a service that cannot answer, 503.
+   */
+  confirm?: WebhookConfirmClient;
+  /** With `confirm`: what to do with kinds the SDK cannot confirm. Default `'reject'` (401, the callback does not run). */
+  unconfirmed?: UnconfirmedPolicy;
+  /** With `confirm`: how long confirming may take, in milliseconds, before the answer is 503. Default 10 000. */
+  confirmTimeoutMs?: number;
+  /** Runs each delivery's callback once, across retries and processes; see "Handling each delivery once" in `docs/webhooks.md`. */
+  dedupe?: WebhookDedupeOptions;
 }
 
 /**
@@ -135,11 +155,17 @@ const defaultMaxBodyBytes = 1024 * 1024;
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const { on, onUnknown, verify, onError = logError } = options;
+  const { on, onUnknown, verify, onError = logError, confirm, unconfirmed = 'reject' } = options;
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
   if (!(maxBodyBytes >= 0)) throw new RangeError(`maxBodyBytes must be a non-negative number, got ${maxBodyBytes}`);
   const bodyTimeoutMs = checkMs(options.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs');
   const handlerTimeoutMs = checkMs(options.handlerTimeoutMs ?? 30_000, 'handlerTimeoutMs');
+  const confirmTimeoutMs = checkMs(options.confirmTimeoutMs ?? 10_000, 'confirmTimeoutMs');
+  const dedupe = options.dedupe && checkDedupe(options.dedupe, handlerTimeoutMs + confirmTimeoutMs);
+  if (confirm !== undefined && typeof confirm?.builds?.get !== 'function')
+    invalid('confirm', 'must be a client with workflows.get and builds.get');
+  if (!['reject', 'accept', 'handler-decides'].includes(unconfirmed))
+    invalid('unconfirmed', "must be 'reject', 'accept' or 'handler-decides'");
   // A user's callback, bounded: it may hang, and a sync throw counts as a rejection.
   const run: Run = (callback) => within(handlerTimeoutMs, Promise.resolve().then(callback));
   const tooLong = (what: string, event: WebhookEvent | undefined) => {
@@ -183,17 +209,29 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       throw error;
     }
 
+    const known = isKnownWebhookEvent(event);
+    // `Object.hasOwn`: an event kind must never reach an inherited property of `on`. The cast is sound
+    // because `on[kind]` takes events of that kind, but TypeScript cannot correlate the two unions.
+    const kind = event.event as KnownWebhookEventKind;
+    const callback = (known ? (Object.hasOwn(on, kind) ? on[kind] : undefined) : onUnknown) as
+      | ((event: WebhookEvent, request: Request, delivery: WebhookDelivery) => unknown)
+      | undefined;
+    // Nothing runs for it: acknowledged, with nothing to confirm or to run once.
+    if (!callback) return reply(200, { received: true });
+    const label = known ? `handler for "${event.event}"` : 'onUnknown';
+    const invoke = (delivery: WebhookDelivery) => Promise.resolve().then(() => callback(event, request, delivery));
+
+    if (confirm || dedupe) {
+      const { guard } = await import('./guard.js');
+      return guard({
+        ...{ event, request, body, invoke, run, timedOut, label, confirm, unconfirmed, confirmTimeoutMs, dedupe },
+        tooLong: (what) => tooLong(what, event),
+        report: (error) => report(run, onError, error, event),
+        reply,
+      });
+    }
     try {
-      if (isKnownWebhookEvent(event)) {
-        // `Object.hasOwn`: an event kind must never reach an inherited property of `on`. The cast is sound
-        // because `on[kind]` takes events of that kind, but TypeScript cannot correlate the two unions.
-        const handle = (Object.hasOwn(on, event.event) ? on[event.event] : undefined) as
-          | ((event: KnownWebhookEvent, request: Request) => unknown)
-          | undefined;
-        if (handle && (await run(() => handle(event, request))) === timedOut) return tooLong(`handler for "${event.event}"`, event);
-      } else if (onUnknown && (await run(() => onUnknown(event, request))) === timedOut) {
-        return tooLong('onUnknown', event);
-      }
+      if ((await run(() => invoke({ confirmed: false }))) === timedOut) return tooLong(label, event);
     } catch (error) {
       await report(run, onError, error, event);
       return reply(500, { error: 'Webhook handler failed' });
@@ -227,6 +265,18 @@ function bodyConsumedError(request: Request): WfaError | undefined {
 /** The 405 both faces answer to any method but POST. */
 export function methodNotAllowed(method: string): Response {
   return reply(405, { error: `Method ${method} not allowed; webhooks are delivered by POST` }, { allow: 'POST' });
+}
+
+function invalid(field: string, message: string): never {
+  throw new ValidationError('webhook handler options', [{ path: [field], message, code: 'invalid_value' }]);
+}
+
+function checkDedupe(dedupe: WebhookDedupeOptions, longestDeliveryMs: number) {
+  const { store, idHeaders } = dedupe;
+  if (typeof store?.reserve !== 'function') invalid('dedupe.store', 'must be a store such as memoryStore() or redisStore(client)');
+  const ttlMs = checkMs(dedupe.ttlMs ?? 24 * 60 * 60 * 1000, 'dedupe.ttlMs');
+  const lockMs = checkMs(dedupe.lockMs ?? longestDeliveryMs, 'dedupe.lockMs');
+  return { store, ttlMs, lockMs, idHeaders };
 }
 
 function checkMs(value: number, name: string): number {

@@ -37,6 +37,10 @@ export {
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from './handler.js';
+export type { WebhookConfirmClient } from './confirm.js';
+export { memoryStore, type WebhookDedupeOptions, type WebhookDedupeStore } from './dedupe.js';
+export type { UnconfirmedPolicy, WebhookDelivery } from './guard.js';
+export { redisStore, type RedisLikeClient, type RedisStoreOptions } from './redis.js';
 export { toNodeHandler, type NodeWebhookHandler, type NodeWebhookRequest, type NodeWebhookResponse } from './node.js';
 export {
   createWebhookBody,

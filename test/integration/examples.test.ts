@@ -9,6 +9,7 @@ import { Client } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
 import { ROOT, runScript, startScript, type Finished } from '../cli/process.js';
 import { envFor } from '../cli/servers.js';
+import { startRedis } from '../helpers/redis.js';
 
 const examples = readdirSync(join(ROOT, 'examples'))
   .filter((file) => file.endsWith('.ts') && file !== 'demo.ts')
@@ -35,6 +36,20 @@ const drivers: Record<string, (server: MockServer, expect: ExpectStatic) => Prom
       running.child.kill('SIGKILL'); // a no-op once it has exited; otherwise the receiver would outlive a failure
     }
   },
+  // Against a redis-server of its own, through node-redis and then ioredis.
+  async 'webhook-dedupe-redis.ts'(_server, expect) {
+    const redis = await startRedis();
+    try {
+      const viaIoredis = await runScript('examples/webhook-dedupe-redis.ts', [], {
+        env: { REDIS_URL: redis.url, REDIS_CLIENT: 'ioredis' },
+        timeoutMs: 40_000,
+      });
+      expect(viaIoredis.stdout).toMatch(/^Handler runs: 1 \(redisStore\)$/m);
+      return await runScript('examples/webhook-dedupe-redis.ts', [], { env: { REDIS_URL: redis.url }, timeoutMs: 40_000 });
+    } finally {
+      await redis.stop();
+    }
+  },
 };
 
 /** What each example must print to show it did its job, beyond exiting 0. */
@@ -47,6 +62,9 @@ const shows: Record<string, RegExp> = {
   'testing-with-msw.ts': /^# pass 3$/m,
   'webhook-signed.ts': /^Signed delivery: 200\nTampered delivery: 401$/m,
   'webhook-listen.ts': /^Verified delivery: build of wf_\w+ at http:\/\/127\.0\.0\.1:\d+\/downloads\/bld_\w+\.zip$/m,
+  'webhook-confirm.ts':
+    /^Forged delivery: 401\nHandled wf_\w+ \(confirmed: true\): http:\/\/127\.0\.0\.1:\d+\/downloads\/bld_\w+\.zip\nGenuine delivery: 200$/m,
+  'webhook-dedupe-redis.ts': /^Answers: 200( 503){5}\nRetry: 200 \{"received":true,"duplicate":true\}\nHandler runs: 1 \(redisStore\)$/m,
 };
 
 describe('examples', () => {

@@ -48,7 +48,7 @@ describe('createWebhookHandler: 200 when handled or acknowledged', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toEqual({ received: true });
-    expect(onBuildCompleted).toHaveBeenCalledExactlyOnceWith(createWebhookPayload({ workflow_id: 'wf_9' }), request);
+    expect(onBuildCompleted).toHaveBeenCalledExactlyOnceWith(createWebhookPayload({ workflow_id: 'wf_9' }), request, { confirmed: false });
   });
 
   it('waits for an async handler before answering', async () => {
@@ -75,7 +75,7 @@ describe('createWebhookHandler: 200 when handled or acknowledged', () => {
     const response = await handler(createWebhookRequest(payload));
 
     expect(response.status).toBe(200);
-    expect(onUnknown).toHaveBeenCalledExactlyOnceWith(payload, expect.any(Request));
+    expect(onUnknown).toHaveBeenCalledExactlyOnceWith(payload, expect.any(Request), { confirmed: false });
     expect(onBuildCompleted).not.toHaveBeenCalled();
   });
 

@@ -1,0 +1,202 @@
+/** `dedupe`: each delivery's callback runs once, across retries, with the in-memory store. Real Redis: test/integration. */
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createWebhookBody,
+  createWebhookHandler,
+  createWebhookRequest,
+  memoryStore,
+  redisStore,
+  ValidationError,
+  type WebhookDedupeStore,
+  type WebhookHandlerOptions,
+} from '../../src/webhooks/index.js';
+import { fakeClockInThisTest, run } from '../helpers/clock.js';
+
+/** Lets real work (Web Crypto's digest) go on until `mock` has been called, or for `turns` turns of the event loop. */
+async function called(mock: { mock: { calls: unknown[] } }, turns = 10_000): Promise<void> {
+  for (let i = 0; i < turns && mock.mock.calls.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+function receiver(options: Partial<WebhookHandlerOptions> & { store?: WebhookDedupeStore; ttlMs?: number } = {}) {
+  const { store = memoryStore(), ttlMs, ...rest } = options;
+  const onBuildCompleted = vi.fn();
+  const onError = vi.fn();
+  const handler = createWebhookHandler({ on: { 'build.completed': onBuildCompleted }, onError, dedupe: { store, ttlMs }, ...rest });
+  return { handler, onBuildCompleted, onError, store };
+}
+
+/** The same bytes every time, as a sender's retry sends them. */
+const delivery = (headers?: Record<string, string>, workflowId = 'wf_1') =>
+  new Request('https://example.com/hooks', { method: 'POST', body: createWebhookBody({ workflow_id: workflowId }), headers });
+
+describe('dedupe with memoryStore()', () => {
+  it('runs a delivery sent twice once; the second is answered 200 {duplicate:true}', async () => {
+    const { handler, onBuildCompleted } = receiver();
+    expect((await handler(delivery())).status).toBe(200);
+    const again = await handler(delivery());
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+    expect(onBuildCompleted.mock.calls[0]?.[2]).toEqual({ confirmed: false, key: expect.stringMatching(/^body:[0-9a-f]{64}$/) });
+  });
+
+  it('tells different bodies apart, and bodies that differ by one byte too', async () => {
+    const { handler, onBuildCompleted } = receiver();
+    const body = createWebhookBody({ workflow_id: 'wf_1' });
+    await handler(new Request('https://example.com/hooks', { method: 'POST', body }));
+    await handler(new Request('https://example.com/hooks', { method: 'POST', body: `${body} ` }));
+    await handler(delivery({}, 'wf_2'));
+    expect(onBuildCompleted).toHaveBeenCalledTimes(3);
+  });
+
+  it('keys on a delivery-id header when there is one: webhook-id, x-webhook-id, x-delivery-id', async () => {
+    const { handler, onBuildCompleted } = receiver();
+    await handler(delivery({ 'webhook-id': 'msg_1' }));
+    await handler(delivery({ 'webhook-id': 'msg_2' })); // same bytes, another delivery: runs
+    await handler(delivery({ 'webhook-id': 'msg_1' }, 'wf_other')); // same id: a retry, whatever its body
+    await handler(delivery({ 'x-delivery-id': 'd_1' }));
+    await handler(delivery({ 'x-delivery-id': 'd_1' }));
+    expect(onBuildCompleted).toHaveBeenCalledTimes(3);
+    expect(onBuildCompleted.mock.calls.map((call) => call[2].key)).toEqual([
+      expect.stringMatching(/^id:[0-9a-f]{64}$/),
+      expect.stringMatching(/^id:/),
+      expect.stringMatching(/^id:/),
+    ]);
+  });
+
+  it('takes the id headers you name (idHeaders)', async () => {
+    const onBuildCompleted = vi.fn();
+    const handler = createWebhookHandler({
+      on: { 'build.completed': onBuildCompleted },
+      dedupe: { store: memoryStore(), idHeaders: ['x-my-id'] },
+    });
+    await handler(delivery({ 'x-my-id': 'a', 'webhook-id': 'same' }));
+    await handler(delivery({ 'x-my-id': 'b', 'webhook-id': 'same' }));
+    expect(onBuildCompleted).toHaveBeenCalledTimes(2);
+  });
+
+  it('runs concurrent duplicates once: while the first is running, a duplicate gets 503 and Retry-After', async () => {
+    let finish: () => void = () => {};
+    const onBuildCompleted = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { handler } = receiver({ on: { 'build.completed': onBuildCompleted } });
+
+    const first = handler(delivery());
+    await vi.waitFor(() => expect(onBuildCompleted).toHaveBeenCalledOnce());
+    const duplicate = await handler(delivery());
+    expect(duplicate.status).toBe(503);
+    expect(duplicate.headers.get('retry-after')).toBe('40'); // lockMs: handlerTimeoutMs + confirmTimeoutMs
+    finish();
+    expect((await first).status).toBe(200);
+    expect(await (await handler(delivery())).json()).toEqual({ received: true, duplicate: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+
+  it('releases the key when the handler throws, so the retried delivery runs', async () => {
+    const onBuildCompleted = vi.fn().mockRejectedValueOnce(new Error('database down')).mockResolvedValue(undefined);
+    const { handler, onError } = receiver({ on: { 'build.completed': onBuildCompleted } });
+    expect((await handler(delivery())).status).toBe(500);
+    expect(onError).toHaveBeenCalledWith(new Error('database down'), expect.anything());
+    expect((await handler(delivery())).status).toBe(200);
+    expect((await handler(delivery())).status).toBe(200);
+    expect(onBuildCompleted).toHaveBeenCalledTimes(2);
+  });
+
+  it('forgets a handled delivery after ttlMs (fake clock), and not before', async () => {
+    fakeClockInThisTest();
+    const { handler, onBuildCompleted } = receiver({ ttlMs: 60_000 });
+    await handler(delivery());
+    vi.advanceTimersByTime(59_999);
+    await handler(delivery());
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(1);
+    await handler(delivery());
+    expect(onBuildCompleted).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps the key of a handler past handlerTimeoutMs until it settles, then marks it done (fake clock)', async () => {
+    fakeClockInThisTest();
+    let finish: () => void = () => {};
+    const onBuildCompleted = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { handler } = receiver({ on: { 'build.completed': onBuildCompleted }, handlerTimeoutMs: 1_000 });
+
+    const first = handler(delivery());
+    await called(onBuildCompleted); // past the key's SHA-256, which no clock moves
+    expect((await run(first)).status).toBe(503); // too slow: the sender will retry
+    expect((await handler(delivery())).status).toBe(503); // ...but it is still running: not again
+    finish();
+    await called({ mock: { calls: [] } }, 20); // the key is marked done in the background: microtasks only
+    const retried = await handler(delivery());
+    expect(await retried.json()).toEqual({ received: true, duplicate: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+
+  it('answers 503 when the store fails or hangs, and never runs the handler', async () => {
+    fakeClockInThisTest();
+    const failing = vi.fn(() => Promise.reject(new Error('ECONNREFUSED')));
+    const hanging = vi.fn(() => new Promise<boolean>(() => {}));
+    for (const reserve of [failing, hanging]) {
+      const { handler, onBuildCompleted, onError } = receiver({ store: { ...memoryStore(), reserve }, handlerTimeoutMs: 1_000 });
+      const answer = handler(delivery());
+      await called(reserve); // past the key's SHA-256, which no clock moves
+      expect((await run(answer)).status).toBe(503);
+      expect(onBuildCompleted).not.toHaveBeenCalled();
+      expect(onError).toHaveBeenCalledOnce();
+    }
+  });
+
+  it('does not reserve deliveries nothing handles', async () => {
+    const store = memoryStore();
+    const reserve = vi.spyOn(store, 'reserve');
+    const handler = createWebhookHandler({ on: {}, dedupe: { store } });
+    expect((await handler(delivery())).status).toBe(200);
+    expect(reserve).not.toHaveBeenCalled();
+  });
+});
+
+describe('memoryStore()', () => {
+  it('reserves atomically, replaces and releases only what is still the caller’s', async () => {
+    const store = memoryStore();
+    expect(await store.reserve('k', 'a', 1_000)).toBe(true);
+    expect(await store.reserve('k', 'b', 1_000)).toBe(false);
+    expect(await store.replace('k', 'b', 'c', 1_000)).toBe(false);
+    await store.release('k', 'b');
+    expect(await store.get('k')).toBe('a');
+    expect(await store.replace('k', 'a', 'done', 1_000)).toBe(true);
+    await store.release('k', 'a');
+    expect(await store.get('k')).toBe('done');
+  });
+
+  it('is bounded: beyond maxKeys the oldest key is forgotten first', async () => {
+    const store = memoryStore({ maxKeys: 3 });
+    for (const key of ['a', 'b', 'c', 'd']) await store.reserve(key, '1', 60_000);
+    expect(await store.get('a')).toBeUndefined();
+    expect(await Promise.all(['b', 'c', 'd'].map((key) => store.get(key)))).toEqual(['1', '1', '1']);
+  });
+
+  it('refuses bad options when created, and so does the handler', () => {
+    expect(() => memoryStore({ maxKeys: 0 })).toThrow(ValidationError);
+    expect(() => redisStore({} as never)).toThrow(/node-redis client \(with sendCommand\) or an ioredis client \(with call\)/);
+    expect(() => createWebhookHandler({ on: {}, dedupe: { store: {} as never } })).toThrow(/dedupe.store: must be a store/);
+    expect(() => createWebhookHandler({ on: {}, dedupe: { store: memoryStore(), ttlMs: -1 } })).toThrow(/dedupe.ttlMs/);
+  });
+});
+
+describe('redisStore(): the commands it sends (a real server: test/integration/webhook-dedupe-redis.test.ts)', () => {
+  it('sends SET NX PX through node-redis’s sendCommand, and ioredis’s call', async () => {
+    const nodeRedis = { sendCommand: vi.fn(async (_args: string[]) => 'OK') };
+    const ioredis = { call: vi.fn(async (..._args: string[]) => null), sendCommand: vi.fn() };
+    expect(await redisStore(nodeRedis).reserve('k', 'v', 1_500)).toBe(true);
+    expect(await redisStore(ioredis, { prefix: 'p:' }).reserve('k', 'v', 0.5)).toBe(false);
+    expect(nodeRedis.sendCommand).toHaveBeenCalledWith(['SET', 'wfa:webhook:k', 'v', 'NX', 'PX', '1500']);
+    expect(ioredis.call).toHaveBeenCalledWith('SET', 'p:k', 'v', 'NX', 'PX', '1');
+    expect(ioredis.sendCommand).not.toHaveBeenCalled();
+  });
+});
+
+// A duplicate request object is not needed for the key: the exact bytes are.
+it('createWebhookRequest deliveries of the same payload share a key', async () => {
+  const { handler, onBuildCompleted } = receiver();
+  await handler(createWebhookRequest({ workflow_id: 'wf_9' }));
+  await handler(createWebhookRequest({ workflow_id: 'wf_9' }));
+  expect(onBuildCompleted).toHaveBeenCalledOnce();
+});
