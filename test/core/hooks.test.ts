@@ -81,7 +81,7 @@ describe('hooks: order and context', () => {
   it('a list page: the route is the collection, the URL has the query', async () => {
     server.use(http.get(`${BASE}/v1/workflows`, () => HttpResponse.json({ data: [workflow], has_more: false })));
     const { seen, hooks, order } = recording();
-    const settled = await settle(client({ hooks }).workflows.list({ limit: 5 }));
+    const settled = await settle(Promise.resolve(client({ hooks }).workflows.list({ limit: 5 })));
     expect(settled.ok).toBe(true);
     expect(order()).toEqual(['beforeRequest:1', 'afterResponse:1', 'onSuccess:1']);
     expect(seen[0]!.context).toMatchObject({ route: '/workflows', url: `${BASE}/v1/workflows?limit=5` });
@@ -223,7 +223,7 @@ describe('hooks never see the API key', () => {
       for (const name of Object.keys(context)) {
         const value = (context as Record<string, unknown>)[name];
         if (value instanceof Headers) fields[name] = Object.fromEntries(value);
-        else if (value instanceof Error) fields[name] = { message: value.message, cause: String(value.cause), ...value };
+        else if (value instanceof Error) fields[name] = { ...value, message: value.message, cause: String(value.cause) };
         else if (name === 'headers') {
           // What a hook could try on the header setter.
           fields[name] = {
