@@ -91,7 +91,9 @@ export function otelHooks(options: OtelHooksOptions = {}): Hooks {
     const { call } = spans;
     call.setAttributes(httpAttributes(c));
     if (status !== undefined) call.setAttribute('http.response.status_code', status);
-    if (error) fail(call, error.name, error.message);
+    // The conventions: the status when there was one, else the error's type.
+    const answered = (error as { status?: unknown } | undefined)?.status;
+    if (error) fail(call, typeof answered === 'number' ? String(answered) : error.name, error.message);
     call.end(at(c.elapsedMs));
   };
 
