@@ -20,7 +20,10 @@ const guard = (allowOtel) => ({
       const metaInputs = result.metafile?.inputs ?? {};
       // Bundled modules, and what they import that stays external (size-limit leaves peers such as
       // @opentelemetry/api out, so otel code, wherever tsup's splitting put it, shows as that import).
-      const inputs = Object.entries(metaInputs).flatMap(([input, { imports }]) => [input, ...imports.map((i) => `node_modules/${i.path}/`)]);
+      const inputs = Object.entries(metaInputs).flatMap(([input, { imports }]) => [
+        input,
+        ...imports.map((i) => `node_modules/${i.path}/`),
+      ]);
       if (inputs.length === 0) throw new Error('no metafile: the guard cannot see what was bundled');
       for (const [pattern, what] of FORBIDDEN) {
         if (allowOtel && what !== 'ky') continue;
