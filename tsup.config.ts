@@ -10,6 +10,7 @@ const library = {
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
     'testing-msw': 'src/testing/msw.ts',
+    otel: 'src/otel/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
@@ -24,8 +25,9 @@ const library = {
   // tree-shaken it is one file. The published types are plain interfaces, so consumers never need zod:
   // the package has no runtime dependency.
   noExternal: ['zod'],
-  // msw is an optional peer (only the testing/msw entry uses it); Node built-ins stay imports.
-  external: ['msw', /^node:/],
+  // msw and @opentelemetry/api are optional peers (only the testing/msw and otel entries use them); Node
+  // built-ins stay imports.
+  external: ['msw', '@opentelemetry/api', /^node:/],
   removeNodeProtocol: false,
   define,
 } satisfies Options;

@@ -13,6 +13,7 @@ export default defineConfig({
     alias: [
       { find: /^workflow-automation-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^workflow-automation-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^workflow-automation-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^workflow-automation-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^workflow-automation-sdk$/, replacement: src('index.ts') },
     ],

@@ -22,6 +22,18 @@ export type {
   ResponseDetails,
 } from './core/options.js';
 export type { QueryValue } from './core/query.js';
+export type {
+  AfterResponseContext,
+  BeforeRequestContext,
+  BeforeRetryContext,
+  ErrorContext,
+  Hook,
+  HookContext,
+  HookHeaders,
+  Hooks,
+  SuccessContext,
+  WaitEvent,
+} from './core/hooks.js';
 export type { PageInfo, PageParams } from './service/envelope.js';
 export { Page, PagePromise, type ListOptions } from './resources/pages.js';
 export { ApiPromise, type WithResponse } from './resources/api-promise.js';

@@ -14,6 +14,7 @@ import {
   type Issue,
 } from './errors.js';
 import { resolveKey } from './api-key.js';
+import { checkHooks, nextId, runHook, type HookContext, type Hooks } from './hooks.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { LevelLogger } from './logger.js';
 import { userAgent } from './user-agent.js';
@@ -28,7 +29,7 @@ import {
 } from './options.js';
 import { queryString, withSearch, type QueryValue } from './query.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
-import { now } from './poll.js';
+import { now, runPhase } from './poll.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer, type RetryOptions } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 
@@ -89,6 +90,24 @@ interface Tally {
   attempts: number;
   readonly raw: boolean;
   readonly started: number;
+  /** Only when the client has hooks. */
+  readonly hooked?: HookedCall | undefined;
+}
+
+/** What the hooks of one call share; filled in as the call learns it. */
+interface HookedCall {
+  readonly hooks: Hooks;
+  readonly callId: number;
+  method: string;
+  route: string;
+  secrets: string[];
+  started: number;
+  deadline: number;
+  deadlineMs: number | undefined;
+  status: number | undefined;
+  /** The last attempt's URL. */
+  url: string;
+  tally?: Tally | undefined;
 }
 
 const MAX_REDIRECTS = 5;
@@ -112,6 +131,7 @@ export class HttpCore {
   declare readonly maxRetries: number;
   declare readonly deadlineMs: number | undefined;
   readonly #retry: RetryOptions | undefined;
+  readonly #hooks: Hooks | undefined;
   declare readonly validateResponses: boolean;
   declare readonly maxResponseBytes: number;
   declare readonly log: LevelLogger;
@@ -130,6 +150,7 @@ export class HttpCore {
     this.maxRetries = checkCount(options, 'maxRetries', 2, 0, MAX_RETRIES);
     this.deadlineMs = options.deadlineMs === undefined ? undefined : checkCount(options, 'deadlineMs', 0, 1);
     this.#retry = checkRetry(options.retry);
+    this.#hooks = checkHooks(options.hooks);
     this.validateResponses = options.validateResponses ?? true;
     this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = log;
@@ -142,6 +163,11 @@ export class HttpCore {
   /** The client's `fetch` option, for downloads (`download.ts`), which send none of the client's headers. */
   get fetchOption(): FetchLike | undefined {
     return this.#fetch;
+  }
+
+  /** For build waits' `onWait`. */
+  get hooks(): Hooks | undefined {
+    return this.#hooks;
   }
 
   get hasApiKey(): boolean {
@@ -159,9 +185,73 @@ export class HttpCore {
   }
 
   /** With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
-  async exchange<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
+  exchange<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
+    // Not async: without hooks, no extra promise turn.
+    return this.#hooks ? this.#hooked(req, raw, this.#hooks) : this.#exchange(req, raw, undefined);
+  }
+
+  /** `onSuccess` and `onError` run once per call, awaited within its deadline and signal. */
+  async #hooked<T>(req: CoreRequest<T>, raw: boolean, hooks: Hooks): Promise<CoreResponse<T>> {
     const started = now();
-    const tally: Tally = { attempts: 0, raw, started };
+    const call: HookedCall = {
+      hooks,
+      callId: nextId(),
+      method: String(req.method).toUpperCase(),
+      route: String(req.route ?? req.path).split('?')[0]!,
+      secrets: [],
+      started,
+      deadline: started + (req.deadlineMs ?? this.deadlineMs ?? this.timeoutMs),
+      deadlineMs: req.deadlineMs ?? this.deadlineMs,
+      status: undefined,
+      url: '',
+    };
+    let result: CoreResponse<T>;
+    try {
+      result = await this.#exchange(req, raw, call);
+    } catch (error) {
+      if (!hooks.onError) throw error;
+      const pending = runHook(
+        'onError',
+        hooks.onError,
+        { ...hookContext(call, call.url), error: error as WfaError, status: call.status },
+        call.secrets,
+      );
+      // Past the deadline a pending onError is not waited for: the call's error stands.
+      if (pending) await this.#bound(pending, req, call);
+      throw error;
+    }
+    if (hooks.onSuccess) {
+      const pending = runHook(
+        'onSuccess',
+        hooks.onSuccess,
+        { ...hookContext(call, call.url), status: result.response.status },
+        call.secrets,
+      );
+      if (pending) {
+        const ended = await this.#bound(pending, req, call);
+        if (ended) throw ended;
+      }
+    }
+    return result;
+  }
+
+  /** Awaits a hook's promise until the call's signal or deadline; a rejection is thrown, an end returned. */
+  async #bound(pending: Promise<void>, req: CoreRequest<unknown>, call: HookedCall): Promise<WfaError | undefined> {
+    pending.catch(() => undefined);
+    const result = await runPhase(() => pending, { signal: req.signal, deadline: call.deadline });
+    if (result.type === 'failed') throw result.error;
+    if (result.type === 'aborted')
+      return new AbortError(`${call.method} ${call.route} was aborted by its signal`, { cause: result.reason });
+    if (result.type === 'deadline') {
+      const ms = call.deadlineMs ?? Math.round(call.deadline - call.started);
+      return new TimeoutError(`${call.method} ${call.route} ran past the call's deadline (${ms} ms) in a hook`, ms, 'deadline');
+    }
+    return undefined;
+  }
+
+  async #exchange<T>(req: CoreRequest<T>, raw: boolean, hooked: HookedCall | undefined): Promise<CoreResponse<T>> {
+    const started = now();
+    const tally: Tally = { attempts: 0, raw, started, hooked };
     checkRequestOptions(req);
     checkCall(req);
     if (req.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: req.signal.reason });
@@ -192,6 +282,13 @@ export class HttpCore {
       headers['x-api-key'] = key;
     }
     const secrets = usableSecrets([key, ...explicitKeys, ...(req.secrets ?? [])]);
+    if (hooked) {
+      hooked.secrets = secrets;
+      hooked.route = redactText(hooked.route, secrets);
+      hooked.started = started;
+      hooked.deadline = deadline;
+      hooked.tally = tally;
+    }
     if (body !== undefined && !contentType) headers['content-type'] = 'application/json';
 
     let url = target.route ? target.route.url : target.url;
@@ -317,6 +414,15 @@ export class HttpCore {
           shownUrl: this.#retry?.shouldRetry ? redactText(url, secrets) : undefined,
           onRetry: (retry, reason, waitMs) =>
             this.log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, secrets),
+          beforeRetry: tally.hooked?.hooks.beforeRetry
+            ? (status, error, delayMs) =>
+                runHook(
+                  'beforeRetry',
+                  tally.hooked!.hooks.beforeRetry!,
+                  { ...hookContext(tally.hooked!, url), status, error, delayMs },
+                  secrets,
+                )
+            : undefined,
         });
       } catch (error) {
         if (error instanceof WfaError) throw error;
@@ -381,10 +487,17 @@ export class HttpCore {
   ): Promise<Received> {
     const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
     tally.attempts++;
+    const { hooked } = tally;
+    if (hooked?.hooks.beforeRequest) init.headers = await beforeRequest(hooked, url, headers, secrets);
     // The global `fetch` is looked up at call time, so tools that patch it after the client exists still work.
     const response = await (this.#fetch ? this.#fetch(url, init) : fetch(url, init));
     const failed = response.status >= 400;
+    if (hooked) {
+      hooked.status = response.status;
+      hooked.url = url;
+    }
     if (tally.raw && response.status >= 200 && response.status < 300) {
+      if (hooked?.hooks.afterResponse) await afterResponse(hooked, url, response, secrets);
       return { status: response.status, headers: response.headers, text: '', url, raw: response };
     }
     const text = await readText(response, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, failed);
@@ -393,6 +506,7 @@ export class HttpCore {
       const issues = [{ path: [], message, code: 'too_big' }];
       throw new ResponseValidationError({ body: undefined, issues, method, url: redactText(url, secrets) });
     }
+    if (hooked?.hooks.afterResponse) await afterResponse(hooked, url, response, secrets);
     return { status: response.status, headers: response.headers, text, url };
   }
 
@@ -434,6 +548,43 @@ export class HttpCore {
   redactSecrets<T>(value: T): T {
     return redact(value, usableSecrets([this.#lastKey]));
   }
+}
+
+function hookContext(call: HookedCall, url: string): HookContext {
+  return {
+    callId: call.callId,
+    method: call.method,
+    url: redactText(url, call.secrets),
+    route: call.route,
+    attempt: call.tally?.attempts ?? 0,
+    elapsedMs: now() - call.started,
+  };
+}
+
+/** Hooks add headers to a copy, through a setter only: the key is never readable, nor replaceable. */
+async function beforeRequest(call: HookedCall, url: string, headers: Record<string, string>, secrets: string[]) {
+  const sent = { ...headers };
+  const set = (name: string, value: string): void => {
+    const lower = String(name).toLowerCase();
+    if (lower === 'x-api-key') throw new WfaError('hooks may not set X-API-Key');
+    checkRequestOptions({ headers: { [name]: value } }, 'header set by a hook');
+    for (const existing of Object.keys(sent)) if (existing.toLowerCase() === lower) delete sent[existing];
+    sent[name] = value;
+  };
+  const pending = runHook('beforeRequest', call.hooks.beforeRequest!, { ...hookContext(call, url), headers: { set } }, secrets);
+  if (pending) await pending;
+  return sent;
+}
+
+async function afterResponse(call: HookedCall, url: string, response: Response, secrets: string[]) {
+  const responseHeaders = new Headers(redact(Object.fromEntries(response.headers), secrets));
+  const pending = runHook(
+    'afterResponse',
+    call.hooks.afterResponse!,
+    { ...hookContext(call, url), status: response.status, responseHeaders },
+    secrets,
+  );
+  if (pending) await pending;
 }
 
 /** Refuses, before anything is sent, a method or path a JavaScript caller got wrong. */

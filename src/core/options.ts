@@ -1,5 +1,6 @@
 /** The options a `Client` and each call accept, and the checks of a call's options. */
 import { ValidationError, type Issue } from './errors.js';
+import type { Hooks } from './hooks.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 
 /**
@@ -124,6 +125,11 @@ export interface ClientOptions {
   deadlineMs?: number | undefined;
   /** When a failed attempt is sent again: statuses, backoff, `Retry-After` bound, and a `shouldRetry` say. */
   retry?: RetryOptions | undefined;
+  /**
+   * Functions run around each call and attempt (add headers, log, trace): see docs/hooks.md. They never see
+   * the API key. `workflow-automation-sdk/otel` builds OpenTelemetry spans on them.
+   */
+  hooks?: Hooks | undefined;
   /** The Fetch implementation. Default: the global `fetch`, looked up at call time. */
   fetch?: FetchLike | undefined;
   /** Headers added to every request. */

@@ -134,6 +134,14 @@ export interface RetryPolicy {
   /** For `shouldRetry`: the attempt's URL without secrets. */
   shownUrl?: string | undefined;
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
+  /** The `beforeRetry` hook: a returned promise is awaited within the signal and deadline. */
+  beforeRetry?: ((status: number | undefined, error: string | undefined, delayMs: number) => Promise<void> | undefined) | undefined;
+}
+
+/** What hooks call an attempt's end: the SDK error it would become. */
+function hookErrorName(error: unknown): string {
+  const name = error instanceof Error ? error.name : 'Error';
+  return name === 'AttemptTimeout' ? 'TimeoutError' : name === 'BodyReadError' ? 'ConnectionError' : name;
 }
 
 function isDefaultStatus(status: number): boolean {
@@ -223,6 +231,16 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
       return outcome;
     }
     policy.onRetry?.(retry, 'status' in outcome ? outcome.status : (outcome.error as Error).name, wait);
+    if (policy.beforeRetry) {
+      const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
+      const pending = policy.beforeRetry('status' in outcome ? outcome.status : undefined, failed, wait);
+      if (pending) {
+        const hooked = await runPhase(() => pending, { signal, deadline });
+        if (hooked.type === 'aborted') throw new AttemptFailure('CallerAbort', hooked.reason);
+        if (hooked.type === 'deadline') throw new AttemptFailure('CallDeadline');
+        if (hooked.type === 'failed') throw hooked.error;
+      }
+    }
     // An abort cuts the sleep short; the next phase then starts aborted and ends the loop.
     await sleepWithin(wait, { signal, deadline });
   }

@@ -14,7 +14,8 @@ import { parseRetryAfter } from '../core/retry-after.js';
 import type { CoreResponse, HttpCore, ResponseSpec } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
-import { MAX_TIMER_MS, now, sleepWithin } from '../core/poll.js';
+import { MAX_TIMER_MS, now, runPhase, sleepWithin } from '../core/poll.js';
+import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
 import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
 import { isHttpUrl } from '../core/url.js';
 import { BuildSchema, type Build, type CompletedBuild } from './build.js';
@@ -246,7 +247,66 @@ export function watchBuild(
   return poll(core, buildIdOf(target, caller), checkWaitOptions(options, caller));
 }
 
+/** `hooks.onWait`: a throw ends the wait with the `WfaError` naming it; a promise is awaited within the wait's bounds. */
+async function emit(onWait: Hook<WaitEvent>, event: WaitEvent, limits: { signal: AbortSignal | undefined; deadline: number }) {
+  const pending = runHook('onWait', onWait, event, []);
+  if (!pending) return 'done';
+  pending.catch(() => undefined);
+  const result = await runPhase(() => pending, limits);
+  if (result.type === 'failed') throw result.error;
+  return result.type;
+}
+
 async function* poll(core: HttpCore, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
+  const onWait = core.hooks?.onWait;
+  if (!onWait) return yield* polls(core, buildId, schedule, undefined);
+  const started = now();
+  const wait = { waitId: nextId(), buildId, started, polls: 0 };
+  const event = (type: WaitEvent['type'], status?: string, error?: string, outcome?: WaitEvent['outcome']): WaitEvent => ({
+    type,
+    waitId: wait.waitId,
+    buildId,
+    poll: wait.polls,
+    elapsedMs: now() - started,
+    status,
+    error,
+    outcome,
+  });
+  let outcome: WaitEvent['outcome'] = 'stopped';
+  let status: string | undefined;
+  let error: string | undefined;
+  const limits = { signal: schedule.signal, deadline: started + schedule.timeoutMs };
+  const stopped = (step: string) =>
+    step === 'deadline' ? new WaitTimeoutError(buildId, schedule.timeoutMs, undefined) : aborted(buildId, schedule.signal?.reason);
+  const step = await emit(onWait, event('start'), limits);
+  if (step !== 'done') throw stopped(step);
+  try {
+    for await (const build of polls(core, buildId, schedule, async (polled, failed) => {
+      wait.polls++;
+      status = polled?.status ?? status;
+      const step = await emit(onWait, event('poll', status, failed), limits);
+      if (step !== 'done') throw stopped(step);
+    })) {
+      const end = ended(build);
+      if (end) outcome = end;
+      yield build;
+    }
+  } catch (thrown) {
+    outcome = 'error';
+    error = thrown instanceof Error ? thrown.name : typeof thrown;
+    throw thrown;
+  } finally {
+    // Not awaited: the wait has ended, and its end must not wait on a hook.
+    runHook('onWait', onWait, event('end', status, error, outcome), [])?.catch(() => undefined);
+  }
+}
+
+async function* polls(
+  core: HttpCore,
+  buildId: string,
+  schedule: Schedule,
+  onPoll: ((build: Build | undefined, error: string | undefined) => Promise<void>) | undefined,
+): AsyncGenerator<Build, void, undefined> {
   const { signal, headers } = schedule;
   const path = `/builds/${idSegment(buildId, 'build id')}`;
   const deadline = now() + schedule.timeoutMs;
@@ -276,6 +336,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
       });
     } catch (error) {
       if (AbortError.is(error)) throw aborted(buildId, signal?.reason);
+      if (onPoll) await onPoll(undefined, (error as Error).name);
       if (!isTransient(error)) throw error;
       if (now() >= deadline) throw timedOut();
       retryAfterMs = ApiError.is(error) ? error.retryAfterMs : undefined;
@@ -283,6 +344,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
     }
     if (response) {
       const build = response.data;
+      if (onPoll) await onPoll(build, undefined);
       retryAfterMs = parseRetryAfter(response.response.headers);
       last = build;
       const key = stateKey(build);

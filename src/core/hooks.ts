@@ -1,0 +1,223 @@
+/**
+ * The `hooks` client option: what each hook is told, and how one is run so that a throw names it and a hang
+ * stays within the call's time bounds. The core runs them; `src/otel/` builds tracing on them.
+ */
+import { WfaError } from './errors.js';
+import { safeCause } from './redact.js';
+
+/**
+ * What every hook of a call is told. Never the API key: the URL has secrets removed, and no header is readable.
+ *
+ * @example
+ * ```ts
+ * const log = (c: HookContext) => console.log(c.callId, c.method, c.route, c.attempt, c.elapsedMs);
+ * ```
+ */
+export interface HookContext {
+  /** Unique per call in this process, so hooks can tell concurrent calls apart. */
+  readonly callId: number;
+  /** Upper case. */
+  readonly method: string;
+  /** The attempt's URL, with secrets removed. */
+  readonly url: string;
+  /** The endpoint's template, such as `/workflows/{id}`; the path itself for `client.request`. */
+  readonly route: string;
+  /** 1 for the first request sent; retries, redirects and the prefix fallback count on. */
+  readonly attempt: number;
+  /** Milliseconds since the call started. */
+  readonly elapsedMs: number;
+}
+
+/**
+ * Where `beforeRequest` adds headers: write-only, so the key cannot be read, and `X-API-Key` cannot be set.
+ *
+ * @example
+ * ```ts
+ * const beforeRequest = ({ headers }: BeforeRequestContext) => headers.set('x-trace-id', crypto.randomUUID());
+ * ```
+ */
+export interface HookHeaders {
+  /** Adds or replaces a header of this attempt. Throws on an invalid name or value, or on `X-API-Key`. */
+  set(name: string, value: string): void;
+}
+
+/**
+ * What `beforeRequest` is told, just before each attempt is sent.
+ *
+ * @example
+ * ```ts
+ * new Client({ hooks: { beforeRequest: (c: BeforeRequestContext) => c.headers.set('x-tenant', 'acme') } });
+ * ```
+ */
+export interface BeforeRequestContext extends HookContext {
+  /** Add headers to this attempt. */
+  readonly headers: HookHeaders;
+}
+
+/**
+ * What `afterResponse` is told, for each attempt answered (errors and redirects included), body read.
+ *
+ * @example
+ * ```ts
+ * const afterResponse = (c: AfterResponseContext) => console.log(c.status, c.responseHeaders.get('x-request-id'));
+ * ```
+ */
+export interface AfterResponseContext extends HookContext {
+  /** The answer's status. */
+  readonly status: number;
+  /** The answer's headers, secrets removed. */
+  readonly responseHeaders: Headers;
+}
+
+/**
+ * What `beforeRetry` is told, before the wait that precedes a retry.
+ *
+ * @example
+ * ```ts
+ * const beforeRetry = (c: BeforeRetryContext) => console.log(`attempt ${c.attempt} failed (${c.status ?? c.error}); again in ${c.delayMs} ms`);
+ * ```
+ */
+export interface BeforeRetryContext extends HookContext {
+  /** The failed attempt's status, or `undefined` when it got no answer. */
+  readonly status: number | undefined;
+  /** The name of what ended the failed attempt without an answer (`TimeoutError`, `TypeError`). */
+  readonly error: string | undefined;
+  /** The wait before the retry, in milliseconds. */
+  readonly delayMs: number;
+}
+
+/**
+ * What `onSuccess` is told, once, when a call succeeds.
+ *
+ * @example
+ * ```ts
+ * const onSuccess = (c: SuccessContext) => metrics.timing(c.route, c.elapsedMs);
+ * ```
+ */
+export interface SuccessContext extends HookContext {
+  /** The final status. */
+  readonly status: number;
+}
+
+/**
+ * What `onError` is told, once, when a call fails.
+ *
+ * @example
+ * ```ts
+ * const onError = (c: ErrorContext) => console.warn(c.route, c.error.name);
+ * ```
+ */
+export interface ErrorContext extends HookContext {
+  /** What the call rejects with. */
+  readonly error: WfaError;
+  /** The last answer's status, if there was one. */
+  readonly status: number | undefined;
+}
+
+/**
+ * A build wait's progress, for `hooks.onWait`: its start, each poll, and its end.
+ *
+ * @example
+ * ```ts
+ * const onWait = (e: WaitEvent) => e.type === 'poll' && console.log(e.buildId, e.poll, e.status ?? e.error);
+ * ```
+ */
+export interface WaitEvent {
+  /** `start` once, `poll` after each poll, `end` once. */
+  readonly type: 'start' | 'poll' | 'end';
+  /** Unique per wait in this process. */
+  readonly waitId: number;
+  /** The build waited for. */
+  readonly buildId: string;
+  /** Polls sent so far. */
+  readonly poll: number;
+  /** Milliseconds since the wait started. */
+  readonly elapsedMs: number;
+  /** The build's status after this poll (or at the end). */
+  readonly status: string | undefined;
+  /** The error's name: a poll that failed (and will be sent again), or what ended the wait. */
+  readonly error: string | undefined;
+  /** On `end`: how the wait ended. */
+  readonly outcome: 'completed' | 'failed' | 'error' | 'stopped' | undefined;
+}
+
+/**
+ * A hook: it may return a promise, which the call awaits within its time bounds.
+ *
+ * @example
+ * ```ts
+ * const hook: Hook<HookContext> = async (c) => void (await audit.write(c.route));
+ * ```
+ */
+export type Hook<C> = (context: C) => void | PromiseLike<void>;
+
+/**
+ * The `hooks` client option. One function each: an array adds nothing that a function calling two cannot do.
+ * A hook that throws or rejects fails the call with a `WfaError` naming it, and the call is not retried.
+ *
+ * @example
+ * ```ts
+ * new Client({ hooks: { beforeRequest: ({ headers }) => headers.set('x-tenant', 'acme'), onError: (c) => console.warn(c.error.message) } });
+ * ```
+ */
+export interface Hooks {
+  /** Before each attempt is sent; may add headers. Runs within the attempt's timeout. */
+  beforeRequest?: Hook<BeforeRequestContext> | undefined;
+  /** After each attempt is answered, body read. Runs within the attempt's timeout. */
+  afterResponse?: Hook<AfterResponseContext> | undefined;
+  /** Before each retry's wait. */
+  beforeRetry?: Hook<BeforeRetryContext> | undefined;
+  /** Once, when a call succeeds. */
+  onSuccess?: Hook<SuccessContext> | undefined;
+  /** Once, when a call that started sending fails. */
+  onError?: Hook<ErrorContext> | undefined;
+  /** Each step of a build wait (`builds.wait`, `builds.watch`, `waitForBuild`). */
+  onWait?: Hook<WaitEvent> | undefined;
+}
+
+const HOOK_NAMES = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onSuccess', 'onError', 'onWait'] as const;
+
+/** `undefined` when no hook is set, so that the hot path checks one field. */
+export function checkHooks(hooks: Hooks | undefined): Hooks | undefined {
+  if (hooks === undefined) return undefined;
+  if (typeof hooks !== 'object' || hooks === null) throw new WfaError('hooks must be an object of functions');
+  const kept: Record<string, unknown> = {};
+  for (const name of Object.keys(hooks)) {
+    const hook = (hooks as Record<string, unknown>)[name];
+    if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new WfaError(`hooks.${name} is not a hook (${HOOK_NAMES.join(', ')})`);
+    if (hook !== undefined && typeof hook !== 'function') throw new WfaError(`hooks.${name} must be a function`);
+    if (hook) kept[name] = hook;
+  }
+  return Object.keys(kept).length ? (kept as Hooks) : undefined;
+}
+
+let lastId = 0;
+/** Ids for calls and waits seen by hooks. */
+export function nextId(): number {
+  return ++lastId;
+}
+
+export function hookError(name: string, error: unknown, secrets: readonly string[]): WfaError {
+  const what = error instanceof Error ? error.name : typeof error;
+  return new WfaError(`hooks.${name} threw (${what}); the call was not retried`, { cause: safeCause(error, secrets) });
+}
+
+/**
+ * Calls a hook. A throw becomes the `WfaError` naming it; a returned promise is given back for the caller to
+ * await within its bounds (a rejection becomes that error too), and nothing is allocated for a sync hook.
+ */
+export function runHook<C>(name: keyof Hooks, hook: Hook<C>, context: C, secrets: readonly string[]): Promise<void> | undefined {
+  let result: unknown;
+  try {
+    result = hook(context);
+  } catch (error) {
+    throw hookError(name, error, secrets);
+  }
+  if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return undefined;
+  return Promise.resolve(result as PromiseLike<unknown>).then(
+    () => undefined,
+    (error: unknown) => {
+      throw hookError(name, error, secrets);
+    },
+  );
+}
