@@ -51,48 +51,50 @@ const check = ({ allowOtel = false, ...options }) => ({
   ...options,
 });
 
-// An endpoint that neither confirms nor dedupes never runs the handler's `import()` of that code (src/webhooks/guard.ts,
-// confirm.ts): these checks measure what it loads, with dynamic imports left unfollowed, and fail if that code is in it.
-const GUARD_STRINGS = ['not confirmed by the service', 'Webhook dedupe store'];
-const withoutGuard = {
-  name: 'without-guard',
+// Code an app loads by `import()` only on first use: a webhook endpoint's confirm and dedupe (src/webhooks/guard.ts,
+// confirm.ts) and downloads' transfer (src/core/download.ts, download-file.ts). The "up front" checks measure
+// what an app loads before that, dynamic imports left unfollowed, and fail if that code is in it anyway.
+const LAZY_STRINGS = ['not confirmed by the service', 'Webhook dedupe store', 'The connection failed while downloading'];
+const unfollowed = {
+  name: 'dynamic-imports-unfollowed',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
     build.onEnd(async (result) => {
       const { readFile } = await import('node:fs/promises');
       for (const file of Object.keys(result.metafile?.outputs ?? {})) {
         const text = await readFile(file, 'utf8');
-        const found = GUARD_STRINGS.filter((s) => text.includes(s));
-        if (found.length) throw new Error(`${file} holds the confirm/dedupe code (${found.join(', ')})`);
+        const found = LAZY_STRINGS.filter((s) => text.includes(s));
+        if (found.length) throw new Error(`${file} holds code meant to load lazily (${found.join(', ')})`);
       }
     });
   },
 };
-const staticOnly = (options) => {
+const upFront = (options) => {
   const base = check(options);
   return {
     ...base,
     modifyEsbuildConfig: (config) => {
       const modified = base.modifyEsbuildConfig(config);
-      return { ...modified, plugins: [...modified.plugins, withoutGuard] };
+      return { ...modified, plugins: [...modified.plugins, unfollowed] };
     },
   };
 };
-
 export default [
   // The budgets: everything each entry exports (the file itself is the entry, so nothing can be shaken off).
-  // The redesign's budget is 20 kB (it measured 18.4); the response details, deadlines, paging helpers, gateway
-  // prefixes and key rule since took it to 21.3. This gate stops further growth; getting back under 20 is open work.
-  check({ name: 'full client: everything exported from the root entry', path: 'dist/index.js', limit: '23 kB' }),
-  check({ name: 'webhooks entry: everything exported from /webhooks', path: 'dist/webhooks.js', limit: '8 kB' }),
+  // The budget for the client is 20 kB (the redesign measured 18.4); response details, deadlines, paging helpers,
+  // gateway prefixes, the key rule and hooks took what an app loads up front past it. These gates stop growth;
+  // getting back under 20 is open work (bench/README.md).
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '24 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '26.5 kB' }),
+  // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
+  upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
+  check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '9.5 kB' }),
   // The tracing entry, @opentelemetry/api left out (a peer the app has anyway).
   check({ name: 'otel entry: otelHooks', path: 'dist/otel.js', limit: '2 kB', ignore: ['@opentelemetry/api'], allowOtel: true }),
   // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone
   // is about 6 kB min+gzip, the resources and HTTP core about 8 kB more.
   check({ name: 'import { parseWebhookEvent } from /webhooks', import: { 'dist/webhooks.js': '{ parseWebhookEvent }' }, limit: '1.5 kB' }),
-  // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
-  staticOnly({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
-  staticOnly({
+  upFront({
     name: 'import { createWebhookHandler } from /webhooks, without confirm or dedupe',
     import: { 'dist/webhooks.js': '{ createWebhookHandler }' },
     limit: '3.5 kB',

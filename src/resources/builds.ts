@@ -6,8 +6,8 @@ import { BuildSchema, type Build, type CompletedBuild } from './build.js';
 import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import type { ApiPromise } from './api-promise.js';
 import { Resource, call, coreOf } from './resource.js';
-import { transferStream, type DownloadOptions } from '../core/download.js';
-import { writeToFile, type DownloadedFile } from '../core/download-file.js';
+import type { DownloadOptions } from '../core/download.js';
+import type { DownloadedFile } from '../core/download-file.js';
 import { openTransfer, type DownloadTarget } from './download.js';
 
 /**
@@ -96,7 +96,9 @@ export class Builds extends Resource {
    * ```
    */
   async download(target: DownloadTarget, options?: DownloadOptions | null): Promise<ReadableStream<Uint8Array>> {
-    return transferStream(await openTransfer(coreOf(this), target, options, false));
+    const transfer = await openTransfer(coreOf(this), target, options, false);
+    const { transferStream } = await import('../core/download.js');
+    return transferStream(transfer);
   }
 
   /**
@@ -115,6 +117,7 @@ export class Builds extends Resource {
     if (typeof path !== 'string' || path === '') {
       throw new ValidationError('downloadToFile', [{ path: ['path'], message: 'must be a non-empty string', code: 'invalid_type' }]);
     }
+    const { writeToFile } = await import('../core/download-file.js');
     return writeToFile(() => openTransfer(coreOf(this), target, options, true), path);
   }
 }

@@ -1,5 +1,5 @@
 /** `builds.download` and `builds.downloadToFile`: from a build (or its id) to its artifact. */
-import { checkDownloadOptions, Transfer, type DownloadOptions } from '../core/download.js';
+import type { DownloadOptions, Transfer } from '../core/download.js';
 import { BuildFailedError, ValidationError, WfaError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
 import { now } from '../core/poll.js';
@@ -75,6 +75,8 @@ export async function openTransfer(
   options: DownloadOptions | undefined | null,
   restartable: boolean,
 ): Promise<Transfer> {
+  // The transfer code is loaded on first use: most apps never download, and a browser bundle leaves it out.
+  const { checkDownloadOptions, Transfer } = await import('../core/download.js');
   checkDownloadOptions(options);
   const { signal, onProgress, maxBytes, timeoutMs, deadlineMs, maxRetries } = options ?? {};
   const { id, url } = parseTarget(target);
