@@ -12,8 +12,8 @@ import { join } from 'node:path';
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const TS = { ts54: '5.4.5', ts60: pkg.devDependencies.typescript };
 const work = mkdtempSync(join(tmpdir(), 'wfa-check-package-'));
-// dist/ (about 810 KB) and openapi.json (about 92 KB); no source maps.
-const MAX_UNPACKED_BYTES = 950_000;
+// dist/ (about 1.1 MB, a third of it cli.js, which bundles the SDK and the mock again) and openapi.json (92 KB).
+const MAX_UNPACKED_BYTES = 1_250_000;
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const write = (dir, files) => {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
