@@ -219,8 +219,11 @@ export class Transfer {
       if (this.#lastError === 'stall')
         throw new TimeoutError(`Downloading ${shown}: no data for ${timeoutMs} ms ${at} (${why})`, timeoutMs);
       const codes = networkErrorCodes(this.#lastError);
-      const detail = codes.length ? codes.join(', ') : this.#lastError instanceof Error ? this.#lastError.message : String(this.#lastError);
-      throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause: this.#lastError });
+      const raw = this.#lastError instanceof Error ? this.#lastError.message : String(this.#lastError);
+      const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#url);
+      // Not the raw error as `cause`: fetch's messages (and their causes) can quote the signed URL.
+      const cause = Object.assign(new Error(detail), codes.length ? { code: codes[0] } : {});
+      throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
     }
     this.#spec.log.log('warn', `download of ${shown} interrupted after ${this.#received} bytes; retry ${this.#fails}`);
     const wait = this.#fails === 1 ? 0 : Math.min(BASE_BACKOFF_MS * 2 ** (this.#fails - 2), MAX_BACKOFF_MS);
@@ -369,6 +372,15 @@ class RetriedStatus extends Error {
   constructor(readonly error: ApiError) {
     super(error.message, { cause: error });
   }
+}
+
+/** A platform's error text without any URL in it, nor the download URL's query, raw or percent-encoded. */
+function hideUrl(text: string, url: string): string {
+  let shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
+  const { search } = new URL(url);
+  for (const secret of search ? [search, search.slice(1), encodeURIComponent(search.slice(1))] : [])
+    shown = shown.split(secret).join('[query hidden]');
+  return shown;
 }
 
 /** Fetch rejects a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */
