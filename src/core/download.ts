@@ -114,7 +114,10 @@ export class Transfer {
   #total: number | undefined;
   /** Bytes of a whole-artifact answer to a resume, already delivered, to drop (streams only). */
   #skip = 0;
+  /** What `If-Range` sends: the first answer's strong ETag, or its Last-Modified. */
   #validator: string | undefined;
+  /** Only a strong ETag proves a whole-artifact answer to a resume is the same artifact. */
+  #etag: string | undefined;
   #ranges = false;
   #fails = 0;
   /** The most bytes ever received, so a restart's bytes are not counted as progress. */
@@ -291,8 +294,12 @@ export class Transfer {
     const { headers, status } = response;
     const encoded = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
     const etag = headers.get('etag');
-    const validator = etag && !etag.startsWith('W/') ? etag : (headers.get('last-modified') ?? undefined);
-    let total: number | undefined;
+    const strong = etag && !etag.startsWith('W/') ? etag : undefined;
+    const validator = strong ?? headers.get('last-modified') ?? undefined;
+    const changed = () => {
+      this.cancel();
+      return this.#invalid('changed while it was downloaded (a resume got a different artifact); download it again', 'changed');
+    };
     if (status === 206) {
       const match = CONTENT_RANGE.exec(headers.get('content-range') ?? '');
       if (!resuming || !match || Number(match[1]) !== this.#received) {
@@ -302,30 +309,39 @@ export class Transfer {
           'invalid_range',
         );
       }
-      total = match[3] === '*' ? undefined : Number(match[3]);
+      // A host that ignores If-Range could send another artifact's tail: never spliced onto this one's head.
+      const total = match[3] === '*' ? undefined : Number(match[3]);
+      if (
+        (this.#validator !== undefined && validator !== this.#validator) ||
+        (total !== undefined && this.#total !== undefined && total !== this.#total)
+      )
+        throw changed();
+      // The total the first answer declared is kept: a 206 of unknown total (`*`) does not forget it.
+      this.#total ??= total;
+      this.#validator ??= validator;
       this.#ranges = true;
     } else {
       const length = Number(headers.get('content-length') ?? NaN);
-      total = encoded || !Number.isSafeInteger(length) ? undefined : length;
+      const total = encoded || !Number.isSafeInteger(length) ? undefined : length;
       this.#ranges = !encoded && (headers.get('accept-ranges') ?? '').toLowerCase().includes('bytes');
-      if (resuming) {
-        // The host sent the whole artifact again: a file starts over; a stream drops what it already gave, if
-        // the artifact is the same one.
-        if (this.#spec.restartable) {
-          this.#restart = true;
-          this.#received = 0;
-        } else if (validator === this.#validator) {
-          this.#skip = this.#received;
-          this.#received = 0;
-        } else {
-          this.cancel();
-          throw this.#invalid('changed while it was downloaded (a resume got a different artifact); download it again', 'changed');
-        }
+      if (resuming && !this.#spec.restartable) {
+        // A stream cannot take back what it gave: it skips ahead only if a strong ETag says the artifact is the same.
+        const same =
+          strong !== undefined && strong === this.#etag && (total === undefined || this.#total === undefined || total === this.#total);
+        if (!same) throw changed();
+        this.#skip = this.#received;
+        this.#received = 0;
+        this.#total ??= total;
+      } else {
+        // The first answer, or a file starting over with the whole artifact.
+        if (resuming) this.#restart = true;
+        this.#received = 0;
+        this.#total = total;
+        this.#validator = validator;
+        this.#etag = strong;
       }
     }
-    this.#validator = validator;
-    this.#total = total;
-    if (total !== undefined) this.#checkSize(total);
+    if (this.#total !== undefined) this.#checkSize(this.#total);
     this.#reader = response.body?.getReader() ?? new Response(new Uint8Array(0)).body!.getReader();
   }
 

@@ -479,4 +479,66 @@ describe('downloads from a host that misbehaves: nothing leaked, nothing spliced
     expect(error).toBeInstanceOf(ConnectionError);
     expect(inspect(error, { depth: 10 })).not.toMatch(/SIG_SECRET/);
   });
+
+  it.each(['stream', 'file'] as const)(
+    "a %s fails with length_mismatch when a resume's 206 of unknown total ends short of the first Content-Length",
+    async (kind) => {
+      const h = await host(
+        () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', etag: '"v1"' }),
+        () =>
+          new Response(A.subarray(50, 60), {
+            status: 206,
+            headers: { 'content-range': 'bytes 50-99/*', 'content-length': '10', etag: '"v1"' },
+          }),
+      );
+      const error = await h[kind]().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(codeOf(error)).toBe('length_mismatch');
+      expect(await h.leftovers()).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['stream', 'another ETag and total', '"v2"', 'bytes 50-199/200'],
+    ['file', 'another ETag and total', '"v2"', 'bytes 50-199/200'],
+    ['stream', 'another ETag', '"v2"', 'bytes 50-99/100'],
+    ['file', 'another ETag', '"v2"', 'bytes 50-99/100'],
+    ['stream', 'another total', '"v1"', 'bytes 50-199/200'],
+    ['file', 'another total', '"v1"', 'bytes 50-199/200'],
+  ] as const)("a %s refuses a resume's 206 with %s: nothing spliced", async (kind, _, etag, contentRange) => {
+    const h = await host(
+      () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', etag: '"v1"' }),
+      () => {
+        const start = 50;
+        const end = Number(/-(\d+)\//.exec(contentRange)![1]);
+        return new Response(B.subarray(start, end + 1), {
+          status: 206,
+          headers: { 'content-range': contentRange, 'content-length': String(end + 1 - start), etag },
+        });
+      },
+    );
+    const error = await h[kind]().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(codeOf(error)).toBe('changed');
+    expect(await h.leftovers()).toEqual([]);
+  });
+
+  it.each([
+    ['no validator', {}],
+    ['only Last-Modified', { 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' }],
+  ])(
+    'a stream errors when a resume is answered 200 and the host gave %s (it cannot tell the artifact is the same)',
+    async (_, validator) => {
+      const h = await host(
+        () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', ...validator }),
+        () => new Response(B.subarray(0, 100), { headers: { 'content-length': '100', 'accept-ranges': 'bytes', ...validator } }),
+      );
+      const error = await h.stream().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(codeOf(error)).toBe('changed');
+      // A file can take its bytes back: it starts over with the new artifact.
+      await expect(h.file()).resolves.toMatchObject({ bytes: 100 });
+      expectSame(new Uint8Array(await readFile(join(dir, 'out.zip'))), B.subarray(0, 100));
+    },
+  );
 });
