@@ -541,4 +541,16 @@ describe('downloads from a host that misbehaves: nothing leaked, nothing spliced
       expectSame(new Uint8Array(await readFile(join(dir, 'out.zip'))), B.subarray(0, 100));
     },
   );
+
+  it('refuses a path that is a directory before downloading anything', async () => {
+    const h = await host(
+      () => new Response(A, { headers: { 'content-length': '100' } }),
+      () => new Response('never'),
+    );
+    const error = await h.client.builds.downloadToFile({ status: 'completed', download_url: SIGNED }, dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toContain(dir);
+    expect((error as Error).message).toMatch(/is a directory/);
+    expect(h.sent).toHaveLength(0);
+  });
 });
