@@ -240,7 +240,7 @@ export class Transfer {
   async #connect(): Promise<void> {
     const conn = new AbortController();
     this.#conn = conn;
-    // Nothing of the client's: no key, no `headers`, no User-Agent. `identity`, so byte offsets are the file's.
+    // Nothing of the client's: no key, no `headers`, no appInfo. `identity`, so byte offsets are the file's.
     const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
     if (this.#received > 0 && !this.#ranges) {
       // Only a file gets here (`#dropped` ends a stream): it starts over.
