@@ -4,6 +4,7 @@
  * when called, so browser bundles never hold it.
  */
 import type { Transfer } from './download.js';
+import { ValidationError } from './errors.js';
 
 /**
  * What `builds.downloadToFile` resolves with.
@@ -31,12 +32,17 @@ interface Fs {
   open(path: string, flags: string, mode?: number): Promise<FileHandle>;
   rename(from: string, to: string): Promise<void>;
   rm(path: string, options: { force: boolean }): Promise<void>;
+  stat(path: string): Promise<{ isDirectory(): boolean }>;
 }
 
 export async function writeToFile(open: () => Promise<Transfer>, path: string): Promise<DownloadedFile> {
   // Built at run time, so no bundler tries to resolve it for a browser (webpack and Vite are told so too).
   const specifier = ['node:fs', 'promises'].join('/');
   const fs = (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as Fs;
+  // Checked first: the rename would only fail (EISDIR) after the whole download.
+  if ((await fs.stat(path).catch(() => undefined))?.isDirectory()) {
+    throw new ValidationError('downloadToFile', [{ path: ['path'], message: `is a directory: ${path}`, code: 'invalid_value' }]);
+  }
   const transfer = await open();
   const temp = `${path}.${Math.random().toString(36).slice(2, 10)}.part`;
   let handle: FileHandle | undefined;

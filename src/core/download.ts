@@ -114,7 +114,10 @@ export class Transfer {
   #total: number | undefined;
   /** Bytes of a whole-artifact answer to a resume, already delivered, to drop (streams only). */
   #skip = 0;
+  /** What `If-Range` sends: the first answer's strong ETag, or its Last-Modified. */
   #validator: string | undefined;
+  /** Only a strong ETag proves a whole-artifact answer to a resume is the same artifact. */
+  #etag: string | undefined;
   #ranges = false;
   #fails = 0;
   /** The most bytes ever received, so a restart's bytes are not counted as progress. */
@@ -219,8 +222,11 @@ export class Transfer {
       if (this.#lastError === 'stall')
         throw new TimeoutError(`Downloading ${shown}: no data for ${timeoutMs} ms ${at} (${why})`, timeoutMs);
       const codes = networkErrorCodes(this.#lastError);
-      const detail = codes.length ? codes.join(', ') : this.#lastError instanceof Error ? this.#lastError.message : String(this.#lastError);
-      throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause: this.#lastError });
+      const raw = this.#lastError instanceof Error ? this.#lastError.message : String(this.#lastError);
+      const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#url);
+      // Not the raw error as `cause`: fetch's messages (and their causes) can quote the signed URL.
+      const cause = Object.assign(new Error(detail), codes.length ? { code: codes[0] } : {});
+      throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
     }
     this.#spec.log.log('warn', `download of ${shown} interrupted after ${this.#received} bytes; retry ${this.#fails}`);
     const wait = this.#fails === 1 ? 0 : Math.min(BASE_BACKOFF_MS * 2 ** (this.#fails - 2), MAX_BACKOFF_MS);
@@ -234,7 +240,7 @@ export class Transfer {
   async #connect(): Promise<void> {
     const conn = new AbortController();
     this.#conn = conn;
-    // Nothing of the client's: no key, no `headers`, no User-Agent. `identity`, so byte offsets are the file's.
+    // Nothing of the client's: no key, no `headers`, no appInfo. `identity`, so byte offsets are the file's.
     const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
     if (this.#received > 0 && !this.#ranges) {
       // Only a file gets here (`#dropped` ends a stream): it starts over.
@@ -288,8 +294,12 @@ export class Transfer {
     const { headers, status } = response;
     const encoded = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
     const etag = headers.get('etag');
-    const validator = etag && !etag.startsWith('W/') ? etag : (headers.get('last-modified') ?? undefined);
-    let total: number | undefined;
+    const strong = etag && !etag.startsWith('W/') ? etag : undefined;
+    const validator = strong ?? headers.get('last-modified') ?? undefined;
+    const changed = () => {
+      this.cancel();
+      return this.#invalid('changed while it was downloaded (a resume got a different artifact); download it again', 'changed');
+    };
     if (status === 206) {
       const match = CONTENT_RANGE.exec(headers.get('content-range') ?? '');
       if (!resuming || !match || Number(match[1]) !== this.#received) {
@@ -299,30 +309,39 @@ export class Transfer {
           'invalid_range',
         );
       }
-      total = match[3] === '*' ? undefined : Number(match[3]);
+      // A host that ignores If-Range could send another artifact's tail: never spliced onto this one's head.
+      const total = match[3] === '*' ? undefined : Number(match[3]);
+      if (
+        (this.#validator !== undefined && validator !== this.#validator) ||
+        (total !== undefined && this.#total !== undefined && total !== this.#total)
+      )
+        throw changed();
+      // The total the first answer declared is kept: a 206 of unknown total (`*`) does not forget it.
+      this.#total ??= total;
+      this.#validator ??= validator;
       this.#ranges = true;
     } else {
       const length = Number(headers.get('content-length') ?? NaN);
-      total = encoded || !Number.isSafeInteger(length) ? undefined : length;
+      const total = encoded || !Number.isSafeInteger(length) ? undefined : length;
       this.#ranges = !encoded && (headers.get('accept-ranges') ?? '').toLowerCase().includes('bytes');
-      if (resuming) {
-        // The host sent the whole artifact again: a file starts over; a stream drops what it already gave, if
-        // the artifact is the same one.
-        if (this.#spec.restartable) {
-          this.#restart = true;
-          this.#received = 0;
-        } else if (validator === this.#validator) {
-          this.#skip = this.#received;
-          this.#received = 0;
-        } else {
-          this.cancel();
-          throw this.#invalid('changed while it was downloaded (a resume got a different artifact); download it again', 'changed');
-        }
+      if (resuming && !this.#spec.restartable) {
+        // A stream cannot take back what it gave: it skips ahead only if a strong ETag says the artifact is the same.
+        const same =
+          strong !== undefined && strong === this.#etag && (total === undefined || this.#total === undefined || total === this.#total);
+        if (!same) throw changed();
+        this.#skip = this.#received;
+        this.#received = 0;
+        this.#total ??= total;
+      } else {
+        // The first answer, or a file starting over with the whole artifact.
+        if (resuming) this.#restart = true;
+        this.#received = 0;
+        this.#total = total;
+        this.#validator = validator;
+        this.#etag = strong;
       }
     }
-    this.#validator = validator;
-    this.#total = total;
-    if (total !== undefined) this.#checkSize(total);
+    if (this.#total !== undefined) this.#checkSize(this.#total);
     this.#reader = response.body?.getReader() ?? new Response(new Uint8Array(0)).body!.getReader();
   }
 
@@ -369,6 +388,15 @@ class RetriedStatus extends Error {
   constructor(readonly error: ApiError) {
     super(error.message, { cause: error });
   }
+}
+
+/** A platform's error text without any URL in it, nor the download URL's query, raw or percent-encoded. */
+function hideUrl(text: string, url: string): string {
+  let shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
+  const { search } = new URL(url);
+  for (const secret of search ? [search, search.slice(1), encodeURIComponent(search.slice(1))] : [])
+    shown = shown.split(secret).join('[query hidden]');
+  return shown;
 }
 
 /** Fetch rejects a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */

@@ -86,7 +86,8 @@ export class Builds extends Resource {
    * The download URL gets no API key and none of the client's `headers`, and redirects are followed to any
    * host. A dropped connection is resumed with `Range` when the host allows it; a 403, 404 or 410 (an expired
    * URL) reads the build once more for a fresh one. The stream errors with `ConnectionError`, `TimeoutError`,
-   * `AbortError`, an `ApiError`, or `ResponseValidationError` (length not as declared, or past `maxBytes`).
+   * `AbortError`, an `ApiError`, or `ResponseValidationError` (length not as declared, past `maxBytes`, or a
+   * resume that got another artifact: never spliced).
    *
    * @param target - a build id, a build (as `waitForBuild` gives it), or a workflow
    * @example
@@ -105,7 +106,7 @@ export class Builds extends Resource {
    * Node, Bun and Deno: downloads the artifact to `path` like {@link Builds.download}, into a temporary file in
    * the same folder that is renamed to `path` only once complete. A failed download leaves no file at `path`
    * (an existing one is untouched) and removes the temporary one. A resume answered with the whole artifact
-   * starts the file over.
+   * starts the file over. A `path` that is a directory is a `ValidationError` before anything is sent.
    *
    * @example
    * ```ts

@@ -31,6 +31,18 @@ export type DownloadTarget =
 
 const FAILED = new Set(['failed', 'error', 'cancelled', 'canceled']);
 
+const USER_INFO = 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
+
+/** Fetch refuses `user:password@` with an error quoting the whole URL, so such a URL is refused first, unquoted. */
+function hasUserInfo(url: string): boolean {
+  try {
+    const { username, password } = new URL(url);
+    return username !== '' || password !== '';
+  } catch {
+    return false;
+  }
+}
+
 function invalid(message: string, path: string[] = []): ValidationError {
   return new ValidationError('download target', [{ path, message, code: 'invalid_value' }]);
 }
@@ -49,6 +61,7 @@ function parseTarget(target: DownloadTarget): { id: string | undefined; url: str
   if (url === undefined && id === undefined)
     throw invalid('has no build_id, id or download_url: there is nothing to download', ['build_id']);
   if (url !== undefined && !/^https?:\/\//i.test(url)) throw invalid('must be an http(s) URL', ['download_url']);
+  if (url !== undefined && hasUserInfo(url)) throw invalid(USER_INFO, ['download_url']);
   return { id, url };
 }
 
@@ -65,6 +78,7 @@ async function readUrl(core: HttpCore, id: string, signal: AbortSignal | undefin
   if (build.status !== 'completed' || typeof build.download_url !== 'string') {
     throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
   }
+  if (hasUserInfo(build.download_url)) throw new WfaError(`Build ${id}: its download_url ${USER_INFO}`);
   return build.download_url;
 }
 

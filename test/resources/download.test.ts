@@ -6,6 +6,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortError,
@@ -397,5 +398,159 @@ describe('client.builds.downloadToFile', () => {
     });
     await expect(done).rejects.toBeInstanceOf(AbortError);
     expect(await readdir(folder)).toEqual([]);
+  });
+});
+
+describe('downloads from a host that misbehaves: nothing leaked, nothing spliced', () => {
+  const CDN = 'https://cdn.example.net';
+  const SIGNED = `${CDN}/a.zip?X-Amz-Signature=SIG_SECRET_77`;
+  const A = new Uint8Array(100).fill(0x41);
+  const B = new Uint8Array(200).fill(0x42);
+  let dir = '';
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = '';
+  });
+
+  /** A body that gives `head` and then breaks, as a dropped connection does. */
+  const dropping = (head: Uint8Array, headers: Record<string, string>) =>
+    new Response(
+      new ReadableStream({
+        start: (c) => c.enqueue(head),
+        pull: (c) => c.error(new TypeError('terminated')),
+      }),
+      { headers },
+    );
+
+  /** The CDN answers the first request with `first` and any request with a Range with `resume`. */
+  async function host(first: () => Response, resume: (request: Request) => Response) {
+    const s = await setup({
+      answer: (request) => {
+        if (!request.url.startsWith(CDN)) return undefined;
+        return request.headers.has('range') ? resume(request) : first();
+      },
+    });
+    const target = { status: 'completed', download_url: SIGNED };
+    dir = await mkdtemp(join(tmpdir(), 'wfa-download-'));
+    return {
+      ...s,
+      stream: () => s.client.builds.download(target).then(bytesOf),
+      file: () => s.client.builds.downloadToFile(target, join(dir, 'out.zip')),
+      leftovers: () => readdir(dir),
+    };
+  }
+
+  const codeOf = (error: unknown) => (error as ResponseValidationError).issues?.[0]?.code;
+
+  it('refuses a download_url with a user name or password before fetching, quoting neither it nor its query', async () => {
+    const withPassword = `https://user:PASS_SECRET_1@cdn.example.net/a.zip?X-Amz-Signature=SIG_SECRET_77`;
+    const given = await setup({ answer: (request) => (request.url.startsWith(CDN) ? new Response('x') : undefined) });
+    const error = await given.client.builds.download({ status: 'completed', download_url: withPassword }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/user name or password/);
+    expect(inspect(error, { depth: 10 })).not.toMatch(/PASS_SECRET|SIG_SECRET/);
+    expect(given.sent).toHaveLength(0);
+    // The same URL from the service's build: refused before the download host is asked.
+    const served = await setup({
+      answer: (request) => {
+        const id = /\/builds\/([^/?]+)$/.exec(new URL(request.url).pathname)?.[1];
+        if (request.url.startsWith(CDN)) return new Response('x');
+        return id ? Response.json({ id, workflow_id: 'wf_1', status: 'completed', progress: 100, download_url: withPassword }) : undefined;
+      },
+    });
+    const fromService = await served.client.builds
+      .downloadToFile('bld_1', join(tmpdir(), 'wfa-never-written.zip'))
+      .catch((e: unknown) => e);
+    expect(WfaError.is(fromService)).toBe(true);
+    expect((fromService as Error).message).toMatch(/user name or password/);
+    expect(inspect(fromService, { depth: 10 })).not.toMatch(/PASS_SECRET|SIG_SECRET/);
+    expect(served.sent.filter((r) => r.url.startsWith(CDN))).toHaveLength(0);
+  });
+
+  it('keeps the query out of a connection error and out of its cause, in any form', async () => {
+    const s = await setup({
+      answer: (request) => {
+        if (!request.url.startsWith(CDN)) return undefined;
+        // As Node's fetch does for some failures: the whole URL in the message (and here, encoded, in the cause).
+        throw new TypeError(`fetch failed: ${request.url}`, { cause: new Error(`at ${encodeURIComponent(request.url)}`) });
+      },
+    });
+    const error = await s.client.builds.download({ status: 'completed', download_url: SIGNED }, { maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(inspect(error, { depth: 10 })).not.toMatch(/SIG_SECRET/);
+  });
+
+  it.each(['stream', 'file'] as const)(
+    "a %s fails with length_mismatch when a resume's 206 of unknown total ends short of the first Content-Length",
+    async (kind) => {
+      const h = await host(
+        () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', etag: '"v1"' }),
+        () =>
+          new Response(A.subarray(50, 60), {
+            status: 206,
+            headers: { 'content-range': 'bytes 50-99/*', 'content-length': '10', etag: '"v1"' },
+          }),
+      );
+      const error = await h[kind]().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(codeOf(error)).toBe('length_mismatch');
+      expect(await h.leftovers()).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['stream', 'another ETag and total', '"v2"', 'bytes 50-199/200'],
+    ['file', 'another ETag and total', '"v2"', 'bytes 50-199/200'],
+    ['stream', 'another ETag', '"v2"', 'bytes 50-99/100'],
+    ['file', 'another ETag', '"v2"', 'bytes 50-99/100'],
+    ['stream', 'another total', '"v1"', 'bytes 50-199/200'],
+    ['file', 'another total', '"v1"', 'bytes 50-199/200'],
+  ] as const)("a %s refuses a resume's 206 with %s: nothing spliced", async (kind, _, etag, contentRange) => {
+    const h = await host(
+      () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', etag: '"v1"' }),
+      () => {
+        const start = 50;
+        const end = Number(/-(\d+)\//.exec(contentRange)![1]);
+        return new Response(B.subarray(start, end + 1), {
+          status: 206,
+          headers: { 'content-range': contentRange, 'content-length': String(end + 1 - start), etag },
+        });
+      },
+    );
+    const error = await h[kind]().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(codeOf(error)).toBe('changed');
+    expect(await h.leftovers()).toEqual([]);
+  });
+
+  it.each([
+    ['no validator', {}],
+    ['only Last-Modified', { 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' }],
+  ])(
+    'a stream errors when a resume is answered 200 and the host gave %s (it cannot tell the artifact is the same)',
+    async (_, validator) => {
+      const h = await host(
+        () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', ...validator }),
+        () => new Response(B.subarray(0, 100), { headers: { 'content-length': '100', 'accept-ranges': 'bytes', ...validator } }),
+      );
+      const error = await h.stream().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(codeOf(error)).toBe('changed');
+      // A file can take its bytes back: it starts over with the new artifact.
+      await expect(h.file()).resolves.toMatchObject({ bytes: 100 });
+      expectSame(new Uint8Array(await readFile(join(dir, 'out.zip'))), B.subarray(0, 100));
+    },
+  );
+
+  it('refuses a path that is a directory before downloading anything', async () => {
+    const h = await host(
+      () => new Response(A, { headers: { 'content-length': '100' } }),
+      () => new Response('never'),
+    );
+    const error = await h.client.builds.downloadToFile({ status: 'completed', download_url: SIGNED }, dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toContain(dir);
+    expect((error as Error).message).toMatch(/is a directory/);
+    expect(h.sent).toHaveLength(0);
   });
 });
