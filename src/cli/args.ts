@@ -24,7 +24,9 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
     // parseArgs' messages are good ("Unknown option '--x'"); its hint about '--' is not useful here, and wfa's
     // own messages start in lower case ("unknown command 'x'").
     const text = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
-    const message = text.charAt(0).toLowerCase() + text.slice(1);
+    // An unknown option is quoted up to its name only: `--token:abc` may carry a secret after the name.
+    const named = text.replace(/^(Unknown option ')(-{1,2}[\w-]*)[^']*'/, "$1$2'");
+    const message = named.charAt(0).toLowerCase() + named.slice(1);
     throw new UsageError(message, usage);
   }
 }

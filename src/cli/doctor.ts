@@ -4,6 +4,7 @@
  */
 import type { Client, Workflow, WorkflowStatus } from '../index.js';
 import { ApiError, AbortError, ResponseValidationError } from '../core/errors.js';
+import { redact, usableSecrets } from '../core/redact.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, resolveConnection } from './config.js';
@@ -318,8 +319,10 @@ export const doctor: Command = {
     }
     report['checks'] = checks;
     report['ok'] = checks.every((check) => check.level !== 'fail');
-    if (values.json) printJson(context.stdout, report);
-    else context.stdout.write(render({ baseUrl, checks }));
+    // The service's own words (field names, statuses) may echo the key, in any form.
+    const shown = redact(report, usableSecrets([found.apiKey]));
+    if (values.json) printJson(context.stdout, shown);
+    else context.stdout.write(render(shown as { baseUrl: string; checks: Check[] }));
     return report['ok'] ? ExitCode.Ok : ExitCode.RequestFailed;
   },
 };

@@ -2,6 +2,7 @@
  * `wfa integrations save|list|delete`: third-party platform keys kept by the service. The key is read from
  * `WFA_INTEGRATION_KEY` or stdin (asked with echo off on a terminal), never from an argument, and masked in all output.
  */
+import { redactText, usableSecrets } from '../core/redact.js';
 import { expectPositionals, integerOption, parseCommand } from './args.js';
 import { createGroup, showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
@@ -12,29 +13,49 @@ import { ask, readPiped } from './input.js';
 
 // A field named for a credential is masked whatever the service put in it (it may echo a key back).
 const SECRET_FIELD = /key|token|secret|password|credential/i;
+/** Shorter values of credential-named fields are not searched for elsewhere: they would mangle ordinary words. */
+const MIN_FOUND_LENGTH = 8;
 
 /** `shpat_…` → `****abcd`: enough to tell keys apart, never enough to use one. Short values hide entirely. */
 export function mask(value: string): string {
   return value.length >= 16 ? `****${value.slice(-4)}` : '****';
 }
 
-/** A copy of a record with credential-named fields masked and any copy of `known` (the key just sent) hidden. */
-export function masked(value: unknown, known?: string, field = ''): unknown {
-  if (typeof value === 'string') {
-    if (SECRET_FIELD.test(field)) return mask(value);
-    return known && value.includes(known) ? value.split(known).join(mask(known)) : value;
+/** Every string under a credential-named field, at any depth. */
+function credentialValues(value: unknown, inSecret: boolean, out: Set<string>, depth = 0): Set<string> {
+  if (typeof value === 'string' && inSecret && value.length >= MIN_FOUND_LENGTH) out.add(value);
+  if (typeof value !== 'object' || value === null || depth > 64) return out;
+  for (const [name, inner] of Object.entries(value)) {
+    credentialValues(inner, inSecret || (!Array.isArray(value) && SECRET_FIELD.test(name)), out, depth + 1);
   }
-  if (Array.isArray(value)) return value.map((item) => masked(item, known, field));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, masked(inner, known, name)]));
-  }
-  return value;
+  return out;
+}
+
+/**
+ * A copy of a record with every string under a credential-named field masked, and every copy of those values
+ * and of `known` (the key just sent) hidden elsewhere, property names included, in every form the SDK's
+ * redaction knows (JSON, URL, base64, hex).
+ */
+export function masked(value: unknown, known?: string): unknown {
+  const secrets = usableSecrets([known, ...credentialValues(value, false, new Set())]);
+  const hide = (text: string) => secrets.reduce((out, secret) => redactText(out, [secret], mask(secret)), text);
+  const walk = (inner: unknown, inSecret: boolean, depth: number): unknown => {
+    if (typeof inner === 'string') return inSecret ? mask(inner) : hide(inner);
+    if (typeof inner !== 'object' || inner === null) return inner;
+    if (depth > 64) return '****';
+    if (Array.isArray(inner)) return inner.map((item) => walk(item, inSecret, depth + 1));
+    return Object.fromEntries(
+      Object.entries(inner).map(([name, item]) => [hide(name), walk(item, inSecret || SECRET_FIELD.test(name), depth + 1)]),
+    );
+  };
+  return walk(value, false, 0);
 }
 
 const SAVE_USAGE = 'wfa integrations save <platform> [--label <label>]  (the key on stdin or in $WFA_INTEGRATION_KEY)';
 
-// Anything that looks like the platform key given as an option is refused without being quoted.
-const KEY_ARGUMENT = /^-{1,2}(?:k|key|api-key|apikey|integration-key|token|secret|password)(?:=|$)/i;
+// Anything that looks like the platform key given as an option, with any suffix (`--key:…`, `--apikey…`), is
+// refused without being quoted.
+const KEY_ARGUMENT = /^-{1,2}(?:k|api-?key|integration-?key|token|secret|pass)/i;
 
 async function readKey(context: Context, platform: string): Promise<string> {
   const fromEnv = context.env['WFA_INTEGRATION_KEY'];
@@ -98,7 +119,8 @@ const list: Command = {
   help: `Usage: ${LIST_USAGE}
 
 Prints one page of your saved integrations (or, with --all, every one) as a JSON array on stdout. Every field
-named like a credential (api_key, token, secret, …) is masked, whatever the service returns.
+named like a credential (api_key, token, secret, …) is masked, and so is any copy of its value elsewhere in
+the record, whatever the service returns.
 
 Options:
   --limit <n>        items per page

@@ -66,14 +66,16 @@ interface Settings {
   preset: WebhookSignaturePreset | undefined;
 }
 
+// `user:password@` before the host, with or without a scheme (`admin:pw@localhost:3000/x` parses as scheme `admin:`).
+const CREDENTIALS = /^(?:[a-z][a-z\d+.-]*:\/\/)?[^/?#]*@/i;
+
+/** Never quoted: a mistyped value may hold a password, which every delivery line would otherwise print too. */
 function forwardToOption(value: string | undefined): string {
   if (value === undefined) throw new UsageError('missing --forward-to <url>', USAGE);
+  if (CREDENTIALS.test(value)) throw new UsageError('--forward-to must not hold a user name or password (user:password@)', USAGE);
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new UsageError(`--forward-to must be an http(s) URL, got "${value}"`, USAGE);
+    throw new UsageError('--forward-to must be an http(s) URL, such as http://localhost:3000/webhooks', USAGE);
   }
-  // Not quoted: the URL holds a password, which every delivery line would otherwise print.
-  const { username, password } = new URL(value);
-  if (username || password) throw new UsageError('--forward-to must not hold a user name or password (user:password@)', USAGE);
   return value;
 }
 
@@ -183,8 +185,14 @@ class Listener {
         continue;
       }
       if (this.finished.has(buildId)) continue;
-      const build = await this.client.builds.get(buildId, { signal });
-      if (!FINISHED.has(build.status)) continue;
+      const build = await this.client.builds.get(buildId, { signal }).catch((error: unknown) => {
+        // One unreadable build (purged, a bad id) must not stop the others: said once, tried again next round.
+        if (isFatal(error) || signal.aborted) throw error;
+        const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        this.warnOnce(`build:${buildId}`, `build ${buildId} of workflow ${workflowId} could not be read (${text}); skipped`);
+        return undefined;
+      });
+      if (build === undefined || !FINISHED.has(build.status)) continue;
       // Marked before sending: a delivery is attempted once, whatever its answer.
       this.finished.add(buildId);
       if (build.status === 'completed' && typeof build.download_url === 'string') {

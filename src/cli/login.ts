@@ -29,9 +29,9 @@ Environment:
 
 Prints the config file's path on stdout.`;
 
-// A password (or anything named like one) given as an argument is refused before anything else, without
-// quoting it: arguments are visible to every user in `ps` and stay in the shell's history.
-const PASSWORD_ARGUMENT = /^-{1,2}(?:p|pw|pwd|pass|passwd|password)(?:=|$)/i;
+// A password given as an argument is refused before anything else, without quoting it: arguments are visible
+// to every user in `ps`. Any option beginning with `p` (`-p…`, `--pw…`, `--password…`): login has none of its own.
+const PASSWORD_ARGUMENT = /^-{1,2}p/i;
 
 function refusePasswordArguments(args: readonly string[]): void {
   if (args.some((arg) => PASSWORD_ARGUMENT.test(arg))) {

@@ -15,8 +15,21 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
   return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 }
 
-/** The forms a service may echo a secret in. */
-function forms(secret: string): string[] {
+/** Each secret's forms, computed once: a client redacts with the same few secrets all its life. Bounded. */
+const FORMS = new Map<string, readonly string[]>();
+
+/** The forms a service may echo a secret in: as is, JSON- and URL-escaped, base64 (both alphabets) and hex. */
+function forms(secret: string): readonly string[] {
+  let found = FORMS.get(secret);
+  if (found === undefined) {
+    if (FORMS.size >= 64) FORMS.clear();
+    found = computeForms(secret);
+    FORMS.set(secret, found);
+  }
+  return found;
+}
+
+function computeForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   // PHP and some others escape `/` in JSON as `\/`.
   const out = new Set([secret, json, json.replaceAll('/', '\\/')]);
@@ -29,18 +42,29 @@ function forms(secret: string): string[] {
   } catch {
     // A lone surrogate cannot be URL-encoded, so no URL carries it in that form.
   }
+  const bytes = new TextEncoder().encode(secret);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const base64 = btoa(binary);
+  const base64url = base64.replaceAll('+', '-').replaceAll('/', '_');
+  // Padded forms first, so that the padding goes too.
+  for (const form of [base64, base64.replace(/=+$/, ''), base64url, base64url.replace(/=+$/, '')]) out.add(form);
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  out.add(hex).add(hex.toUpperCase());
   return [...out];
 }
 
 /** Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it. */
-export function redactText(text: string, secrets: readonly string[]): string {
+export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
   let out = text;
   for (const secret of secrets) {
     for (const form of forms(secret)) {
-      out = out.replaceAll(form, REDACTED);
-      for (let length = Math.min(form.length - 1, out.length); length >= MIN_SECRET_LENGTH; length--) {
-        if (out.endsWith(form.slice(0, length))) {
-          out = out.slice(0, out.length - length) + REDACTED;
+      out = out.replaceAll(form, replacement);
+      // The longest head of `form` the text ends with: only where the text has its first characters.
+      const head = form.slice(0, MIN_SECRET_LENGTH);
+      for (let at = out.indexOf(head, out.length - form.length + 1); at !== -1; at = out.indexOf(head, at + 1)) {
+        if (form.startsWith(out.slice(at))) {
+          out = out.slice(0, at) + replacement;
           break;
         }
       }

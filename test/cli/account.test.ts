@@ -218,6 +218,34 @@ describe('wfa login', () => {
     expect(result.code).toBe(ExitCode.RequestFailed);
     expectNoSecret(result.stdout + result.stderr, 'wrong-Pw-77');
   });
+
+  test('a service that echoes the password base64- or hex-encoded in its 401 does not get it printed', async () => {
+    service.handle('POST', '/*/auth', async ({ request }) => {
+      const bytes = Buffer.from(((await request.json()) as { password: string }).password);
+      const message = `bad: ${bytes.toString('base64')} ${bytes.toString('base64url')} ${bytes.toString('hex')}`;
+      return Response.json({ message }, { status: 401 });
+    });
+    const result = await run(['login'], {
+      env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: configHome(), WFA_EMAIL: EMAIL, WFA_PASSWORD: PASSWORD },
+    });
+
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expect(result.stderr).toContain('AuthenticationError');
+    expectNoSecret(result.stdout + result.stderr, PASSWORD);
+  });
+
+  test.each(['--password:HUNTER2', '--passwordHUNTER2', '-pHUNTER2', '--pass-word=HUNTER2', '--pw.HUNTER2'])(
+    'refuses a password option spelt %j without quoting it or sending anything',
+    async (arg) => {
+      useAna();
+      const result = await run(['login', arg], { env: { WFA_BASE_URL: BASE_URL, XDG_CONFIG_HOME: configHome(), WFA_EMAIL: EMAIL } });
+
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toMatch(/^wfa: UsageError: /);
+      expect(result.stdout + result.stderr).not.toContain('HUNTER2');
+      expect(service.requests).toEqual([]);
+    },
+  );
 });
 
 describe('wfa integrations', () => {
@@ -291,6 +319,53 @@ describe('wfa integrations', () => {
     ]);
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
+
+  /** A careless service's record: the key in a nested credential field, a URL, a base64 fingerprint, a property name. */
+  const echoing = (key: string) => ({
+    id: 'int_1',
+    platform: 'shopify',
+    api_key: key,
+    credentials: { live: key, old: [key] },
+    callback: `https://hooks.example.com/in?k=${encodeURIComponent(key)}`,
+    fingerprint: Buffer.from(key).toString('base64'),
+    hex: Buffer.from(key).toString('hex').toUpperCase(),
+    seen: { [key]: true },
+  });
+  const ODD_KEY = 'shpat_KEY/with+chars=0123456789abcdef';
+
+  test('save hides the key wherever and however the service echoes it', async () => {
+    service.handle('POST', '/api/v1/integrations', async ({ request }) =>
+      Response.json(echoing(((await request.json()) as { api_key: string }).api_key), { status: 201 }),
+    );
+    const result = await run(['integrations', 'save', 'shopify'], { env: { ...ENV, WFA_INTEGRATION_KEY: ODD_KEY } });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)).toMatchObject({ api_key: '****cdef', credentials: { live: '****cdef', old: ['****cdef'] } });
+    expectNoSecret(result.stdout + result.stderr, ODD_KEY);
+  });
+
+  test('list hides a key found in a credential-named field wherever else the record holds it', async () => {
+    service.reply('GET', '/api/v1/integrations', 200, { data: [echoing(ODD_KEY)] });
+    const result = await run(['integrations', 'list'], { env: ENV });
+    const all = await run(['integrations', 'list', '--all'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(all.stdout));
+    expect(JSON.parse(result.stdout)[0]).toMatchObject({ id: 'int_1', api_key: '****cdef', credentials: { live: '****cdef' } });
+    expectNoSecret(result.stdout + result.stderr, ODD_KEY);
+  });
+
+  test.each(['--key:SHPAT_SECRET', '--apikey:SHPAT_SECRET', '--api-keySHPAT_SECRET', '--keySHPAT_SECRET', '-kSHPAT_SECRET'])(
+    'save refuses a key option spelt %j without quoting it',
+    async (arg) => {
+      service.useMock();
+      const result = await run(['integrations', 'save', 'shopify', arg], { env: ENV });
+
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stdout + result.stderr).not.toContain('SHPAT_SECRET');
+      expect(service.requests).toEqual([]);
+    },
+  );
 
   test('delete removes a saved key', async () => {
     service.useMock();

@@ -62,6 +62,23 @@ describe('parseCommand', () => {
     expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow(UsageError);
     expect(() => parseCommand(['--nope'], {}, 'wfa x')).toThrow("unknown option '--nope'");
   });
+
+  test.each([
+    ['--token:abc-secret-1', "'--token'"],
+    ['--token=abc-secret-1', "'--token'"],
+    ['--secret.abc-secret-1', "'--secret'"],
+    ['-zabc-secret-1', "'-z'"],
+  ])('an unknown option %j is quoted up to its name only, never its value', (arg, quoted) => {
+    const error = (() => {
+      try {
+        parseCommand([arg], {}, 'wfa x');
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error?.message).toBe(`unknown option ${quoted}`);
+  });
 });
 
 describe('expectPositionals', () => {

@@ -137,6 +137,22 @@ describe('wfa doctor', () => {
     expect(check(report, 'fields')).toMatchObject({ level: 'warn', message: expect.stringContaining('priority') });
   });
 
+  test('a key the service echoes in a status or a field name is not printed, in any form', async () => {
+    const forms = [API_KEY, Buffer.from(API_KEY).toString('base64'), Buffer.from(API_KEY).toString('hex')];
+    service.handle('GET', '/*/workflows', ({ request }) => {
+      const key = request.headers.get('x-api-key') ?? '';
+      const hex = Buffer.from(key).toString('hex');
+      const item = { id: 'wf_1', ...WORKFLOW, status: `key:${key}`, created_at: '2026-01-01T00:00:00Z', [`seen_${hex}`]: 1 };
+      return Response.json({ data: [item], page: 1, [`k_${Buffer.from(key).toString('base64')}`]: 1 });
+    });
+    const json = await doctor();
+    const human = await runCli(['doctor'], { env: ENV });
+
+    expect(json.code).toBe(ExitCode.Ok);
+    expect(check(json.report, 'fields')).toMatchObject({ level: 'warn', message: expect.stringContaining('[redacted]') });
+    for (const form of forms) expect(JSON.stringify(json.report) + json.stderr + human.stdout + human.stderr).not.toContain(form);
+  });
+
   test('a server clock an hour off is a problem; the skew is read from the Date header', async () => {
     const date = new Date(Date.now() + 3_600_000).toUTCString();
     service.handle('GET', '/api/v1/workflows', () => HttpResponse.json({ data: [] }, { headers: { Date: date } }));

@@ -4,7 +4,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { runMain } from './in-process.js';
+import { http, HttpResponse } from 'msw';
+import { BASE_URL, API_KEY, useService } from '../helpers/service.js';
+import { runMain, startMain } from './in-process.js';
+
+const service = useService();
 
 const CONNECTION = { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'wfa_secret_listen_key' };
 const FORWARD = ['--forward-to', 'http://localhost:3000/webhooks'];
@@ -24,7 +28,9 @@ describe('wfa listen', () => {
 
   test.each([
     [['listen'], 'missing --forward-to <url>'],
-    [['listen', '--forward-to', 'localhost:3000/webhooks'], '--forward-to must be an http(s) URL, got "localhost:3000/webhooks"'],
+    [['listen', '--forward-to', 'localhost:3000/webhooks'], '--forward-to must be an http(s) URL'],
+    [['listen', '--forward-to', 'me:pw-7c1e@localhost:3000/x'], '--forward-to must not hold a user name or password'],
+    [['listen', '--forward-to', 'ws://me:pw-7c1e@localhost:3000/x'], '--forward-to must not hold a user name or password'],
     [['listen', '--forward-to', 'ftp://localhost/x'], '--forward-to must be an http(s) URL'],
     [['listen', '--forward-to', 'http://me:pw-7c1e@localhost/x'], '--forward-to must not hold a user name or password'],
     [['listen', ...FORWARD, 'extra'], "unexpected argument 'extra'"],
@@ -70,5 +76,57 @@ describe('wfa listen', () => {
 
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toContain('wfa: ConfigError: No API key and no base URL');
+  });
+});
+
+describe('wfa listen, polling the msw mock', () => {
+  const wf = (id: string, build: string) => ({
+    id,
+    name: id,
+    platform: 'zapier',
+    status: 'active',
+    created_at: '2026-01-01T00:00:00Z',
+    build_id: build,
+  });
+
+  test('a build that cannot be read is reported once and skipped; the other workflows are still forwarded', async () => {
+    const delivered: unknown[] = [];
+    let badReads = 0;
+    let started: ReturnType<typeof startMain> | undefined;
+    service.reply('GET', '/api/v1/workflows/wf_gone', 200, wf('wf_gone', 'bld_gone'));
+    service.reply('GET', '/api/v1/workflows/wf_empty', 200, wf('wf_empty', ''));
+    service.reply('GET', '/api/v1/workflows/wf_ok', 200, wf('wf_ok', 'bld_ok'));
+    service.reply('GET', '/api/v1/builds/bld_ok', 200, {
+      id: 'bld_ok',
+      workflow_id: 'wf_ok',
+      status: 'completed',
+      progress: 100,
+      download_url: 'https://files.example.com/ok.zip',
+    });
+    // Stops the listener after a few rounds, whatever it forwarded.
+    service.handle('GET', '/api/v1/builds/bld_gone', () => {
+      if (++badReads === 3) started?.interrupt();
+      return HttpResponse.json({ message: 'No such build' }, { status: 404 });
+    });
+    service.use(
+      http.post('http://localhost:3000/webhooks', async ({ request }) => {
+        delivered.push(await request.json());
+        return new HttpResponse('ok');
+      }),
+    );
+    started = startMain(
+      ['listen', ...FORWARD, '--workflow', 'wf_gone', '--workflow', 'wf_empty', '--workflow', 'wf_ok', '--interval', '1ms'],
+      { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY },
+    );
+    const result = await started.finished;
+
+    expect(result.code).toBe(ExitCode.Interrupted);
+    expect(delivered).toEqual([
+      { event: 'build.completed', workflow_id: 'wf_ok', data: { download_url: 'https://files.example.com/ok.zip' } },
+    ]);
+    expect(result.stderr.split('\n').filter((line) => line.includes('bld_gone'))).toHaveLength(1);
+    expect(result.stderr).toContain('wfa listen: build bld_gone of workflow wf_gone could not be read');
+    expect(result.stderr).toContain('workflow wf_empty');
+    expect(badReads).toBe(3);
   });
 });

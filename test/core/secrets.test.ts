@@ -102,6 +102,34 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
     expectNoSecret(error);
   });
 
+  it('an error body echoing the API key and the password in base64 and hex', async () => {
+    lines.length = 0;
+    const encoded = (text: string) => {
+      const bytes = Buffer.from(text);
+      return `${bytes.toString('base64')} ${bytes.toString('base64url')} ${bytes.toString('hex')} ${bytes.toString('hex').toUpperCase()}`;
+    };
+    server.use(
+      http.get(`${BASE_URL}/v1/workflows/wf_1`, ({ request }) =>
+        HttpResponse.json({ message: `rejected ${encoded(request.headers.get('x-api-key') ?? '')}` }, { status: 400 }),
+      ),
+      http.post(`${BASE_URL}/v1/auth`, async ({ request }) =>
+        HttpResponse.json({ message: `bad ${encoded(((await request.json()) as { password: string }).password)}` }, { status: 401 }),
+      ),
+    );
+    const errors = [
+      await client()
+        .workflows.get('wf_1', { maxRetries: 0 })
+        .catch((e: unknown) => e),
+      await Client.login({ baseUrl: BASE_URL, email: 'a@b.test', password: PASSWORD, maxRetries: 0 }).catch((e: unknown) => e),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(WfaError);
+      for (const text of [...renderings(error), ...lines]) {
+        for (const form of [API_KEY, PASSWORD].flatMap((secret) => encoded(secret).split(' '))) expect(text).not.toContain(form);
+      }
+    }
+  });
+
   it('a connection failure and a retry log line', async () => {
     lines.length = 0;
     let n = 0;
@@ -144,6 +172,17 @@ describe('redactText', () => {
     ['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
     ['URL-encoded', encodeURIComponent(secret)],
     ['form-encoded', new URLSearchParams([['', secret]]).toString().slice(1)],
+    ['base64-encoded', Buffer.from(secret).toString('base64')],
+    ['base64-encoded without padding', Buffer.from(secret).toString('base64').replace(/=+$/, '')],
+    ['base64url-encoded', Buffer.from(secret).toString('base64url')],
+    [
+      'base64url-encoded with padding',
+      Buffer.from(secret)
+        .toString('base64url')
+        .padEnd(Math.ceil(Buffer.byteLength(secret) / 3) * 4, '='),
+    ],
+    ['hex-encoded', Buffer.from(secret).toString('hex')],
+    ['hex-encoded in upper case', Buffer.from(secret).toString('hex').toUpperCase()],
   ])('removes a secret %s', (_, form) => {
     expect(redactText(`before ${form} after`, [secret])).toBe('before [redacted] after');
   });

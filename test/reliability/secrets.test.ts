@@ -5,7 +5,8 @@
  * back in every field and header it can. And the API key is never sent to another origin.
  *
  * A hostile fault server echoes whatever it received: the `X-API-Key` header and the request body, in the
- * error message, nested fields, a property name, an HTML title, `x-request-id`, `www-authenticate`.
+ * error message, nested fields, a property name, an HTML title, `x-request-id`, `www-authenticate`, and base64
+ * and hex forms of the key and of each body value.
  */
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
@@ -27,6 +28,25 @@ const PASSWORD = 'correct-horse-battery-staple-42';
 /** A key given for one call only, in `RequestOptions.headers`. */
 const CALL_KEY = 'wfa_live_CALLk3y_9z8y7x6w5v';
 const SECRETS = [API_KEY, SAVED_KEY, PASSWORD, CALL_KEY];
+
+/** A text's encoded forms a careless service or gateway may echo: base64 (both alphabets, unpadded too) and hex. */
+function encoded(text: string): string[] {
+  const bytes = Buffer.from(text);
+  const hex = bytes.toString('hex');
+  return [bytes.toString('base64'), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url'), hex, hex.toUpperCase()];
+}
+/** What is searched for: every secret as is and encoded. */
+const SECRET_FORMS = SECRETS.flatMap((secret) => [secret, ...encoded(secret)]);
+
+/** The string values of a JSON body (where a password or saved key travels), encoded one by one. */
+function encodedValues(body: string): string[] {
+  try {
+    const values = Object.values(JSON.parse(body) as Record<string, unknown>).filter((v): v is string => typeof v === 'string');
+    return values.flatMap(encoded);
+  } catch {
+    return [];
+  }
+}
 
 const INPUT: WorkflowCreateParams = { name: 'n', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] };
 
@@ -72,6 +92,7 @@ const echo =
         detail: [{ msg: all }],
         echoed: { key, body, [key || 'none']: true },
         list: [all],
+        encoded: [...encoded(key), ...encodedValues(body)],
       },
     };
   };
@@ -368,7 +389,7 @@ describe('no secret in any error, cause or log line, on every error path', () =>
       );
       const error = outcome.ok ? undefined : outcome.error;
       const texts = [...renderings(error), ...lines];
-      const hits = secretHits(texts, SECRETS);
+      const hits = secretHits(texts, SECRET_FORMS);
       const leakedTo = other.log.filter((r) => SECRETS.some((s) => JSON.stringify(r).includes(s))).length;
       count('secretSearches', texts.length);
       count('secretsFound', hits);
@@ -377,7 +398,7 @@ describe('no secret in any error, cause or log line, on every error path', () =>
 
       expect(WfaError.is(error) ? error.name : `not an SDK error: ${String(error)}`).toBe(c.expected);
       // Where it leaked, for the failure message.
-      const where = texts.filter((t) => SECRETS.some((s) => t.includes(s))).map((t) => t.slice(0, 300));
+      const where = texts.filter((t) => SECRET_FORMS.some((s) => t.includes(s))).map((t) => t.slice(0, 300));
       expect(where).toEqual([]);
       expect(hits).toBe(0);
       expect(leakedTo).toBe(0);
