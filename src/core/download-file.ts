@@ -1,10 +1,10 @@
 /**
  * Writes a download to a file on Node, Bun and Deno: into a temporary file beside the target, renamed over
- * it only once complete, so a failed download leaves nothing under the target's name. `node:fs` is imported
- * when called, so browser bundles never hold it.
+ * it only once complete, so a failed download leaves nothing under the target's name. `node:fs` comes from
+ * `process.getBuiltinModule` when called, so neither browser bundles nor Workers ever see it.
  */
 import type { Transfer } from './download.js';
-import { ValidationError } from './errors.js';
+import { ValidationError, WfaError } from './errors.js';
 
 /**
  * What `builds.downloadToFile` resolves with.
@@ -36,9 +36,9 @@ interface Fs {
 }
 
 export async function writeToFile(open: () => Promise<Transfer>, path: string): Promise<DownloadedFile> {
-  // Built at run time, so no bundler tries to resolve it for a browser (webpack and Vite are told so too).
-  const specifier = ['node:fs', 'promises'].join('/');
-  const fs = (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as Fs;
+  // No import of node:fs at all, which a Worker would refuse to load and a browser bundler to resolve.
+  const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises') as Fs | undefined;
+  if (!fs) throw new WfaError('downloadToFile needs Node 20.16 or later, Bun or Deno: use builds.download() for a stream');
   // Checked first: the rename would only fail (EISDIR) after the whole download.
   if ((await fs.stat(path).catch(() => undefined))?.isDirectory()) {
     throw new ValidationError('downloadToFile', [{ path: ['path'], message: `is a directory: ${path}`, code: 'invalid_value' }]);
