@@ -86,6 +86,12 @@ export async function runSmoke(config, { receiverUrl, inProcess = true }) {
     assert(typeof build.download_url === 'string', 'completed build without download_url');
     assert(progress.length >= 1, 'onProgress was never called');
   });
+  await check("download the build's artifact as a Web stream", async () => {
+    const reader = (await client.builds.download(workflow.build_id, { maxRetries: 0 })).getReader();
+    let bytes = 0;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.byteLength;
+    assert(bytes > 0, 'the artifact was empty');
+  });
   await check('list across pages with for await', async () => {
     const ids = [];
     for await (const order of client.orders.list({ limit: 5 })) ids.push(order.id);
