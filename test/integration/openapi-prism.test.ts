@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, NotFoundError } from '../../src/index.js';
-import { freePort } from '../helpers/tinyproxy.js';
+import { freePort } from '../helpers/daemon.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
 let prism: ChildProcess;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientBehindProxy, clientFromProxyEnv } from '../../examples/docs/deployments-proxy.js';
 import { ConnectionError, type Client, type Logger } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
-import { freePort, startTinyproxy, type Tinyproxy } from '../helpers/tinyproxy.js';
+import { freePort } from '../helpers/daemon.js';
+import { startTinyproxy, type Tinyproxy } from '../helpers/tinyproxy.js';
 
 const USER = 'corp-user';
 const PASSWORD = 'Pr0xy-S3cret-Passw0rd';
