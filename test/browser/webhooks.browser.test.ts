@@ -57,7 +57,7 @@ describeInBrowser('webhooks in Chromium', () => {
     const ok = await handler(new Request('https://app.example/webhooks', { method: 'POST', body: JSON.stringify(payload) }));
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ received: true });
-    expect(completed).toHaveBeenCalledWith(expect.objectContaining({ workflow_id: 'wf_42' }), expect.any(Request));
+    expect(completed).toHaveBeenCalledWith(expect.objectContaining({ workflow_id: 'wf_42' }), expect.any(Request), { confirmed: false });
 
     const other = await handler(createWebhookRequest({ event: 'order.updated', data: {} }));
     expect(other.status).toBe(200);
