@@ -170,9 +170,15 @@ class Listener {
         try {
           this.watched.set(id, (await this.client.workflows.get(id, { signal })).build_id);
         } catch (error) {
-          if (!NotFoundError.is(error)) throw error;
-          this.warnOnce(`gone:${id}`, `workflow ${id} was not found; its builds are not followed`);
-          this.watched.delete(id);
+          if (isFatal(error) || signal.aborted) throw error;
+          if (NotFoundError.is(error)) {
+            this.warnOnce(`gone:${id}`, `workflow ${id} was not found; its builds are not followed`);
+            this.watched.delete(id);
+            continue;
+          }
+          // Like a build that cannot be read: said once, its last known build kept, tried again next round.
+          const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          this.warnOnce(`workflow:${id}`, `workflow ${id} could not be read (${text}); tried again next round`);
         }
       }
     }

@@ -129,4 +129,40 @@ describe('wfa listen, polling the msw mock', () => {
     expect(result.stderr).toContain('workflow wf_empty');
     expect(badReads).toBe(3);
   });
+
+  test('a workflow that cannot be read (a 400, which is not retried) is reported once; the other workflows are still forwarded', async () => {
+    const delivered: unknown[] = [];
+    let badReads = 0;
+    let started: ReturnType<typeof startMain> | undefined;
+    service.handle('GET', '/api/v1/workflows/wf_down', () => {
+      if (++badReads === 3) started?.interrupt();
+      return HttpResponse.json({ message: 'Bad request' }, { status: 400 });
+    });
+    service.reply('GET', '/api/v1/workflows/wf_ok', 200, wf('wf_ok', 'bld_ok'));
+    service.reply('GET', '/api/v1/builds/bld_ok', 200, {
+      id: 'bld_ok',
+      workflow_id: 'wf_ok',
+      status: 'completed',
+      progress: 100,
+      download_url: 'https://files.example.com/ok.zip',
+    });
+    service.use(
+      http.post('http://localhost:3000/webhooks', async ({ request }) => {
+        delivered.push(await request.json());
+        return new HttpResponse('ok');
+      }),
+    );
+    started = startMain(['listen', ...FORWARD, '--workflow', 'wf_down', '--workflow', 'wf_ok', '--interval', '1ms'], {
+      WFA_BASE_URL: BASE_URL,
+      WFA_API_KEY: API_KEY,
+    });
+    const result = await started.finished;
+
+    expect(result.code).toBe(ExitCode.Interrupted);
+    expect(delivered).toEqual([
+      { event: 'build.completed', workflow_id: 'wf_ok', data: { download_url: 'https://files.example.com/ok.zip' } },
+    ]);
+    expect(result.stderr.split('\n').filter((line) => line.includes('workflow wf_down could not be read'))).toHaveLength(1);
+    expect(badReads).toBe(3);
+  });
 });
