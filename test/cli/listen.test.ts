@@ -89,12 +89,8 @@ describe('wfa listen, polling the msw mock', () => {
     build_id: build,
   });
 
-  test('a build that cannot be read is reported once and skipped; the other workflows are still forwarded', async () => {
-    const delivered: unknown[] = [];
-    let badReads = 0;
-    let started: ReturnType<typeof startMain> | undefined;
-    service.reply('GET', '/api/v1/workflows/wf_gone', 200, wf('wf_gone', 'bld_gone'));
-    service.reply('GET', '/api/v1/workflows/wf_empty', 200, wf('wf_empty', ''));
+  // wf_ok, whose build bld_ok has completed: the delivery each test expects to get through.
+  const serveCompletedWorkflow = () => {
     service.reply('GET', '/api/v1/workflows/wf_ok', 200, wf('wf_ok', 'bld_ok'));
     service.reply('GET', '/api/v1/builds/bld_ok', 200, {
       id: 'bld_ok',
@@ -103,17 +99,30 @@ describe('wfa listen, polling the msw mock', () => {
       progress: 100,
       download_url: 'https://files.example.com/ok.zip',
     });
-    // Stops the listener after a few rounds, whatever it forwarded.
-    service.handle('GET', '/api/v1/builds/bld_gone', () => {
-      if (++badReads === 3) started?.interrupt();
-      return HttpResponse.json({ message: 'No such build' }, { status: 404 });
-    });
+  };
+  const receiveDeliveries = () => {
+    const delivered: unknown[] = [];
     service.use(
       http.post('http://localhost:3000/webhooks', async ({ request }) => {
         delivered.push(await request.json());
         return new HttpResponse('ok');
       }),
     );
+    return delivered;
+  };
+
+  test('a build that cannot be read is reported once and skipped; the other workflows are still forwarded', async () => {
+    const delivered = receiveDeliveries();
+    let badReads = 0;
+    let started: ReturnType<typeof startMain> | undefined;
+    service.reply('GET', '/api/v1/workflows/wf_gone', 200, wf('wf_gone', 'bld_gone'));
+    service.reply('GET', '/api/v1/workflows/wf_empty', 200, wf('wf_empty', ''));
+    serveCompletedWorkflow();
+    // Stops the listener after a few rounds, whatever it forwarded.
+    service.handle('GET', '/api/v1/builds/bld_gone', () => {
+      if (++badReads === 3) started?.interrupt();
+      return HttpResponse.json({ message: 'No such build' }, { status: 404 });
+    });
     started = startMain(
       ['listen', ...FORWARD, '--workflow', 'wf_gone', '--workflow', 'wf_empty', '--workflow', 'wf_ok', '--interval', '1ms'],
       { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY },
@@ -131,27 +140,14 @@ describe('wfa listen, polling the msw mock', () => {
   });
 
   test('a workflow that cannot be read (a 400, which is not retried) is reported once; the other workflows are still forwarded', async () => {
-    const delivered: unknown[] = [];
+    const delivered = receiveDeliveries();
     let badReads = 0;
     let started: ReturnType<typeof startMain> | undefined;
     service.handle('GET', '/api/v1/workflows/wf_down', () => {
       if (++badReads === 3) started?.interrupt();
       return HttpResponse.json({ message: 'Bad request' }, { status: 400 });
     });
-    service.reply('GET', '/api/v1/workflows/wf_ok', 200, wf('wf_ok', 'bld_ok'));
-    service.reply('GET', '/api/v1/builds/bld_ok', 200, {
-      id: 'bld_ok',
-      workflow_id: 'wf_ok',
-      status: 'completed',
-      progress: 100,
-      download_url: 'https://files.example.com/ok.zip',
-    });
-    service.use(
-      http.post('http://localhost:3000/webhooks', async ({ request }) => {
-        delivered.push(await request.json());
-        return new HttpResponse('ok');
-      }),
-    );
+    serveCompletedWorkflow();
     started = startMain(['listen', ...FORWARD, '--workflow', 'wf_down', '--workflow', 'wf_ok', '--interval', '1ms'], {
       WFA_BASE_URL: BASE_URL,
       WFA_API_KEY: API_KEY,
