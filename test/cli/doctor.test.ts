@@ -154,8 +154,8 @@ describe('wfa doctor', () => {
   });
 
   test('a server clock an hour off is a problem; the skew is read from the Date header', async () => {
-    // Only Date is faked, and stands still: the skew is exact, whatever the machine's load.
-    vi.useFakeTimers({ toFake: ['Date'] });
+    // Both clocks stand still (timers stay real): the skew is exact, whatever the machine's load.
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     vi.setSystemTime(new Date('2026-11-25T10:00:00Z'));
     const date = new Date('2026-11-25T11:00:00Z').toUTCString();
     service.handle('GET', '/api/v1/workflows', () => HttpResponse.json({ data: [] }, { headers: { Date: date } }));
