@@ -70,6 +70,8 @@ export {
   type WorkflowListParams,
   type WorkflowStatus,
   type WorkflowUpdateParams,
+  type WorkflowTrigger,
+  type WorkflowAction,
   type CreateAndWaitOptions,
   type WorkflowWithBuild,
 } from './resources/workflows.js';

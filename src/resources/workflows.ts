@@ -37,6 +37,42 @@ import { Resource, call, coreOf, type JsonValue } from './resource.js';
 export type WorkflowStatus = 'building' | 'active' | 'completed' | 'failed';
 
 /**
+ * What starts a workflow: in a workflow the service returns, and in the input of `create` and `update`.
+ *
+ * @example
+ * ```ts
+ * const trigger: WorkflowTrigger = { type: 'webhook', url: 'https://example.com/hook' };
+ * ```
+ */
+export interface WorkflowTrigger {
+  /** The kind of trigger, such as `webhook`; not empty in an input. */
+  type: string;
+  /** For a `webhook` trigger: the http(s) URL to call. */
+  url?: string | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/**
+ * One step of a workflow: in a workflow the service returns, and in the input of `create` and `update`.
+ *
+ * @example
+ * ```ts
+ * const action: WorkflowAction = { app: 'slack', action: 'send_message', config: { channel: '#orders' } };
+ * ```
+ */
+export interface WorkflowAction {
+  /** The application, such as `slack`; in an input, lower case letters, digits and underscores. */
+  app: string;
+  /** The operation of that application, in the same form, such as `send_message`. */
+  action: string;
+  /** Settings of the action; their keys depend on the app. */
+  config?: Record<string, unknown> | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/**
  * A workflow as returned by the service.
  *
  * @example
@@ -59,29 +95,9 @@ export interface Workflow {
   /** The build its creation started, to follow with `waitForBuild`. Not in every deployment's response. */
   build_id?: string | undefined;
   /** What starts it. */
-  trigger?:
-    | {
-        /** The kind of trigger, such as `webhook`. */
-        type: string;
-        /** The URL of a `webhook` trigger, when it has one. */
-        url?: string | undefined;
-        /** Any other field, passed through as it is: the service may add fields at any time. */
-        [key: string]: unknown;
-      }
-    | undefined;
+  trigger?: WorkflowTrigger | undefined;
   /** What it does, in order. */
-  actions?:
-    | Array<{
-        /** The application, such as `slack`. */
-        app: string;
-        /** The operation of that application, such as `send_message`. */
-        action: string;
-        /** Settings of the action; their keys depend on the app. */
-        config?: Record<string, unknown> | undefined;
-        /** Any other field, passed through as it is: the service may add fields at any time. */
-        [key: string]: unknown;
-      }>
-    | undefined;
+  actions?: WorkflowAction[] | undefined;
   /** Any other field, passed through as it is: the service may add fields at any time. */
   [key: string]: unknown;
 }
@@ -118,25 +134,9 @@ export interface WorkflowCreateParams {
   /** The target automation platform, such as `zapier`; not empty. */
   platform: string;
   /** What starts the workflow. */
-  trigger: {
-    /** The kind of trigger, such as `webhook`; not empty. */
-    type: string;
-    /** For a `webhook` trigger: the http(s) URL to call. */
-    url?: string | undefined;
-    /** Any other field, passed through as it is: the service may add fields at any time. */
-    [key: string]: unknown;
-  };
+  trigger: WorkflowTrigger;
   /** What the workflow does, in order. */
-  actions: Array<{
-    /** The application: lower case letters, digits and underscores, such as `slack`. */
-    app: string;
-    /** The operation of that application, in the same form, such as `send_message`. */
-    action: string;
-    /** Settings of the action; their keys depend on the app. */
-    config?: Record<string, unknown> | undefined;
-    /** Any other field, passed through as it is: the service may add fields at any time. */
-    [key: string]: unknown;
-  }>;
+  actions: WorkflowAction[];
   /** Any other field, passed through as it is: the service may add fields at any time. */
   [key: string]: unknown;
 }
@@ -155,29 +155,9 @@ export interface WorkflowUpdateParams {
   /** The target automation platform, such as `zapier`; not empty. */
   platform?: string | undefined;
   /** What starts the workflow. */
-  trigger?:
-    | {
-        /** The kind of trigger, such as `webhook`; not empty. */
-        type: string;
-        /** For a `webhook` trigger: the http(s) URL to call. */
-        url?: string | undefined;
-        /** Any other field, passed through as it is: the service may add fields at any time. */
-        [key: string]: unknown;
-      }
-    | undefined;
+  trigger?: WorkflowTrigger | undefined;
   /** What the workflow does, in order. */
-  actions?:
-    | Array<{
-        /** The application: lower case letters, digits and underscores, such as `slack`. */
-        app: string;
-        /** The operation of that application, in the same form, such as `send_message`. */
-        action: string;
-        /** Settings of the action; their keys depend on the app. */
-        config?: Record<string, unknown> | undefined;
-        /** Any other field, passed through as it is: the service may add fields at any time. */
-        [key: string]: unknown;
-      }>
-    | undefined;
+  actions?: WorkflowAction[] | undefined;
   /** Any other field, passed through as it is: the service may add fields at any time. */
   [key: string]: unknown;
 }
