@@ -1,9 +1,12 @@
 /**
- * Shared by the mock service's tests: a webhook receiver on 127.0.0.1, and a compact way to call a handler.
+ * Shared by the mock service's tests: mock servers and webhook receivers on 127.0.0.1, closed after each test,
+ * and a compact way to call a handler.
  */
 
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+import { startMockServer, type MockServer, type MockServerOptions } from '../../src/testing/index.js';
 
 /** One POST the receiver got. */
 export interface Received {
@@ -80,3 +83,19 @@ export const WORKFLOW = {
     { app: 'google_sheets', action: 'append_row' },
   ],
 };
+
+/** `server()` and `receiver()` for a test file: what they start is closed after each test, last first. */
+export function useStarted(): { server(options?: MockServerOptions): Promise<MockServer>; receiver(): Promise<Receiver> } {
+  const started: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const running of started.splice(0).reverse()) await running.close();
+  });
+  const track = <T extends { close(): Promise<void> }>(running: T): T => {
+    started.push(running);
+    return running;
+  };
+  return {
+    server: async (options = {}) => track(await startMockServer(options)),
+    receiver: async () => track(await startReceiver()),
+  };
+}

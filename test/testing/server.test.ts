@@ -1,24 +1,8 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createMockService, DEFAULT_MOCK_USER, startMockServer } from '../../src/testing/index.js';
-import type { MockServer, MockServerOptions } from '../../src/testing/index.js';
-import { reply, startReceiver, WORKFLOW, type Receiver } from './helpers.js';
+import { reply, useStarted, WORKFLOW } from './helpers.js';
 
-const started: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const running of started.splice(0).reverse()) await running.close();
-});
-
-async function server(options: MockServerOptions = {}): Promise<MockServer> {
-  const running = await startMockServer(options);
-  started.push(running);
-  return running;
-}
-
-async function receiver(): Promise<Receiver> {
-  const running = await startReceiver();
-  started.push(running);
-  return running;
-}
+const { server, receiver } = useStarted();
 
 function json(method: string, body: unknown, key?: string): RequestInit {
   const headers: Record<string, string> = { 'content-type': 'application/json' };

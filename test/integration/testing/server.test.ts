@@ -8,21 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { afterEach, describe, expect, test } from 'vitest';
-import { startMockServer } from '../../../src/testing/index.js';
-import type { MockServer, MockServerOptions } from '../../../src/testing/index.js';
-import { WORKFLOW } from '../../testing/helpers.js';
+import { describe, expect, test } from 'vitest';
+import { useStarted, WORKFLOW } from '../../testing/helpers.js';
 
-const started: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const running of started.splice(0).reverse()) await running.close();
-});
-
-async function server(options: MockServerOptions = {}): Promise<MockServer> {
-  const running = await startMockServer(options);
-  started.push(running);
-  return running;
-}
+const { server } = useStarted();
 
 describe('startMockServer', () => {
   test('a client that gives up during the latency leaves the server serving', async () => {
