@@ -6,9 +6,10 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientBehindProxy, clientFromProxyEnv } from '../../examples/docs/deployments-proxy.js';
-import { ConnectionError, type Client, type Logger } from '../../src/index.js';
+import { ConnectionError, type Client } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
 import { freePort } from '../helpers/daemon.js';
+import { captureLogger } from '../helpers/logger.js';
 import { startTinyproxy, type Tinyproxy } from '../helpers/tinyproxy.js';
 
 const USER = 'corp-user';
@@ -27,10 +28,18 @@ afterAll(async () => {
 const withCredentials = (proxy: Tinyproxy, password: string) =>
   proxy.url.replace('http://', `http://${USER}:${encodeURIComponent(password)}@`);
 
-function recorder(): { lines: string[]; logger: Logger } {
-  const lines: string[] = [];
-  const line = (message: string, ...rest: unknown[]) => lines.push([message, ...rest.map((r) => inspect(r, { depth: 8 }))].join(' '));
-  return { lines, logger: { error: line, warn: line, info: line, debug: line } };
+/** A client behind `proxyUrl`, logging at debug into `lines`. */
+function loggedClient(proxyUrl: string, options: { maxRetries?: number } = {}): { client: Client; lines: string[] } {
+  const { lines, logger } = captureLogger();
+  const client = clientBehindProxy(proxyUrl, {
+    baseUrl: service.url,
+    apiKey: service.apiKey,
+    apiPrefix: '/v1',
+    logger,
+    logLevel: 'debug',
+    ...options,
+  });
+  return { client, lines };
 }
 
 // Every form a credential could leak in: as is, as user:password, in Basic auth, percent-encoded.
@@ -63,14 +72,7 @@ async function smokeFlow(client: Client) {
 
 describe('through an open proxy', () => {
   it('the key reaches the service behind it, the calls pass through the proxy, and no log line holds the key', async () => {
-    const { lines, logger } = recorder();
-    const client = clientBehindProxy(open.url, {
-      baseUrl: service.url,
-      apiKey: service.apiKey,
-      apiPrefix: '/v1',
-      logger,
-      logLevel: 'debug',
-    });
+    const { client, lines } = loggedClient(open.url);
     await smokeFlow(client);
     // undici tunnels with CONNECT, which tinyproxy logs with the target's port.
     expect(open.log()).toContain(`CONNECT ${new URL(service.url).host}`);
@@ -95,14 +97,7 @@ describe('through an open proxy', () => {
 
 describe('through a proxy that needs Proxy-Authorization', () => {
   it('with the right credentials: the calls go through, and no log line holds them or the key', async () => {
-    const { lines, logger } = recorder();
-    const client = clientBehindProxy(withCredentials(guarded, PASSWORD), {
-      baseUrl: service.url,
-      apiKey: service.apiKey,
-      apiPrefix: '/v1',
-      logger,
-      logLevel: 'debug',
-    });
+    const { client, lines } = loggedClient(withCredentials(guarded, PASSWORD));
     await smokeFlow(client);
     expect(guarded.log()).toContain(`CONNECT ${new URL(service.url).host}`);
     expectNoSecret(lines.join('\n'));
@@ -113,15 +108,7 @@ describe('through a proxy that needs Proxy-Authorization', () => {
     ['refused with 407 (no credentials)', () => guarded.url],
     ['unreachable', async () => `http://${USER}:${PASSWORD}@127.0.0.1:${await freePort()}`],
   ])('%s: a ConnectionError, after the retries, with no credential in it or in any log line', async (_what, proxyUrl) => {
-    const { lines, logger } = recorder();
-    const client = clientBehindProxy(await proxyUrl(), {
-      baseUrl: service.url,
-      apiKey: service.apiKey,
-      apiPrefix: '/v1',
-      maxRetries: 1,
-      logger,
-      logLevel: 'debug',
-    });
+    const { client, lines } = loggedClient(await proxyUrl(), { maxRetries: 1 });
     const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
     expect(ConnectionError.is(error)).toBe(true);
     expect(lines.some((line) => /retr/i.test(line))).toBe(true);
