@@ -9,6 +9,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { printList } from './list.js';
 import { ask, readPiped } from './input.js';
 
 // A field named for a credential is masked whatever the service put in it (it may echo a key back).
@@ -138,20 +139,12 @@ ${CONNECTION_HELP}`,
     expectPositionals(positionals, [], LIST_USAGE);
     const params = { limit: integerOption(values.limit, '--limit', 1), page: integerOption(values.page, '--page', 1) };
     const client = await createClient(values, context);
-    const pages = client.integrations.list(params, { signal: context.signal });
     // Masked item by item: whatever a record holds, no credential-named field is printed as received.
-    if (values.all) {
-      const items: unknown[] = [];
-      for await (const item of pages) items.push(masked(item));
-      printJson(context.stdout, items);
-    } else {
-      const page = await pages;
-      printJson(
-        context.stdout,
-        page.items.map((item) => masked(item)),
-      );
-      if (page.hasNextPage() && context.stderr.isTTY) context.stderr.write(`(more with --page ${page.info.page + 1}, or --all)\n`);
-    }
+    await printList(client.integrations.list(params, { signal: context.signal }), {
+      all: values.all,
+      context,
+      show: (item) => masked(item),
+    });
     return ExitCode.Ok;
   },
 };

@@ -1,4 +1,4 @@
-/** The paging options of `workflows list` and `orders list`, and how a list is printed. */
+/** The paging options of the `list` commands, and how a list is printed. */
 import type { PagePromise } from '../index.js';
 import { integerOption } from './args.js';
 import { printJson, type Context } from './context.js';
@@ -26,19 +26,23 @@ export function listParams(values: { status?: string | undefined; limit?: string
 }
 
 /**
- * Prints a list as one JSON array on stdout: one page, or with `all` every item. The array is printed only
- * once complete, so a failure half-way leaves no truncated JSON behind.
+ * Prints a list as one JSON array on stdout: one page, or with `all` every item, each through `show` when
+ * given (integrations mask their keys there). The array is printed only once complete, so a failure half-way
+ * leaves no truncated JSON behind.
  */
-export async function printList<T>(list: PagePromise<T>, options: { all: boolean | undefined; context: Context }): Promise<void> {
-  const { all, context } = options;
+export async function printList<T>(
+  list: PagePromise<T>,
+  options: { all: boolean | undefined; context: Context; show?: (item: T) => unknown },
+): Promise<void> {
+  const { all, context, show = (item: T): unknown => item } = options;
   if (all) {
-    const items: T[] = [];
-    for await (const item of list) items.push(item);
+    const items: unknown[] = [];
+    for await (const item of list) items.push(show(item));
     printJson(context.stdout, items);
     return;
   }
   const page = await list;
-  printJson(context.stdout, page.items);
+  printJson(context.stdout, page.items.map(show));
   // A hint for a person at a terminal; logs and scripts read the exit code and stdout only.
   if (page.hasNextPage() && context.stderr.isTTY) {
     context.stderr.write(`(page ${page.info.page}; more with --page ${page.info.page + 1}, or --all for everything)\n`);
