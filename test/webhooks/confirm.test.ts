@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Client } from '../../src/index.js';
-import { createMockService, type MockService } from '../../src/testing/index.js';
+import { createMockService, type MockServiceOptions } from '../../src/testing/index.js';
 import {
   createWebhookHandler,
   createWebhookRequest,
@@ -17,21 +17,27 @@ import { fakeClockInThisTest, run } from '../helpers/clock.js';
 
 const BASE = 'http://mock.test';
 
-/** A mock service on a clock of the test's own, a client of it, and a workflow whose build has completed. */
-async function completedBuild() {
+/** A mock service on a clock of the test's own (`later` moves it), and a client of it that never retries. */
+function serviceAndClient(options: MockServiceOptions = {}) {
   let now = Date.parse('2026-01-01T00:00:00Z');
-  const service = createMockService({ now: () => now, buildDurationMs: 1_000 });
+  const service = createMockService({ now: () => now, buildDurationMs: 1_000, ...options });
   const client = new Client({
     baseUrl: BASE,
     apiKey: service.apiKey,
     maxRetries: 0,
     fetch: (input, init) => service.handle(new Request(input, init)),
   });
+  return { service, client, later: (ms: number) => (now += ms) };
+}
+
+/** The same, with a workflow whose build has completed. */
+async function completedBuild() {
+  const { service, client, later } = serviceAndClient();
   const workflow = await client.workflows.create({ name: 'Hook me', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
-  now += 5_000;
+  later(5_000);
   const build = await client.builds.get(workflow.build_id);
   expect(build.status).toBe('completed');
-  return { service, client, workflow, downloadUrl: build.download_url as string, later: (ms: number) => (now += ms) };
+  return { service, client, workflow, downloadUrl: build.download_url as string, later };
 }
 
 /** The error the first call of `onError` got. */
@@ -63,24 +69,15 @@ describe('confirm: build.completed', () => {
   });
 
   it("confirms the mock service's own delivery, end to end", async () => {
-    let now = Date.parse('2026-01-01T00:00:00Z');
     let handler: ((request: Request) => Promise<Response>) | undefined;
-    const service: MockService = createMockService({
-      now: () => now,
-      buildDurationMs: 1_000,
+    const { service, client, later } = serviceAndClient({
       webhookUrl: 'https://receiver.test/hooks',
       fetch: async (input, init) => handler!(new Request(input, init)),
-    });
-    const client = new Client({
-      baseUrl: BASE,
-      apiKey: service.apiKey,
-      maxRetries: 0,
-      fetch: (input, init) => service.handle(new Request(input, init)),
     });
     const received = receiver(client);
     handler = received.handler;
     const workflow = await client.workflows.create({ name: 'Hook me', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
-    now += 5_000;
+    later(5_000);
     await service.flush();
 
     expect(service.webhookDeliveries()).toEqual([expect.objectContaining({ status: 200 })]);
@@ -90,16 +87,9 @@ describe('confirm: build.completed', () => {
   });
 
   it('answers 401 and reports to onError when the build is not completed', async () => {
-    let now = Date.parse('2026-01-01T00:00:00Z');
-    const service = createMockService({ now: () => now, buildDurationMs: 60_000 });
-    const client = new Client({
-      baseUrl: BASE,
-      apiKey: service.apiKey,
-      maxRetries: 0,
-      fetch: (input, init) => service.handle(new Request(input, init)),
-    });
+    const { client, later } = serviceAndClient({ buildDurationMs: 60_000 });
     const workflow = await client.workflows.create({ name: 'Slow', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
-    now += 1_000;
+    later(1_000);
     const { handler, onBuildCompleted, onError } = receiver(client);
 
     const response = await handler(createWebhookRequest({ workflow_id: workflow.id, data: { download_url: 'https://evil.test/x.zip' } }));
