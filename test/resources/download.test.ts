@@ -203,13 +203,16 @@ describe('client.builds.download', () => {
     ).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
+  // An artifact of `bytes` bytes whose host declares `declared` in Content-Length.
+  const artifactOf = (bytes: number, declared: number) => ({
+    answer: (request: Request) =>
+      new URL(request.url).pathname.startsWith('/downloads/')
+        ? new Response(new Uint8Array(bytes), { headers: { 'content-length': String(declared) } })
+        : undefined,
+  });
+
   it('errors with ResponseValidationError when the body is shorter than its Content-Length', async () => {
-    const { client, buildId } = await setup({
-      answer: (request) =>
-        new URL(request.url).pathname.startsWith('/downloads/')
-          ? new Response(new Uint8Array(10), { headers: { 'content-length': '20' } })
-          : undefined,
-    });
+    const { client, buildId } = await setup(artifactOf(10, 20));
     const error = await client.builds
       .download(buildId)
       .then(bytesOf)
@@ -219,12 +222,7 @@ describe('client.builds.download', () => {
   });
 
   it('errors as soon as the body is longer than its Content-Length', async () => {
-    const { client, buildId } = await setup({
-      answer: (request) =>
-        new URL(request.url).pathname.startsWith('/downloads/')
-          ? new Response(new Uint8Array(30), { headers: { 'content-length': '20' } })
-          : undefined,
-    });
+    const { client, buildId } = await setup(artifactOf(30, 20));
     await expect(client.builds.download(buildId).then(bytesOf)).rejects.toThrow(/ended after 30 bytes, but the host declared 20/);
   });
 
