@@ -6,7 +6,7 @@
 import { AbortError, ApiKeyError, TimeoutError } from './errors.js';
 import type { ApiKeySource } from './options.js';
 import { now, runPhase } from './poll.js';
-import { safeCause, usableSecrets } from './redact.js';
+import { safeCause, thrownName, usableSecrets } from './redact.js';
 
 /** Where a key came from, for its error: never the key itself. */
 export type KeySource = 'the apiKey option' | 'the apiKey function' | 'WFA_API_KEY' | 'the key issuing answer';
@@ -45,7 +45,7 @@ export async function resolveKey(
     if (result.type === 'deadline') throw new TimeoutError(`The apiKey function did not return within ${timeoutMs} ms`, timeoutMs);
     if (result.type === 'failed') {
       const { error } = result;
-      const name = error instanceof Error ? error.name : typeof error;
+      const name = thrownName(error);
       throw new ApiKeyError(`The apiKey function failed (${name}); its error is the cause`, {
         cause: safeCause(error, usableSecrets([lastKey])),
       });

@@ -3,6 +3,7 @@
  * credential), redirects followed anywhere, each wait for data bounded, resumed with `Range` after a dropped
  * connection, the length checked. The only other caller of `fetch` besides `http.ts`.
  */
+import { thrownName } from './redact.js';
 import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, type Issue } from './errors.js';
 import { ERROR_BODY_BYTES, readText } from './body.js';
 import type { LevelLogger } from './logger.js';
@@ -371,8 +372,7 @@ export class Transfer {
   #progress(): void {
     const { onProgress, log } = this.#spec;
     if (!onProgress || this.#skip > 0) return;
-    const report = (error: unknown) =>
-      log.log('warn', `onProgress of a download failed (${error instanceof Error ? error.name : typeof error}); the download goes on`);
+    const report = (error: unknown) => log.log('warn', `onProgress of a download failed (${thrownName(error)}); the download goes on`);
     try {
       const result: unknown = onProgress({ bytes: this.#received, total: this.#total });
       if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')

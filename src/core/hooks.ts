@@ -3,7 +3,7 @@
  * stays within the call's time bounds. The core runs them; `src/otel/` builds tracing on them.
  */
 import { WfaError } from './errors.js';
-import { safeCause } from './redact.js';
+import { safeCause, thrownName } from './redact.js';
 
 /**
  * What every hook of a call is told. Never the API key: the URL has secrets removed, and no header is readable.
@@ -198,7 +198,7 @@ export function nextId(): number {
 }
 
 export function hookError(name: string, error: unknown, secrets: readonly string[]): WfaError {
-  const what = error instanceof Error ? error.name : typeof error;
+  const what = thrownName(error);
   return new WfaError(`hooks.${name} threw (${what}); the call was not retried`, { cause: safeCause(error, secrets) });
 }
 

@@ -105,15 +105,30 @@ const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
 export function safeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof error !== 'object' || error === null) return redact(error, secrets);
   if (depth > 3) return undefined;
-  const source = error as { name?: unknown; message?: unknown; cause?: unknown; errors?: unknown } & Record<string, unknown>;
-  const copy = new Error(redactText(String(source.message ?? ''), secrets)) as Error & Record<string, unknown>;
-  copy.name = typeof source.name === 'string' ? source.name : 'Error';
-  copy.stack = `${copy.name}: ${copy.message}`;
-  for (const field of CAUSE_FIELDS) {
-    const value = source[field];
-    if (typeof value === 'string' || typeof value === 'number') copy[field] = redact(value, secrets);
+  try {
+    const source = error as { name?: unknown; message?: unknown; cause?: unknown; errors?: unknown } & Record<string, unknown>;
+    const copy = new Error(redactText(String(source.message ?? ''), secrets)) as Error & Record<string, unknown>;
+    copy.name = typeof source.name === 'string' ? source.name : 'Error';
+    copy.stack = `${copy.name}: ${copy.message}`;
+    for (const field of CAUSE_FIELDS) {
+      const value = source[field];
+      if (typeof value === 'string' || typeof value === 'number') copy[field] = redact(value, secrets);
+    }
+    if (source.cause !== undefined) copy.cause = safeCause(source.cause, secrets, depth + 1);
+    if (Array.isArray(source.errors)) copy['errors'] = source.errors.slice(0, 8).map((inner) => safeCause(inner, secrets, depth + 1));
+    return copy;
+  } catch {
+    // A value whose reading throws (a revoked Proxy, a throwing getter) leaves nothing safe to copy.
+    return undefined;
   }
-  if (source.cause !== undefined) copy.cause = safeCause(source.cause, secrets, depth + 1);
-  if (Array.isArray(source.errors)) copy['errors'] = source.errors.slice(0, 8).map((inner) => safeCause(inner, secrets, depth + 1));
-  return copy;
+}
+
+/** What a message calls a thrown value: its error's name, else its type. Never throws, whatever was thrown. */
+export function thrownName(error: unknown): string {
+  try {
+    if (error instanceof Error && typeof error.name === 'string') return error.name;
+  } catch {
+    // A revoked Proxy throws even on `instanceof`: its type is all there is to say.
+  }
+  return typeof error;
 }

@@ -10,6 +10,7 @@
   ValidationError,
   WaitTimeoutError,
 } from '../core/errors.js';
+import { thrownName } from '../core/redact.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import type { CoreResponse, HttpCore, ResponseSpec } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
@@ -221,10 +222,7 @@ function stateKey(build: Build): string {
 function notify(core: HttpCore, onProgress: ((build: Build) => void) | undefined, build: Build, buildId: string): void {
   if (!onProgress) return;
   const report = (error: unknown) =>
-    core.log.log(
-      'warn',
-      `onProgress for build ${buildId} failed (${error instanceof Error ? error.name : typeof error}); the wait goes on`,
-    );
+    core.log.log('warn', `onProgress for build ${buildId} failed (${thrownName(error)}); the wait goes on`);
   try {
     const result: unknown = onProgress(build);
     if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);
@@ -293,7 +291,7 @@ async function* poll(core: HttpCore, buildId: string, schedule: Schedule): Async
     }
   } catch (thrown) {
     outcome = 'error';
-    error = thrown instanceof Error ? thrown.name : typeof thrown;
+    error = thrownName(thrown);
     throw thrown;
   } finally {
     // Not awaited: the wait has ended, and its end must not wait on a hook.

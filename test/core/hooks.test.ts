@@ -1,3 +1,4 @@
+import { revokedProxy } from '../helpers/hostile.js';
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AbortError, Client, TimeoutError, WfaError, type ClientOptions, type Hooks } from '../../src/index.js';
@@ -124,8 +125,10 @@ describe('hooks: headers', () => {
 });
 
 describe('hooks: a hook that throws fails the call, naming it, with no retry', () => {
-  const cases: [keyof Hooks, 'throw' | 'reject'][] = [
+  const cases: [keyof Hooks, 'throw' | 'reject' | 'throw a revoked Proxy' | 'reject with a revoked Proxy'][] = [
     ['beforeRequest', 'throw'],
+    ['beforeRequest', 'throw a revoked Proxy'],
+    ['afterResponse', 'reject with a revoked Proxy'],
     ['beforeRequest', 'reject'],
     ['afterResponse', 'throw'],
     ['afterResponse', 'reject'],
@@ -134,7 +137,7 @@ describe('hooks: a hook that throws fails the call, naming it, with no retry', (
     ['onSuccess', 'throw'],
   ];
   for (const [name, how] of cases) {
-    it(`${name} that ${how}s`, async () => {
+    it(`${name} that ${how.replace(/^(throw|reject)/, '$1s')}`, async () => {
       // A 503 the SDK would retry, then a success: only the hook can stop the retry.
       let n = 0;
       server.use(
@@ -142,13 +145,12 @@ describe('hooks: a hook that throws fails the call, naming it, with no retry', (
           ++n < 2 && name !== 'onSuccess' ? new HttpResponse(null, { status: 503 }) : HttpResponse.json(workflow),
         ),
       );
-      const failure = new TypeError('boom');
-      const hook =
-        how === 'throw'
-          ? () => {
-              throw failure;
-            }
-          : () => Promise.reject(failure);
+      const failure = how.endsWith('revoked Proxy') ? revokedProxy() : new TypeError('boom');
+      const hook = how.startsWith('throw')
+        ? () => {
+            throw failure;
+          }
+        : () => Promise.reject(failure);
       const settled = await settle(client({ hooks: { [name]: hook } }).workflows.get('wf_1'));
       expect(settled.ok).toBe(false);
       const error = (settled as { error: WfaError }).error;

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { revokedProxy } from '../helpers/hostile.js';
 import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
@@ -83,6 +84,18 @@ describe('the API key', () => {
     expect(String((error as Error).cause)).toBe('Error: vault says no to [redacted]');
     expect(inspect(error, { depth: Infinity })).not.toContain(KEY);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('from a function that throws a value nothing can inspect (a revoked Proxy): still ApiKeyError', async () => {
+    const c = client({
+      apiKey: () => {
+        throw revokedProxy();
+      },
+    });
+    const error = await c.workflows.get('wf_1').catch((e: unknown) => e);
+    expect(ApiKeyError.is(error)).toBe(true);
+    expect((error as Error).message).toBe('The apiKey function failed (object); its error is the cause');
+    expect(server.requests).toHaveLength(0);
   });
 
   it('when missing, fails before any network I/O with a clear error', async () => {

@@ -3,6 +3,7 @@
  * `client.workflows.createAndWait`), on a fake clock: every way a wait can end, the exact polling schedule,
  * and that nothing (timer or abort listener) is left behind however it ends.
  */
+import { revokedProxy } from '../helpers/hostile.js';
 import { getEventListeners } from 'node:events';
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
@@ -738,6 +739,26 @@ describe('client.waitForBuild', () => {
         expect(service.polls).toHaveLength(3);
         expect(warnings).toEqual(Array.from({ length: warned }, () => '[wfa] onProgress for build bld_1 failed (Error); the wait goes on'));
         await expectNothingLeft(tracked);
+      }
+    });
+
+    it('a callback that throws or rejects with a value nothing can inspect (a revoked Proxy) is still only an observer', async () => {
+      const callbacks = [
+        () => {
+          throw revokedProxy();
+        },
+        () => Promise.reject(revokedProxy()),
+      ];
+      for (const onProgress of callbacks) {
+        const service = serveBuild(building(10), completed());
+        const warnings: string[] = [];
+        const logger = { error() {}, info() {}, debug() {}, warn: (line: string) => void warnings.push(line) };
+
+        const state = await run(makeClient({ logger }).waitForBuild('bld_1', { onProgress: onProgress as () => void }));
+
+        expect(state.error).toBeUndefined();
+        expect(service.polls).toHaveLength(2);
+        expect(warnings).toEqual(Array.from({ length: 2 }, () => '[wfa] onProgress for build bld_1 failed (object); the wait goes on'));
       }
     });
   });

@@ -3,6 +3,7 @@
  * is sent (no key, no client headers, on its own origin and on the service's), resume, expiry, lengths,
  * limits, aborts and callbacks, and that a failed file download leaves no file.
  */
+import { revokedProxy } from '../helpers/hostile.js';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -272,6 +273,21 @@ describe('client.builds.download', () => {
     expect(seen.at(-1)).toEqual([200_000, 200_000]);
     await Promise.resolve();
     expect(lines.some((line) => /onProgress of a download failed \(Error\)/.test(line))).toBe(true);
+  });
+
+  it('keeps going when onProgress throws or rejects with a value nothing can inspect (a revoked Proxy)', async () => {
+    const { lines, logger } = captureLogger();
+    const { client, buildId } = await setup({ artifacts: { size: 200_000 }, logger });
+    let calls = 0;
+    const stream = await client.builds.download(buildId, {
+      onProgress: () => {
+        if (++calls === 1) throw revokedProxy();
+        return Promise.reject(revokedProxy()) as unknown as undefined;
+      },
+    });
+    expectSame(await bytesOf(stream), artifactBytes(200_000));
+    await Promise.resolve();
+    expect(lines.filter((line) => /onProgress of a download failed \(object\)/.test(line))).toHaveLength(calls);
   });
 
   it('keeps its stall timeout when onProgress never returns a settled promise', async () => {
