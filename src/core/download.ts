@@ -119,6 +119,8 @@ export class Transfer {
   #validator: string | undefined;
   /** Only a strong ETag proves a whole-artifact answer to a resume is the same artifact. */
   #etag: string | undefined;
+  /** The first answer's ETag, weak or strong, without `W/`: a 206 must carry the same. */
+  #tag: string | undefined;
   #ranges = false;
   #fails = 0;
   /** The most bytes ever received, so a restart's bytes are not counted as progress. */
@@ -296,6 +298,8 @@ export class Transfer {
     const encoded = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
     const etag = headers.get('etag');
     const strong = etag && !etag.startsWith('W/') ? etag : undefined;
+    // Weakly compared: a weak ETag cannot go in If-Range, but a different one still means another artifact.
+    const tag = etag?.replace(/^W\//, '') ?? undefined;
     const validator = strong ?? headers.get('last-modified') ?? undefined;
     const changed = () => {
       this.cancel();
@@ -314,6 +318,7 @@ export class Transfer {
       const total = match[3] === '*' ? undefined : Number(match[3]);
       if (
         (this.#validator !== undefined && validator !== this.#validator) ||
+        (this.#tag !== undefined && tag !== this.#tag) ||
         (total !== undefined && this.#total !== undefined && total !== this.#total)
       )
         throw changed();
@@ -340,6 +345,7 @@ export class Transfer {
         this.#total = total;
         this.#validator = validator;
         this.#etag = strong;
+        this.#tag = tag;
       }
     }
     if (this.#total !== undefined) this.#checkSize(this.#total);
