@@ -43,7 +43,7 @@ export interface DownloadOptions {
   maxBytes?: number | undefined;
   /** The longest wait for the response or for the next chunk, in ms; a stall counts as a dropped connection. Default: the client's `timeoutMs`. */
   timeoutMs?: number | undefined;
-  /** The whole download's time, in ms; past it, `TimeoutError` with `reason: 'deadline'`. Default: none. */
+  /** The whole download's time, in ms, its build reads included; past it, `TimeoutError` with `reason: 'deadline'`. Default: none. */
   deadlineMs?: number | undefined;
   /** Retries (a resume or a new request) in a row without a new byte received, 0 to 10. Default: the client's `maxRetries`. */
   maxRetries?: number | undefined;

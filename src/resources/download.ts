@@ -1,6 +1,6 @@
 /** `builds.download` and `builds.downloadToFile`: from a build (or its id) to its artifact. */
 import type { DownloadOptions, Transfer } from '../core/download.js';
-import { BuildFailedError, ValidationError, WfaError } from '../core/errors.js';
+import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
 import { now } from '../core/poll.js';
 import { idSegment } from '../core/schema.js';
@@ -65,15 +65,37 @@ function parseTarget(target: DownloadTarget): { id: string | undefined; url: str
   return { id, url };
 }
 
-async function readUrl(core: HttpCore, id: string, signal: AbortSignal | undefined): Promise<string> {
+/** The download's bounds, which its build reads keep too. */
+interface Bounds {
+  signal: AbortSignal | undefined;
+  timeoutMs: number | undefined;
+  maxRetries: number | undefined;
+  deadline: number;
+  deadlineMs: number | undefined;
+}
+
+async function readUrl(core: HttpCore, id: string, bounds: Bounds): Promise<string> {
   const path = `/builds/${idSegment(id, 'build id')}`;
-  const build: Build = await core.request({
-    method: 'GET',
-    path,
-    route: '/builds/{id}',
-    signal,
-    response: { name: 'build', schema: BuildSchema },
-  });
+  const { signal, timeoutMs, maxRetries, deadline, deadlineMs } = bounds;
+  const left = Math.max(1, Math.ceil(deadline - now()));
+  let build: Build;
+  try {
+    build = await core.request({
+      method: 'GET',
+      path,
+      route: '/builds/{id}',
+      signal,
+      timeoutMs,
+      maxRetries,
+      deadlineMs: deadlineMs === undefined ? undefined : left,
+      response: { name: 'build', schema: BuildSchema },
+    });
+  } catch (error) {
+    // The read's own deadline is what was left of the download's: the error names the download's.
+    if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
+      throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
+    throw error;
+  }
   if (FAILED.has(String(build.status).toLowerCase())) throw new BuildFailedError(id, build);
   if (build.status !== 'completed' || typeof build.download_url !== 'string') {
     throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
@@ -94,14 +116,15 @@ export async function openTransfer(
   checkDownloadOptions(options);
   const { signal, onProgress, maxBytes, timeoutMs, deadlineMs, maxRetries } = options ?? {};
   const { id, url } = parseTarget(target);
-  const started = now();
+  const deadline = deadlineMs === undefined ? Number.POSITIVE_INFINITY : now() + deadlineMs;
+  const bounds: Bounds = { signal, timeoutMs, maxRetries, deadline, deadlineMs };
   const transfer = new Transfer({
-    url: url ?? (await readUrl(core, id!, signal)),
+    url: url ?? (await readUrl(core, id!, bounds)),
     fetch: core.fetchOption,
-    refresh: id === undefined ? undefined : () => readUrl(core, id, signal),
+    refresh: id === undefined ? undefined : () => readUrl(core, id, bounds),
     signal,
     timeoutMs: timeoutMs ?? core.timeoutMs,
-    deadline: deadlineMs === undefined ? Number.POSITIVE_INFINITY : started + deadlineMs,
+    deadline,
     deadlineMs,
     maxRetries: maxRetries ?? core.maxRetries,
     maxBytes,

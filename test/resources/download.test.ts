@@ -21,7 +21,7 @@ import {
   WfaError,
 } from '../../src/index.js';
 import { artifactBytes, createMockService, type MockArtifactOptions, type MockService } from '../../src/testing/index.js';
-import { fakeClockInThisTest, run } from '../helpers/clock.js';
+import { fakeClockInThisTest, run, settle } from '../helpers/clock.js';
 import { captureLogger } from '../helpers/logger.js';
 
 const BASE = 'https://wfa.test';
@@ -288,6 +288,30 @@ describe('client.builds.download', () => {
     expectSame(await bytesOf(stream), artifactBytes(200_000));
     await Promise.resolve();
     expect(lines.filter((line) => /onProgress of a download failed \(object\)/.test(line))).toHaveLength(calls);
+  });
+
+  it.each([
+    ['the build read of an id', 'first'],
+    ['the build read for a fresh URL after a 410', 'refresh'],
+  ] as const)('keeps deadlineMs over %s, which hangs', async (_, which) => {
+    fakeClockInThisTest();
+    let reads = 0;
+    const hang = () => new Promise<Response>(() => undefined);
+    const { client, buildId } = await setup({
+      answer: (request) => {
+        const path = new URL(request.url).pathname;
+        if (path.startsWith('/downloads/')) return new Response('gone', { status: 410 });
+        if (!path.includes('/builds/')) return undefined;
+        return which === 'first' || ++reads > 1 ? hang() : undefined;
+      },
+    });
+    const settled = await settle(client.builds.download(buildId, { deadlineMs: 500 }));
+    expect(settled.ok).toBe(false);
+    const error = (settled as { error: TimeoutError }).error;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.reason).toBe('deadline');
+    expect(error.timeoutMs).toBe(500);
+    expect(settled.elapsedMs).toBe(500);
   });
 
   it('keeps its stall timeout when onProgress never returns a settled promise', async () => {
