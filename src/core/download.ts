@@ -3,7 +3,7 @@
  * credential), redirects followed anywhere, each wait for data bounded, resumed with `Range` after a dropped
  * connection, the length checked. The only other caller of `fetch` besides `http.ts`.
  */
-import { thrownName } from './redact.js';
+import { redact, redactText, thrownName, usableSecrets, withoutQuery } from './redact.js';
 import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, type Issue } from './errors.js';
 import { ERROR_BODY_BYTES, readText } from './body.js';
 import type { LevelLogger } from './logger.js';
@@ -97,10 +97,11 @@ export function checkDownloadOptions(options: DownloadOptions | undefined | null
   if (issues.length) throw new ValidationError('download options', issues);
 }
 
-/** A signed URL's query is a credential: errors and logs show the origin and path only. */
-export function shownDownloadUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}${parsed.search ? '?[query hidden]' : ''}`;
+/** A signed URL's query, and each of its longer values, which a host's error may quote apart. */
+function querySecrets(url: string): string[] {
+  if (!URL.canParse(url)) return usableSecrets([url]);
+  const { search, searchParams } = new URL(url);
+  return usableSecrets([search.slice(1), ...[...searchParams.values()].filter((value) => value.length >= 8)]);
 }
 
 /** One download: connections made, resumed and checked on demand; `next()` gives the next step. */
@@ -196,7 +197,7 @@ export class Transfer {
   }
 
   #shown(): string {
-    return shownDownloadUrl(this.#url);
+    return withoutQuery(this.#url);
   }
 
   /** One bounded wait: for a response or a chunk, cut by the caller's signal, the stall timeout and the deadline. */
@@ -278,12 +279,14 @@ export class Transfer {
       this.#url = await this.#spec.refresh();
       return;
     }
+    // The host may echo the signed URL (S3 quotes the signature it was given): redacted like a secret.
+    const secrets = querySecrets(this.#url);
     const error = ApiError.from({
       status,
-      headers: Object.fromEntries(response.headers),
+      headers: redact(Object.fromEntries(response.headers), secrets),
       method: 'GET',
       url: this.#shown(),
-      body: parseBody(body),
+      body: redact(parseBody(body), secrets),
     });
     if (RETRIED(status)) {
       await this.#dropped({ type: 'failed', error: new RetriedStatus(error) });
@@ -398,11 +401,8 @@ class RetriedStatus extends Error {
 
 /** A platform's error text without any URL in it, nor the download URL's query, raw or percent-encoded. */
 function hideUrl(text: string, url: string): string {
-  let shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
-  const { search } = new URL(url);
-  for (const secret of search ? [search, search.slice(1), encodeURIComponent(search.slice(1))] : [])
-    shown = shown.split(secret).join('[query hidden]');
-  return shown;
+  const shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
+  return redactText(shown, querySecrets(url), '[query hidden]');
 }
 
 /** Fetch rejects a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */

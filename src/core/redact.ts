@@ -8,6 +8,9 @@ export const REDACTED = '[redacted]';
 /** Field names whose string values are credentials: `api_key`, `apiKey`, `password`, `access_token`, `client_secret`. */
 const CREDENTIAL_FIELD = /^(?:api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token)$/i;
 
+/** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
+const SIGNED_URL_FIELD = /^download[-_]?url$/i;
+
 /** Secrets shorter than this are not searched for: replacing every "a" would mangle text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -91,9 +94,22 @@ export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   // (an integration's key in a list). fromEntries keeps a `__proto__` key as data, never a prototype.
   const entries = Object.entries(value).map(([key, item]) => [
     redactText(key, secrets),
-    typeof item === 'string' && CREDENTIAL_FIELD.test(key) ? REDACTED : redact(item, secrets, depth + 1),
+    typeof item !== 'string'
+      ? redact(item, secrets, depth + 1)
+      : CREDENTIAL_FIELD.test(key)
+        ? REDACTED
+        : SIGNED_URL_FIELD.test(key)
+          ? withoutQuery(redactText(item, secrets))
+          : redactText(item, secrets),
   ]);
   return Object.fromEntries(entries) as T;
+}
+
+/** A signed URL as errors and logs show it: origin and path, the query (its signature) hidden. */
+export function withoutQuery(url: string): string {
+  if (!URL.canParse(url)) return REDACTED;
+  const { origin, pathname, search } = new URL(url);
+  return `${origin}${pathname}${search ? '?[query hidden]' : ''}`;
 }
 
 const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;

@@ -31,16 +31,21 @@ export type DownloadTarget =
 
 const FAILED = new Set(['failed', 'error', 'cancelled', 'canceled']);
 
-const USER_INFO = 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
-
-/** Fetch refuses `user:password@` with an error quoting the whole URL, so such a URL is refused first, unquoted. */
-function hasUserInfo(url: string): boolean {
+/**
+ * Why a download URL cannot be used, if it cannot. Fetch refuses an unparseable URL or `user:password@` with an
+ * error quoting the whole URL, signature and all, so such a URL is refused first, never quoted.
+ */
+function urlProblem(url: string): string | undefined {
+  let parsed: URL;
   try {
-    const { username, password } = new URL(url);
-    return username !== '' || password !== '';
+    parsed = new URL(url);
   } catch {
-    return false;
+    return 'is not a valid URL; it is not shown';
   }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
+  if (parsed.username !== '' || parsed.password !== '')
+    return 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
+  return undefined;
 }
 
 function invalid(message: string, path: string[] = []): ValidationError {
@@ -60,8 +65,8 @@ function parseTarget(target: DownloadTarget): { id: string | undefined; url: str
   const id = isBuild && typeof target.id === 'string' && target.id !== '' ? target.id : undefined;
   if (url === undefined && id === undefined)
     throw invalid('has no build_id, id or download_url: there is nothing to download', ['build_id']);
-  if (url !== undefined && !/^https?:\/\//i.test(url)) throw invalid('must be an http(s) URL', ['download_url']);
-  if (url !== undefined && hasUserInfo(url)) throw invalid(USER_INFO, ['download_url']);
+  const problem = url === undefined ? undefined : urlProblem(url);
+  if (problem) throw invalid(problem, ['download_url']);
   return { id, url };
 }
 
@@ -100,7 +105,8 @@ async function readUrl(core: HttpCore, id: string, bounds: Bounds): Promise<stri
   if (build.status !== 'completed' || typeof build.download_url !== 'string') {
     throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
   }
-  if (hasUserInfo(build.download_url)) throw new WfaError(`Build ${id}: its download_url ${USER_INFO}`);
+  const problem = urlProblem(build.download_url);
+  if (problem) throw new WfaError(`Build ${id}: its download_url ${problem}`);
   return build.download_url;
 }
 

@@ -518,6 +518,45 @@ describe('downloads from a host that misbehaves: nothing leaked, nothing spliced
     expect(inspect(error, { depth: 10 })).not.toMatch(/SIG_SECRET/);
   });
 
+  it('refuses a download_url that is not a URL before fetching, without quoting it', async () => {
+    const broken = 'https://cdn example.net/a.zip?X-Amz-Signature=SIG_SECRET_77';
+    const given = await setup();
+    const error = await given.client.builds.download({ status: 'completed', download_url: broken }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/download_url.*not a valid URL/);
+    expect(inspect(error, { depth: 10 })).not.toMatch(/SIG_SECRET/);
+    expect(given.sent).toHaveLength(0);
+    // The same URL from the service's build.
+    const served = await setup({
+      answer: (request) =>
+        /\/builds\/bld_1$/.test(request.url)
+          ? Response.json({ id: 'bld_1', workflow_id: 'wf_1', status: 'completed', progress: 100, download_url: broken })
+          : undefined,
+    });
+    const fromService = await served.client.builds.download('bld_1').catch((e: unknown) => e);
+    // The build's schema already refuses it, as it refuses any download_url that is not http(s).
+    expect(fromService).toBeInstanceOf(ResponseValidationError);
+    expect((fromService as Error).message).toMatch(/download_url: must be an http\(s\) URL/);
+    expect(inspect(fromService, { depth: 10 })).not.toMatch(/SIG_SECRET/);
+  });
+
+  it.each([
+    ['quoted in a JSON error', (url: string) => Response.json({ message: `Signature expired for ${url}` }, { status: 401 })],
+    [
+      'a parameter of it in XML',
+      () => new Response('<Error><SignatureProvided>SIG_SECRET_77</SignatureProvided></Error>', { status: 401 }),
+    ],
+    [
+      'percent-encoded in a header',
+      (url: string) => new Response(null, { status: 401, headers: { 'x-request-url': encodeURIComponent(url) } }),
+    ],
+  ])("keeps the query out of the download host's error when its answer echoes it, %s", async (_, answer) => {
+    const s = await setup({ answer: (request) => (request.url.startsWith(CDN) ? answer(request.url) : undefined) });
+    const error = await s.client.builds.download({ status: 'completed', download_url: SIGNED }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WfaError);
+    expect(inspect(error, { depth: 10 })).not.toMatch(/SIG_SECRET/);
+  });
+
   it.each(['stream', 'file'] as const)(
     "a %s fails with length_mismatch when a resume's 206 of unknown total ends short of the first Content-Length",
     async (kind) => {
