@@ -24,25 +24,49 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
     // parseArgs' messages are good ("Unknown option '--x'"); its hint about '--' is not useful here, and wfa's
     // own messages start in lower case ("unknown command 'x'").
     const text = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
-    // An unknown option is quoted up to its name only: `--token:abc` may carry a secret after the name.
-    const named = text.replace(/^(Unknown option ')(-{1,2}[\w-]*)[^']*'/, "$1$2'");
+    const named = text.replace(/^(Unknown option ')([^']*)'/, (_, head: string, option: string) => `${head}${optionName(option)}'`);
     const message = named.charAt(0).toLowerCase() + named.slice(1);
     throw new UsageError(message, usage);
   }
 }
 
+// Options that may carry a key or a password glued on (`--api-keySECRET`, `-pSECRET`): quoted up to that word.
+const SECRET_OPTION = /^(?:--?(?:api-?key|integration-?key|key|token|secret|password|passwd|pass|pwd|pw)|-[kp])/i;
+
+/**
+ * What an error may quote of an option argument: its name up to any value (`--bogus:x` is `--bogus`, `-zx` is
+ * `-z`), and of an option spelt like a secret's only that word (`--api-keySECRET` is `--api-key…`).
+ */
+export function optionName(arg: string): string {
+  const secret = SECRET_OPTION.exec(arg)?.[0];
+  if (secret !== undefined) return secret.length < arg.length ? `${secret}…` : secret;
+  return arg.startsWith('--') ? (/^--[\w-]*/.exec(arg)?.[0] ?? '--') : arg.slice(0, 2);
+}
+
 /**
  * Splits `[options] <command> [rest]`: the first positional is the command, everything else (options
  * before it included) is passed on. `valueOptions` are the options that take a value, so that a value is
- * not mistaken for the command.
+ * not mistaken for the command. `optionBefore` names the last other option before the command: the
+ * command may be that option's value (`--key <secret>`), so an error must not quote it.
  */
-export function splitCommand(args: readonly string[], valueOptions: readonly string[]): { name: string | undefined; rest: string[] } {
+export function splitCommand(
+  args: readonly string[],
+  valueOptions: readonly string[],
+): { name: string | undefined; rest: string[]; optionBefore?: string } {
   const options: OptionsConfig = {};
   for (const name of valueOptions) options[name] = { type: 'string' };
   const { tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
-  const first = tokens.find((token) => token.kind === 'positional' || token.kind === 'option-terminator');
+  const at = tokens.findIndex((token) => token.kind === 'positional' || token.kind === 'option-terminator');
+  const first = tokens[at];
   if (first?.kind !== 'positional') return { name: undefined, rest: [...args] };
-  return { name: first.value, rest: args.filter((_, index) => index !== first.index) };
+  const rest = args.filter((_, index) => index !== first.index);
+  const before = tokens
+    .slice(0, at)
+    .filter((token) => token.kind === 'option' && !valueOptions.includes(token.name))
+    .pop();
+  return before === undefined
+    ? { name: first.value, rest }
+    : { name: first.value, rest, optionBefore: optionName(args[before.index] ?? '-') };
 }
 
 /** Throws a {@link UsageError} unless there are exactly `names.length` positionals; returns them. */

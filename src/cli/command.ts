@@ -23,6 +23,27 @@ export function showHelp(context: Context, help: string): ExitCode {
 }
 
 /**
+ * The error for a command name that is none of `commands` (of `wfa <group>` if given). After an option the
+ * name is not quoted: it may be that option's value (`wfa --key <secret> integrations save`).
+ */
+export function unknownCommand(
+  split: { name: string; optionBefore?: string | undefined },
+  commands: readonly Command[],
+  usage: string,
+  group?: string,
+): UsageError {
+  const names = commands.map((command) => command.name).join(', ');
+  const of = group === undefined ? '' : ` of wfa ${group}`;
+  if (split.optionBefore !== undefined) {
+    return new UsageError(
+      `the argument after '${split.optionBefore}' is not a command (not shown: it may be that option's value); put options after the command. The commands${of} are ${names}`,
+      usage,
+    );
+  }
+  return new UsageError(`unknown command '${group === undefined ? '' : `${group} `}${split.name}'; the commands${of} are ${names}`, usage);
+}
+
+/**
  * A command made of subcommands: `wfa <group> <subcommand> [options]`. With no subcommand, or `--help`
  * before one, it prints its own help.
  */
@@ -44,7 +65,8 @@ export function createGroup(name: string, summary: string, subcommands: readonly
     summary,
     help,
     async run(args, context) {
-      const { name: subName, rest } = splitCommand(args, CONNECTION_VALUE_OPTIONS);
+      const split = splitCommand(args, CONNECTION_VALUE_OPTIONS);
+      const { name: subName, rest } = split;
       if (subName === undefined) {
         if (rest.includes('--help') || rest.includes('-h')) return showHelp(context, help);
         throw new UsageError(
@@ -54,7 +76,12 @@ export function createGroup(name: string, summary: string, subcommands: readonly
       }
       const subcommand = subcommands.find((sub) => sub.name === subName);
       if (!subcommand)
-        throw new UsageError(`unknown command '${name} ${subName}'`, `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`);
+        throw unknownCommand(
+          { ...split, name: subName },
+          subcommands,
+          `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`,
+          name,
+        );
       return subcommand.run(rest, context);
     },
   };

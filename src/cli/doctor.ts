@@ -186,7 +186,10 @@ async function envelopeChecks(
 function clockCheck(answer: Probe): { check: Check; skewMs: number | null } {
   const serverTime = answer.date ? Date.parse(answer.date) : Number.NaN;
   if (!Number.isFinite(serverTime)) {
-    return { check: { name: 'clock', level: 'ok', message: 'not checked: the service sent no Date header' }, skewMs: null };
+    const message = answer.date
+      ? 'not checked: the service sent a Date header that is not a date'
+      : 'not checked: the service sent no Date header';
+    return { check: { name: 'clock', level: 'ok', message }, skewMs: null };
   }
   // The server wrote its Date about half-way through the round trip.
   const skewMs = Math.round(serverTime - (answer.sentAt + (answer.elapsedMs ?? 0) / 2));

@@ -5,7 +5,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { splitCommand } from './args.js';
 import { builds } from './builds.js';
-import { showHelp, type Command } from './command.js';
+import { showHelp, unknownCommand, type Command } from './command.js';
 import { CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { exitCodeFor, formatError, UsageError } from './errors.js';
@@ -60,14 +60,15 @@ Try it without an account:
   wfa mock                      # in one terminal: prints WFA_BASE_URL and WFA_API_KEY to export
   wfa workflows list            # in another, after exporting them`;
 
-function find(name: string): Command {
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) throw new UsageError(`unknown command '${name}'; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`, USAGE);
+function find(split: { name: string; optionBefore?: string | undefined }): Command {
+  const command = COMMANDS.find((candidate) => candidate.name === split.name);
+  if (!command) throw unknownCommand(split, COMMANDS, USAGE);
   return command;
 }
 
 async function dispatch(args: readonly string[], context: Context): Promise<ExitCode> {
-  const { name, rest } = splitCommand(args, CONNECTION_VALUE_OPTIONS);
+  const split = splitCommand(args, CONNECTION_VALUE_OPTIONS);
+  const { name, rest } = split;
   if (name === undefined) {
     if (rest.includes('--version') || rest.includes('-V')) {
       context.stdout.write(`${VERSION}\n`);
@@ -78,10 +79,10 @@ async function dispatch(args: readonly string[], context: Context): Promise<Exit
     throw new UsageError('no command given', USAGE);
   }
   if (name === 'help') {
-    const [topic] = rest.filter((arg) => !arg.startsWith('-'));
-    return showHelp(context, topic === undefined ? HELP : find(topic).help);
+    const topic = splitCommand(rest, CONNECTION_VALUE_OPTIONS);
+    return showHelp(context, topic.name === undefined ? HELP : find({ ...topic, name: topic.name }).help);
   }
-  return find(name).run(rest, context);
+  return find({ ...split, name }).run(rest, context);
 }
 
 /**

@@ -21,7 +21,10 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 /** Each secret's forms, computed once: a client redacts with the same few secrets all its life. Bounded. */
 const FORMS = new Map<string, readonly string[]>();
 
-/** The forms a service may echo a secret in: as is, JSON- and URL-escaped, base64 (both alphabets) and hex. */
+/**
+ * The forms a service may echo a secret in: as is, JSON- and URL-escaped, base64 (both alphabets, alone or inside a
+ * longer value) and hex.
+ */
 function forms(secret: string): readonly string[] {
   let found = FORMS.get(secret);
   if (found === undefined) {
@@ -52,6 +55,12 @@ function computeForms(secret: string): string[] {
   const base64url = base64.replaceAll('+', '-').replaceAll('/', '_');
   // Padded forms first, so that the padding goes too.
   for (const form of [base64, base64.replace(/=+$/, ''), base64url, base64url.replace(/=+$/, '')]) out.add(form);
+  // Inside a longer base64 value (HTTP Basic's `user:key`) the secret's characters depend on how many bytes come
+  // before it, modulo 3: for each, the characters its bytes alone decide (character i holds bits 6i to 6i+5).
+  for (const before of [0, 1, 2]) {
+    const shifted = btoa('\0'.repeat(before) + binary).slice(Math.ceil((8 * before) / 6), Math.floor((8 * (before + bytes.length)) / 6));
+    if (shifted.length >= MIN_SECRET_LENGTH) out.add(shifted).add(shifted.replaceAll('+', '-').replaceAll('/', '_'));
+  }
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
   out.add(hex).add(hex.toUpperCase());
   return [...out];

@@ -344,6 +344,24 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, ODD_KEY);
   });
 
+  test('save hides the key inside a longer base64 value the service echoes (an HTTP Basic header it built)', async () => {
+    service.handle('POST', '/api/v1/integrations', async ({ request }) => {
+      const { api_key } = (await request.json()) as { api_key: string };
+      const basic = Buffer.from(`shop:${api_key}`).toString('base64');
+      return Response.json(
+        { id: 'int_1', platform: 'shopify', api_key: '****', meta: { authorization: `Basic ${basic}` } },
+        { status: 201 },
+      );
+    });
+    const stdin = new PassThrough();
+    stdin.end(`${PLATFORM_KEY}\n`);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    const decoded = Buffer.from((JSON.parse(result.stdout) as { meta: { authorization: string } }).meta.authorization.slice(6), 'base64');
+    expect(decoded.toString('latin1')).not.toContain(PLATFORM_KEY.slice(-12));
+  });
+
   test('list hides a key found in a credential-named field wherever else the record holds it', async () => {
     service.reply('GET', '/api/v1/integrations', 200, { data: [echoing(ODD_KEY)] });
     const result = await run(['integrations', 'list'], { env: ENV });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { durationOption, expectPositionals, integerOption, parseCommand, splitCommand } from '../../src/cli/args.js';
+import { durationOption, expectPositionals, integerOption, optionName, parseCommand, splitCommand } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/errors.js';
 
 describe('durationOption', () => {
@@ -37,6 +37,28 @@ describe('integerOption', () => {
   });
 });
 
+describe('optionName', () => {
+  test.each([
+    ['--bogus', '--bogus'],
+    ['--bogus:value', '--bogus'],
+    ['--bogus=value', '--bogus'],
+    ['-zvalue', '-z'],
+    ['--key', '--key'],
+    ['--keySECRET', '--key…'],
+    ['--api-keySECRET', '--api-key…'],
+    ['--apikey=SECRET', '--apikey…'],
+    ['--passwordSECRET', '--password…'],
+    ['--pass-word=SECRET', '--pass…'],
+    ['--pw.SECRET', '--pw…'],
+    ['--tokenSECRET', '--token…'],
+    ['--secretSECRET', '--secret…'],
+    ['-pSECRET', '-p…'],
+    ['-kSECRET', '-k…'],
+  ])('%j is quoted as %j: a secret-shaped option up to that word only', (arg, name) => {
+    expect(optionName(arg)).toBe(name);
+  });
+});
+
 describe('splitCommand', () => {
   test('the first positional is the command; options before and after it are kept', () => {
     expect(splitCommand(['--base-url', 'http://x', 'list', '--all'], ['base-url'])).toEqual({
@@ -47,6 +69,16 @@ describe('splitCommand', () => {
       name: 'get',
       rest: ['--base-url=http://x', 'wf_1'],
     });
+  });
+
+  test("says which option came last before the command, since the command may be that option's value", () => {
+    expect(splitCommand(['--key', 'sk_live_1', 'save'], ['base-url'])).toEqual({
+      name: 'sk_live_1',
+      rest: ['--key', 'save'],
+      optionBefore: '--key',
+    });
+    expect(splitCommand(['--base-url', 'http://x', 'list'], ['base-url']).optionBefore).toBeUndefined();
+    expect(splitCommand(['-psecret', 'login'], []).optionBefore).toBe('-p…');
   });
 
   test('no positional, no command', () => {
@@ -64,9 +96,10 @@ describe('parseCommand', () => {
   });
 
   test.each([
-    ['--token:abc-secret-1', "'--token'"],
+    ['--token:abc-secret-1', "'--token…'"],
     ['--token=abc-secret-1', "'--token'"],
-    ['--secret.abc-secret-1', "'--secret'"],
+    ['--secret.abc-secret-1', "'--secret…'"],
+    ['--bogus:abc-secret-1', "'--bogus'"],
     ['-zabc-secret-1', "'-z'"],
   ])('an unknown option %j is quoted up to its name only, never its value', (arg, quoted) => {
     const error = (() => {

@@ -167,6 +167,28 @@ describe('usage errors', () => {
     expect(result.stderr).not.toContain('wfa_secret');
   });
 
+  // An option wfa does not know, before the command, may have been meant to take the next argument: a key or a
+  // password. That argument is then never quoted, whatever the option and wherever it is.
+  test.each([
+    [['--key', 'sk_live_SECRET_0d1e', 'integrations', 'save', 'shopify'], "the argument after '--key' is not a command"],
+    [['integrations', '--key', 'sk_live_SECRET_0d1e', 'save', 'shopify'], "the argument after '--key' is not a command"],
+    [['--password', 'hunter2_SECRET_0d1e', 'login'], "the argument after '--password' is not a command"],
+    [['-p', 'hunter2_SECRET_0d1e', 'login'], "the argument after '-p' is not a command"],
+    [['--token=x', 'SECRET_0d1e', 'workflows', 'list'], "the argument after '--token…' is not a command"],
+    [['--verbose', 'SECRET_0d1e'], "the argument after '--verbose' is not a command"],
+    [['help', '--key', 'sk_live_SECRET_0d1e'], "the argument after '--key' is not a command"],
+    [['--keySECRET_0d1e', 'frobnicate'], "the argument after '--key…' is not a command"],
+    [['workflows', 'list', '--api-keySECRET_0d1e'], "unknown option '--api-key…'"],
+    [['orders', 'get', 'ord_1', '--passwordSECRET_0d1e'], "unknown option '--password…'"],
+    [['orders', 'get', 'ord_1', '-pSECRET_0d1e'], "unknown option '-p'"],
+  ])('wfa %j names the option and never quotes the argument that may be its value', async (args, message) => {
+    const result = await runMain(args);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
+    expect(result.stderr).not.toContain('SECRET');
+  });
+
   test('as a process, a usage error exits 1 with the message on stderr', async () => {
     const result = await runCli(['orders', 'get']);
 

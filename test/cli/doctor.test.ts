@@ -166,6 +166,18 @@ describe('wfa doctor', () => {
     expect(check(report, 'clock')).toMatchObject({ level: 'fail', message: expect.stringContaining('ahead of'), hint: expect.any(String) });
   });
 
+  test('a Date header that is not a date is not checked, and said to be unreadable rather than missing', async () => {
+    service.handle('GET', '/api/v1/workflows', () => HttpResponse.json({ data: [] }, { headers: { Date: 'yesterday-ish' } }));
+    const { code, report } = await doctor();
+
+    expect(code).toBe(ExitCode.Ok);
+    expect(report.clockSkewMs).toBeNull();
+    expect(check(report, 'clock')).toMatchObject({
+      level: 'ok',
+      message: 'not checked: the service sent a Date header that is not a date',
+    });
+  });
+
   test('an unreachable service: exit 2 and a hint', async () => {
     service.use(http.all('https://unreachable.wfa.test/*', () => HttpResponse.error()));
     const { code, report } = await doctor([], { WFA_BASE_URL: 'https://unreachable.wfa.test', WFA_API_KEY: API_KEY });

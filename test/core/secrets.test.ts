@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
-import { redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
+import { REDACTED, redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 import { captureLogger } from '../helpers/logger.js';
@@ -185,6 +186,41 @@ describe('redactText', () => {
     ['hex-encoded in upper case', Buffer.from(secret).toString('hex').toUpperCase()],
   ])('removes a secret %s', (_, form) => {
     expect(redactText(`before ${form} after`, [secret])).toBe('before [redacted] after');
+  });
+
+  // HTTP Basic and similar: base64 of a longer value holding the secret (`shop:<key>`). Unless the bytes before it
+  // are a multiple of 3, its base64 is not the secret's own; what decodes from the remaining text must not hold it.
+  it('removes a secret inside a longer base64 or base64url value, whatever the bytes around it', () => {
+    const recoverable = (text: string, secret: Buffer) =>
+      text
+        .split(REDACTED)
+        .some((part) =>
+          [0, 1, 2, 3].some((skip) => Buffer.from(part.slice(skip).replaceAll('-', '+').replaceAll('_', '/'), 'base64').includes(secret)),
+        );
+    const around = fc.string({ unit: fc.constantFrom('a', ':', 'é', '😀', '\n', '\u0000', 'ÿ'), maxLength: 8 });
+    fc.assert(
+      fc.property(
+        around,
+        fc.string({ unit: 'grapheme', minLength: 8, maxLength: 24 }),
+        around,
+        fc.boolean(),
+        (before, secret, after, url) => {
+          const encoded = Buffer.from(before + secret + after).toString(url ? 'base64url' : 'base64');
+          const out = redactText(`Basic ${encoded}`, [secret]);
+          expect(out).toContain(REDACTED);
+          expect(recoverable(out, Buffer.from(secret))).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a base64 value holding a secret keeps its characters that are not the secret's alone", () => {
+    const secret = 'shpat_0123456789abcdef';
+    const basic = Buffer.from(`shop:${secret}`).toString('base64');
+    const out = redactText(`Basic ${basic}`, [secret]);
+    // Five bytes before: characters 0-6 hold "shop:" (the last of them two bits of the key too); 7 on, the key alone.
+    expect(out).toBe(`Basic ${basic.slice(0, 7)}[redacted]`);
   });
 
   it('removes the head of a secret that a text ends with, from 4 characters on', () => {
