@@ -219,25 +219,52 @@ const createFields = {
 
 const createSchema = looseObject(createFields);
 
-const SNAKE = /^[a-z][a-z0-9_]*$/;
-const filled = (value: unknown): boolean => typeof value === 'string' && value !== '';
+// The schemas' rules written out, so a valid input is sent and a valid answer used as it is, without zod's
+// parse and copy. Stricter, never looser: whatever they do not pass goes to zod, whose issues name the field.
+type Test = (value: unknown) => boolean;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const filled: Test = (value) => isString(value) && value !== '';
+const snakeCase: Test = (value) => isString(value) && /^[a-z][a-z0-9_]*$/.test(value);
+/* @__NO_SIDE_EFFECTS__ */
+const maybe =
+  (test: Test): Test =>
+  (value) =>
+    value === undefined || test(value);
+/* @__NO_SIDE_EFFECTS__ */
+const fields =
+  (shape: Record<string, Test>): Test =>
+  (value) => {
+    if (!isObject(value)) return false;
+    for (const key in shape) if (!shape[key]!(value[key])) return false;
+    return true;
+  };
+/* @__NO_SIDE_EFFECTS__ */
+const listOf =
+  (test: Test): Test =>
+  (value) =>
+    Array.isArray(value) && value.every(test);
 
-// The create schema's rules written out, so a valid input is sent as it is, without zod's parse and copy.
-// Stricter, never looser: whatever it does not pass goes to zod, whose error names the field.
-export function plainCreateInput(input: unknown): input is WorkflowCreateParams {
-  if (!isObject(input) || !filled(input['name']) || !filled(input['platform'])) return false;
-  const { trigger, actions } = input;
-  if (!isObject(trigger) || !filled(trigger['type'])) return false;
-  if (trigger['url'] !== undefined && !(typeof trigger['url'] === 'string' && isHttpUrl(trigger['url']))) return false;
-  if (!Array.isArray(actions)) return false;
-  for (const action of actions) {
-    if (!isObject(action) || typeof action['app'] !== 'string' || typeof action['action'] !== 'string') return false;
-    if (!SNAKE.test(action['app']) || !SNAKE.test(action['action'])) return false;
-    if (action['config'] !== undefined && !isObject(action['config'])) return false;
-  }
-  return true;
-}
+export const plainCreateInput = fields({
+  name: filled,
+  platform: filled,
+  trigger: fields({ type: filled, url: maybe((url) => isString(url) && isHttpUrl(url)) }),
+  actions: listOf(fields({ app: snakeCase, action: snakeCase, config: maybe(isObject) })),
+}) as (input: unknown) => input is WorkflowCreateParams;
+
+export const plainWorkflow = fields({
+  id: isString,
+  name: isString,
+  platform: isString,
+  status: isString,
+  created_at: isString,
+  build_id: maybe(isString),
+  trigger: maybe(fields({ type: isString, url: maybe(isString) })),
+  actions: maybe(listOf(fields({ app: isString, action: isString, config: maybe(isObject) }))),
+}) as (value: unknown) => value is Workflow;
+
+export const plainCreatedWorkflow: Test = (value) => plainWorkflow(value) && !!value.build_id;
+
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
@@ -247,7 +274,9 @@ export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParam
   ),
 );
 
-const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) });
+const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) }, plainWorkflow);
+
+const workflowAnswer = { name: 'workflow', schema: WorkflowSchema, plain: plainWorkflow };
 
 /**
  * Filters and paging of `workflows.list`.
@@ -340,7 +369,7 @@ export class Workflows extends Resource {
       method: 'POST',
       path: '/workflows',
       body: plainCreateInput(params) ? params : checkInput(WorkflowCreateSchema, params, 'input to workflows.create'),
-      response: { name: 'created workflow', schema: CreatedWorkflowSchema },
+      response: { name: 'created workflow', schema: CreatedWorkflowSchema, plain: plainCreatedWorkflow },
     }));
   }
 
@@ -376,7 +405,7 @@ export class Workflows extends Resource {
   get(id: string, options?: RequestOptions): ApiPromise<Workflow> {
     return call(coreOf(this), () => {
       const path = `/workflows/${idSegment(id, 'workflow id')}`;
-      return { ...options, method: 'GET', path, route: '/workflows/{id}', response: { name: 'workflow', schema: WorkflowSchema } };
+      return { ...options, method: 'GET', path, route: '/workflows/{id}', response: workflowAnswer };
     });
   }
 
@@ -392,7 +421,7 @@ export class Workflows extends Resource {
     return call(coreOf(this), () => {
       const path = `/workflows/${idSegment(id, 'workflow id')}`;
       const body = checkInput(WorkflowUpdateSchema, changes, 'input to workflows.update');
-      return { ...options, method: 'PUT', path, route: '/workflows/{id}', body, response: { name: 'workflow', schema: WorkflowSchema } };
+      return { ...options, method: 'PUT', path, route: '/workflows/{id}', body, response: workflowAnswer };
     });
   }
 

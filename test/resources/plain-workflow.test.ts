@@ -1,0 +1,83 @@
+/**
+ * A workflow answer that passes the hand-written check is used as received, without zod's parse and copy: the
+ * check must never pass an answer the schema refuses (it may refuse more: zod then names the field).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { safeParse } from '../../src/core/schema.js';
+import { CreatedWorkflowSchema, WorkflowSchema, plainCreatedWorkflow, plainWorkflow } from '../../src/resources/workflows.js';
+
+const valid = {
+  id: 'wf_1',
+  name: 'Notify on order',
+  platform: 'zapier',
+  status: 'active',
+  created_at: '2026-01-01T00:00:00Z',
+  build_id: 'bld_1',
+  trigger: { type: 'webhook', url: 'https://example.com/hook' },
+  actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
+  extra: { kept: true },
+};
+
+const anyValue = fc.oneof(
+  fc.constantFrom(undefined, null, '', 'x', 0, true),
+  fc.array(fc.constant({ app: 'slack', action: 'send_message' }), { maxLength: 2 }),
+  fc.constant({}),
+  fc.constant([]),
+);
+
+const PATHS = [
+  'id',
+  'name',
+  'platform',
+  'status',
+  'created_at',
+  'build_id',
+  'trigger',
+  'trigger.type',
+  'trigger.url',
+  'actions',
+  'actions.0',
+  'actions.0.app',
+  'actions.0.action',
+  'actions.0.config',
+];
+
+/** The valid answer with one value, at any depth, replaced. */
+const mutated = fc.tuple(fc.constantFrom(...PATHS), anyValue).map(([path, value]) => {
+  const copy = structuredClone(valid) as Record<string, unknown>;
+  const keys = path.split('.');
+  let at = copy as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) at = at[key] as Record<string, unknown>;
+  at[keys.at(-1)!] = value;
+  return copy;
+});
+
+describe.each([
+  ['workflow', plainWorkflow, WorkflowSchema],
+  ['created workflow', plainCreatedWorkflow, CreatedWorkflowSchema],
+] as const)('the %s answer fast check', (_, plain, schema) => {
+  it('passes the valid answer, and one without the optional fields', () => {
+    expect(plain(valid)).toBe(true);
+    const { trigger, actions, ...rest } = valid;
+    expect(plain(rest)).toBe(true);
+  });
+
+  it('never passes an answer the schema refuses', () => {
+    fc.assert(
+      fc.property(mutated, (answer) => {
+        if (plain(answer)) expect(safeParse(schema, answer).success).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('passes what the schema accepts, for these mutations (so the fast path is the usual one)', () => {
+    fc.assert(
+      fc.property(mutated, (answer) => {
+        if (safeParse(schema, answer).success) expect(plain(answer)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
