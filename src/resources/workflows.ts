@@ -167,7 +167,8 @@ export const WorkflowStatusSchema = openString(['building', 'active', 'completed
 const config = optional(looseObject({}));
 
 // A function rather than a spread of one shape: esbuild cannot prove a spread free of side effects, and would
-// keep every schema in bundles that import only an error class.
+// keep every schema in bundles that import only an error class. `plainWorkflow` below writes the same rules by
+// hand: a change here is a change there (test/resources/plain-workflow.test.ts).
 /* @__NO_SIDE_EFFECTS__ */
 function workflowShape<B>(buildId: B) {
   return {
