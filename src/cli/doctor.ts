@@ -77,8 +77,11 @@ export function describeEnvelope(body: unknown): { shape: string; itemsAt: strin
   return { shape: `an object with no array in it (fields: ${fields.join(', ') || 'none'})`, itemsAt: undefined, fields, items: [] };
 }
 
+/** Doctor is run to find what is wrong: no request of its own may hang it for the client's default minute. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
 async function probe(ClientClass: typeof Client, baseUrl: string, apiKey: string, prefix: string, signal: AbortSignal): Promise<Probe> {
-  const client = new ClientClass({ baseUrl, apiKey, apiPrefix: prefix, maxRetries: 0, timeoutMs: 10_000 });
+  const client = new ClientClass({ baseUrl, apiKey, apiPrefix: prefix, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS });
   const sentAt = Date.now();
   try {
     const { data, response } = await client.request({ method: 'GET', path: '/workflows', query: { limit: 20 }, signal }).withResponse();
@@ -134,7 +137,13 @@ async function envelopeChecks(
   const checks: Check[] = [];
   const envelope: Record<string, unknown> = { shape: described.shape, itemsAt: described.itemsAt ?? null, fields: described.fields };
   // The SDK's own list call is the authority on whether it reads this envelope.
-  const client = new ClientClass({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, apiPrefix: connection.prefix, maxRetries: 0 });
+  const client = new ClientClass({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    apiPrefix: connection.prefix,
+    maxRetries: 0,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  });
   try {
     const page = await client.workflows.list({ limit: 20 }, { signal });
     envelope['sdkReads'] = true;

@@ -6,6 +6,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { Client } from '../../src/index.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
 import { runCli } from './process.js';
 
@@ -151,6 +152,21 @@ describe('wfa doctor', () => {
     expect(json.code).toBe(ExitCode.Ok);
     expect(check(json.report, 'fields')).toMatchObject({ level: 'warn', message: expect.stringContaining('[redacted]') });
     for (const form of forms) expect(JSON.stringify(json.report) + json.stderr + human.stdout + human.stderr).not.toContain(form);
+  });
+
+  test('a list call that never answers, after the probes did, fails its check at 10 s, as each probe would', async () => {
+    let calls = 0;
+    service.handle('GET', '/api/v1/workflows', () =>
+      ++calls === 1 ? HttpResponse.json({ data: [] }) : new Promise<never>(() => undefined),
+    );
+    fakeClockInThisTest();
+
+    const settled = await settle(doctor());
+
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 10_000 });
+    const { code, report } = (settled as { value: Awaited<ReturnType<typeof doctor>> }).value;
+    expect(code).toBe(ExitCode.RequestFailed);
+    expect(check(report, 'list envelope')).toMatchObject({ level: 'fail', message: expect.stringContaining('TimeoutError') });
   });
 
   test('a server clock an hour off is a problem; the skew is read from the Date header', async () => {
