@@ -302,7 +302,7 @@ export class Transfer {
     const etag = headers.get('etag');
     const strong = etag && !etag.startsWith('W/') ? etag : undefined;
     // Weakly compared: a weak ETag cannot go in If-Range, but a different one still means another artifact.
-    const tag = etag?.replace(/^W\//, '') ?? undefined;
+    const tag = etag?.replace(/^W\//, '');
     const validator = strong ?? headers.get('last-modified') ?? undefined;
     const changed = () => {
       this.cancel();

@@ -101,17 +101,15 @@ export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1)) as T;
   // A field named for a credential is hidden whatever its value: the SDK cannot know every key a service echoes
   // (an integration's key in a list). fromEntries keeps a `__proto__` key as data, never a prototype.
-  const entries = Object.entries(value).map(([key, item]) => [
-    redactText(key, secrets),
-    typeof item !== 'string'
-      ? redact(item, secrets, depth + 1)
-      : CREDENTIAL_FIELD.test(key)
-        ? REDACTED
-        : SIGNED_URL_FIELD.test(key)
-          ? withoutQuery(redactText(item, secrets))
-          : redactText(item, secrets),
-  ]);
+  const entries = Object.entries(value).map(([key, item]) => [redactText(key, secrets), redactField(key, item, secrets, depth)]);
   return Object.fromEntries(entries) as T;
+}
+
+function redactField(key: string, item: unknown, secrets: readonly string[], depth: number): unknown {
+  if (typeof item !== 'string') return redact(item, secrets, depth + 1);
+  if (CREDENTIAL_FIELD.test(key)) return REDACTED;
+  const text = redactText(item, secrets);
+  return SIGNED_URL_FIELD.test(key) ? withoutQuery(text) : text;
 }
 
 /** A signed URL as errors and logs show it: origin and path, the query (its signature) hidden. */
