@@ -77,11 +77,10 @@ export function describeEnvelope(body: unknown): { shape: string; itemsAt: strin
   return { shape: `an object with no array in it (fields: ${fields.join(', ') || 'none'})`, itemsAt: undefined, fields, items: [] };
 }
 
-/** Doctor is run to find what is wrong: no request of its own may hang it for the client's default minute. */
-const REQUEST_TIMEOUT_MS = 10_000;
+/** Doctor is run to find what is wrong: no request of its own is retried, or may hang it for the default minute. */
+const REQUEST_OPTIONS = { maxRetries: 0, timeoutMs: 10_000 } as const;
 
-async function probe(ClientClass: typeof Client, baseUrl: string, apiKey: string, prefix: string, signal: AbortSignal): Promise<Probe> {
-  const client = new ClientClass({ baseUrl, apiKey, apiPrefix: prefix, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS });
+async function probe(client: Client, prefix: string, signal: AbortSignal): Promise<Probe> {
   const sentAt = Date.now();
   try {
     const { data, response } = await client.request({ method: 'GET', path: '/workflows', query: { limit: 20 }, signal }).withResponse();
@@ -128,8 +127,7 @@ function keyCheck(answer: Probe, hasKey: boolean, keySource: string): Check {
 }
 
 async function envelopeChecks(
-  ClientClass: typeof Client,
-  connection: { baseUrl: string; apiKey: string; prefix: string },
+  client: Client,
   body: unknown,
   signal: AbortSignal,
 ): Promise<{ checks: Check[]; envelope: Record<string, unknown> }> {
@@ -137,13 +135,6 @@ async function envelopeChecks(
   const checks: Check[] = [];
   const envelope: Record<string, unknown> = { shape: described.shape, itemsAt: described.itemsAt ?? null, fields: described.fields };
   // The SDK's own list call is the authority on whether it reads this envelope.
-  const client = new ClientClass({
-    baseUrl: connection.baseUrl,
-    apiKey: connection.apiKey,
-    apiPrefix: connection.prefix,
-    maxRetries: 0,
-    timeoutMs: REQUEST_TIMEOUT_MS,
-  });
   try {
     const page = await client.workflows.list({ limit: 20 }, { signal });
     envelope['sdkReads'] = true;
@@ -275,7 +266,8 @@ export const doctor: Command = {
     const { Client } = await import('../index.js');
     const prefixes = values['api-prefix'] !== undefined ? [values['api-prefix']] : KNOWN_PREFIXES;
     const probes: Probe[] = [];
-    for (const prefix of prefixes) probes.push(await probe(Client, baseUrl, found.apiKey ?? NO_KEY, prefix, context.signal));
+    const clientFor = (apiKey: string, prefix: string) => new Client({ baseUrl, apiKey, apiPrefix: prefix, ...REQUEST_OPTIONS });
+    for (const prefix of prefixes) probes.push(await probe(clientFor(found.apiKey ?? NO_KEY, prefix), prefix, context.signal));
 
     const checks: Check[] = [];
     const report: Record<string, unknown> = { baseUrl };
@@ -315,12 +307,7 @@ export const doctor: Command = {
         checks.push(key);
         report['keyAccepted'] = key.level === 'ok';
         if (key.level === 'ok' && found.apiKey) {
-          const result = await envelopeChecks(
-            Client,
-            { baseUrl, apiKey: found.apiKey, prefix: chosen.prefix },
-            chosen.body,
-            context.signal,
-          );
+          const result = await envelopeChecks(clientFor(found.apiKey, chosen.prefix), chosen.body, context.signal);
           checks.push(...result.checks);
           report['envelope'] = result.envelope;
         }
