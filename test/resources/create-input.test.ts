@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WorkflowCreateSchema, plainCreateInput } from '../../src/resources/workflows.js';
-import { itAgreesWithSchema, oneValueReplaced } from '../helpers/fast-check.js';
+import { CREATE_INPUT_PATHS, itAgreesWithSchema, oneValueReplaced } from '../helpers/fast-check.js';
 
 const valid = {
   name: 'Notify on order',
@@ -23,22 +23,7 @@ const anyValue = fc.oneof(
 );
 
 /** The valid input with one value, at any depth, replaced. */
-const mutated = oneValueReplaced(
-  valid,
-  [
-    'name',
-    'platform',
-    'trigger',
-    'trigger.type',
-    'trigger.url',
-    'actions',
-    'actions.0',
-    'actions.0.app',
-    'actions.0.action',
-    'actions.0.config',
-  ],
-  anyValue,
-);
+const mutated = oneValueReplaced(valid, CREATE_INPUT_PATHS, anyValue);
 
 describe('the create input fast check', () => {
   it('passes the valid input, and one without trigger.url or config', () => {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CreatedWorkflowSchema, WorkflowSchema, plainCreatedWorkflow, plainWorkflow } from '../../src/resources/workflows.js';
-import { itAgreesWithSchema, oneValueReplaced } from '../helpers/fast-check.js';
+import { CREATE_INPUT_PATHS, itAgreesWithSchema, oneValueReplaced } from '../helpers/fast-check.js';
 
 const valid = {
   id: 'wf_1',
@@ -26,22 +26,8 @@ const anyValue = fc.oneof(
   fc.constant([]),
 );
 
-const PATHS = [
-  'id',
-  'name',
-  'platform',
-  'status',
-  'created_at',
-  'build_id',
-  'trigger',
-  'trigger.type',
-  'trigger.url',
-  'actions',
-  'actions.0',
-  'actions.0.app',
-  'actions.0.action',
-  'actions.0.config',
-];
+/** An answer's fields: the create input's, and what the service adds. */
+const PATHS = ['id', 'status', 'created_at', 'build_id', ...CREATE_INPUT_PATHS];
 
 /** The valid answer with one value, at any depth, replaced. */
 const mutated = oneValueReplaced(valid, PATHS, anyValue);
