@@ -2,8 +2,8 @@
  * A 1 GiB artifact downloaded to a file over a real loopback socket, the connection reset twice mid-body (so
  * resumed with `Range`), in a fresh process, its server in another: the peak growth of the resident set, beside
  * the same download by hand with `fetch` and with `node:http`. Issue 18's goal is 16 MB; all three swing between
- * runs with when V8 collects the sockets' chunks (docs/design.md, "Downloads: a credential-less fetch"). Asserted: 64 MB, far below any
- * buffering of the body.
+ * runs with when V8 collects the sockets' chunks (docs/design.md, "Downloads"). Asserted: 64 MB, far below
+ * any buffering of the body.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
