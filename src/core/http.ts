@@ -42,7 +42,7 @@ export interface ResponseSpec<T> {
   /** Runs inside the core, so a `ResponseValidationError` it throws gets the call's URL and redaction. */
   read?: ((data: unknown) => T) | undefined;
   /** The body may hold a credential the SDK cannot name: it is kept out of errors entirely. */
-  secret?: boolean | undefined;
+  hideBody?: boolean | undefined;
 }
 
 export interface CoreRequest<T = unknown> extends RequestOptions {
@@ -181,13 +181,8 @@ export class HttpCore {
     return this.#routes.route(path).url;
   }
 
-  /** Rejects only with the SDK's errors. */
-  async request<T = unknown>(req: CoreRequest<T>): Promise<T> {
-    return (await this.exchange(req)).data;
-  }
-
-  /** With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
-  exchange<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
+  /** Rejects only with the SDK's errors. With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
+  request<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
     // Not async: without hooks, no extra promise turn.
     return this.#hooks ? this.#hooked(req, raw, this.#hooks) : this.#exchange(req, raw, undefined);
   }
@@ -539,7 +534,7 @@ export class HttpCore {
       }
     }
     throw new ResponseValidationError({
-      body: spec?.secret ? '[body hidden: it may contain a credential]' : redact(body, secrets),
+      body: spec?.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
       issues,
       method,
       url: redactText(answer.url, secrets),

@@ -98,7 +98,7 @@ export class Auth extends Resource {
         body,
         auth: false,
         secrets: [body.password],
-        response: { name: 'issued key', secret: true, read },
+        response: { name: 'issued key', hideBody: true, read },
       };
     });
   }

@@ -322,7 +322,7 @@ async function* polls(
     try {
       // One attempt per poll: the schedule owns the retrying. Cut to the time left, so the deadline holds.
       const timeoutMs = Math.max(1, Math.floor(Math.min(requestTimeoutMs, deadline - now(), MAX_TIMER_MS)));
-      response = await core.exchange({
+      response = await core.request({
         method: 'GET',
         path,
         route: '/builds/{id}',

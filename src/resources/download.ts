@@ -85,7 +85,7 @@ async function readUrl(core: HttpCore, id: string, bounds: Bounds): Promise<stri
   const left = Math.max(1, Math.ceil(deadline - now()));
   let build: Build;
   try {
-    build = await core.request({
+    ({ data: build } = await core.request({
       method: 'GET',
       path,
       route: '/builds/{id}',
@@ -94,7 +94,7 @@ async function readUrl(core: HttpCore, id: string, bounds: Bounds): Promise<stri
       maxRetries,
       deadlineMs: deadlineMs === undefined ? undefined : left,
       response: { name: 'build', schema: BuildSchema },
-    });
+    }));
   } catch (error) {
     // The read's own deadline is what was left of the download's: the error names the download's.
     if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)

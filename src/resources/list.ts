@@ -82,14 +82,14 @@ export function listEndpoint<T>(
             }
             return new Page(items, envelope.info, body, walk, position, page);
           };
-          const answer = await core.exchange({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
+          const answer = await core.request({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
           return Page.answered(answer.data, answer.response);
         };
         return fetchPage(query['page'] as number | undefined, 0);
       },
       async () => {
         const { query, options } = prepare(params, listOptions);
-        return (await core.exchange({ ...options, method: 'GET', path, query }, true)).raw!;
+        return (await core.request({ ...options, method: 'GET', path, query }, true)).raw!;
       },
     );
 }

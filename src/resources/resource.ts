@@ -23,7 +23,7 @@ export function coreOf(resource: Resource): HttpCore {
 
 /** One request as an `ApiPromise`; `build` runs when it is sent, so its `ValidationError` is a rejection. */
 export function call<T>(core: HttpCore, build: () => CoreRequest<T>): ApiPromise<T> {
-  return new ApiPromise(async (raw) => core.exchange(build(), raw));
+  return new ApiPromise(async (raw) => core.request(build(), raw));
 }
 
 /**

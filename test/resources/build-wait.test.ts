@@ -524,12 +524,12 @@ describe('client.waitForBuild', () => {
 
     it('sends each poll as one attempt, its timeout never longer than the time left', async () => {
       serveBuild(building(10));
-      const exchange = vi.spyOn(HttpCore.prototype, 'exchange');
+      const request = vi.spyOn(HttpCore.prototype, 'request');
 
       await rejection(makeClient({ timeoutMs: 2500, maxRetries: 3 }).waitForBuild('bld_1', { timeoutMs: 6000 }), WaitTimeoutError);
 
       // Polls at 0, 2000 and 4000 (2500 is the client's timeout, then only 2000 ms are left); none at the deadline.
-      expect(exchange.mock.calls.map(([request]) => [request.timeoutMs, request.maxRetries])).toEqual([
+      expect(request.mock.calls.map(([sent]) => [sent.timeoutMs, sent.maxRetries])).toEqual([
         [2500, 0],
         [2500, 0],
         [2000, 0],
