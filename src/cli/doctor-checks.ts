@@ -31,7 +31,7 @@ export interface Check {
 export interface Probe {
   prefix: string;
   status?: number | undefined;
-  /** Why nothing answered (a connection error's message). */
+  /** Why nothing responded (a connection error's message). */
   error?: string | undefined;
   elapsedMs?: number | undefined;
   date?: string | null | undefined;
@@ -85,7 +85,7 @@ export function keyCheck(probe: Probe, hasKey: boolean, keySource: string): Chec
   return {
     name: 'API key',
     level: 'fail',
-    message: `not checked: the service answered ${status}`,
+    message: `not checked: the service responded ${status}`,
     hint: status >= 500 ? 'The service failed; try again later or ask its operators.' : undefined,
   };
 }

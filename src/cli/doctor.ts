@@ -45,7 +45,7 @@ const HELP = `Usage: ${USAGE}
 
 Checks the service at the base URL against what the SDK expects, and says what to fix:
   - whether it is reachable, and the round-trip time
-  - which path prefix answers (/api/v1 or /v1; another with --api-prefix)
+  - which path prefix responds (/api/v1 or /v1; another with --api-prefix)
   - whether the API key is accepted
   - which list envelope it uses, whether the SDK reads it, and fields or statuses the SDK does not know
   - the server's clock skew, from its Date header
@@ -103,36 +103,36 @@ export const doctor: Command = {
 
     const checks: Check[] = [];
     const report: Record<string, unknown> = { baseUrl };
-    const answered = probes.filter((p) => p.status !== undefined);
-    const answering = answered.filter((p) => p.status !== 404);
-    const chosen = answering[0];
-    report['reachable'] = answered.length > 0;
+    const responded = probes.filter((p) => p.status !== undefined);
+    const served = responded.filter((p) => p.status !== 404);
+    const chosen = served[0];
+    report['reachable'] = responded.length > 0;
     report['prefixes'] = probes.map(({ prefix, status, error }) => ({ prefix, status: status ?? null, error: error ?? null }));
     report['prefix'] = chosen?.prefix ?? null;
-    if (answered.length === 0) {
+    if (responded.length === 0) {
       checks.push({
         name: 'reachable',
         level: 'fail',
-        message: `no answer (${probes[0]?.error ?? 'unknown error'})`,
+        message: `no response (${probes[0]?.error ?? 'unknown error'})`,
         hint: 'Check the URL, that the service runs, and your network or proxy (HTTPS_PROXY).',
       });
     } else {
-      const fastest = Math.min(...answered.map((p) => p.elapsedMs ?? Number.POSITIVE_INFINITY));
+      const fastest = Math.min(...responded.map((p) => p.elapsedMs ?? Number.POSITIVE_INFINITY));
       report['latencyMs'] = fastest;
-      checks.push({ name: 'reachable', level: 'ok', message: `answered in ${fastest} ms` });
+      checks.push({ name: 'reachable', level: 'ok', message: `responded in ${fastest} ms` });
       if (!chosen) {
         checks.push({
           name: 'path prefix',
           level: 'fail',
-          message: `none answers: ${prefixes.join(' and ')} gave 404`,
+          message: `none responds: ${prefixes.join(' and ')} gave 404`,
           hint: 'The service may be under another path (a gateway): find it and pass --api-prefix <path> (apiPrefix in the SDK).',
         });
       } else {
-        const others = answering.slice(1).map((p) => p.prefix);
+        const others = served.slice(1).map((p) => p.prefix);
         checks.push({
           name: 'path prefix',
           level: 'ok',
-          message: `${chosen.prefix} answers${others.length ? ` (${others.join(', ')} too)` : ''}`,
+          message: `${chosen.prefix} responds${others.length ? ` (${others.join(', ')} too)` : ''}`,
         });
         const key = keyCheck(chosen, found.apiKey !== undefined, found.source);
         if (found.problem && key.level === 'fail') key.hint = found.problem;

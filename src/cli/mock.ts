@@ -142,7 +142,7 @@ export const mock: Command = {
     if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, USAGE);
     const buildDurationMs = integerOption(values['build-ms'], '--build-ms', 0) ?? 3000;
     const webhookUrl = webhookUrlOption(values['webhook-url']);
-    // Loaded on use, so that `--help` and usage errors answer without loading the mock service.
+    // Loaded on use, so that `--help` and usage errors respond without loading the mock service.
     const testing = await import('../testing/index.js');
     const service = testing.createMockService({
       buildDurationMs,

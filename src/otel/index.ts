@@ -92,8 +92,8 @@ export function otelHooks(options: OtelHooksOptions = {}): Hooks {
     call.setAttributes(httpAttributes(c));
     if (status !== undefined) call.setAttribute('http.response.status_code', status);
     // The conventions: the status when there was one, else the error's type.
-    const answered = (error as { status?: unknown } | undefined)?.status;
-    if (error) fail(call, typeof answered === 'number' ? String(answered) : error.name, error.message);
+    const errorStatus = (error as { status?: unknown } | undefined)?.status;
+    if (error) fail(call, typeof errorStatus === 'number' ? String(errorStatus) : error.name, error.message);
     call.end(at(c.elapsedMs));
   };
 

@@ -62,18 +62,18 @@ describe('wfa doctor', () => {
     const result = await runCli(['doctor'], { env: ENV });
 
     expect(result.code).toBe(ExitCode.Ok);
-    expect(result.stdout).toMatch(/^wfa doctor: https:\/\/wfa\.test\n {2}ok {4}reachable: answered in \d+ ms\n/);
-    expect(result.stdout).toMatch(/ok {4}path prefix: \/api\/v1 answers \(\/v1 too\)/);
+    expect(result.stdout).toMatch(/^wfa doctor: https:\/\/wfa\.test\n {2}ok {4}reachable: responded in \d+ ms\n/);
+    expect(result.stdout).toMatch(/ok {4}path prefix: \/api\/v1 responds \(\/v1 too\)/);
     expect(result.stdout).toMatch(/No problems found\.\n$/);
   });
 
-  test('a service under /v1 only: /v1 is the prefix that answers', async () => {
+  test('a service under /v1 only: /v1 is the prefix that responds', async () => {
     service.useMock({ prefixes: ['/v1'] });
     const { code, report } = await doctor();
 
     expect(code).toBe(ExitCode.Ok);
     expect(report.prefix).toBe('/v1');
-    expect(check(report, 'path prefix')?.message).toBe('/v1 answers');
+    expect(check(report, 'path prefix')?.message).toBe('/v1 responds');
   });
 
   test('a gateway prefix: both known prefixes 404 with a hint, and --api-prefix finds it', async () => {
@@ -154,7 +154,7 @@ describe('wfa doctor', () => {
     for (const form of forms) expect(JSON.stringify(json.report) + json.stderr + human.stdout + human.stderr).not.toContain(form);
   });
 
-  test('a list call that never answers, after the probes did, fails its check at 10 s, as each probe would', async () => {
+  test('a list call that never responds, after the probes did, fails its check at 10 s, as each probe would', async () => {
     let calls = 0;
     service.handle('GET', '/api/v1/workflows', () =>
       ++calls === 1 ? HttpResponse.json({ data: [] }) : new Promise<never>(() => undefined),
