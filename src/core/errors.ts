@@ -10,7 +10,11 @@ export * from './api-error.js';
 export { type Issue, WfaError, formatPath } from './wfa-error.js';
 
 /** A build's state as the service sent it. */
-type BuildState = { readonly status: string; readonly [key: string]: unknown };
+interface BuildState {
+  /** Its status: the failure status, such as `failed`, or the one a wait still saw, such as `building`. */
+  readonly status: string;
+  readonly [key: string]: unknown;
+}
 
 function formatIssues(issues: readonly Issue[]): string {
   return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
