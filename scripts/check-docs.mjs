@@ -41,7 +41,8 @@ for (const guide of guides) {
     const want = `${readFileSync(file, 'utf8').replace(/\n+$/, '')}\n`;
     if (body === want) return block;
     if (!write) problems.push(`${where}: differs from ${file} (node scripts/check-docs.mjs --write copies it in)`);
-    return block.replace(body, () => want);
+    // The body after the opening fence (a plain replace of an empty body would write before the fence).
+    return block.replace(/^(```[\w-]*\n)[\s\S]*(?=^```$)/m, (_, fence) => fence + want);
   });
   if (write && fixed !== text) writeFileSync(guide, fixed);
 }
