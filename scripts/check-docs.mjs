@@ -9,6 +9,10 @@
  *
  * `npm run check:docs` runs this, then `tsc -p examples/docs` and the examples that are vitest tests
  * (vitest.docs.config.ts). `node scripts/check-docs.mjs --write` copies the files into their blocks.
+ *
+ * It also compares every version of this SDK that the README or a guide names with package.json's: in
+ * `workflow-automation-sdk/X.Y.Z` (a User-Agent) or `…@X.Y.Z` exactly, and in "version X.Y" (which in these
+ * texts always means this SDK's) never a later one, nor the current one after "up to", "until" or "before".
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -23,9 +27,10 @@ const problems = [];
 /** Records a problem and leaves the block as it is. */
 const problem = (text, block) => problems.push(text) && block;
 
-for (const guide of readdirSync('docs')
+const guides = readdirSync('docs')
   .filter((f) => f.endsWith('.md'))
-  .map((f) => `docs/${f}`)) {
+  .map((f) => `docs/${f}`);
+for (const guide of guides) {
   const text = readFileSync(guide, 'utf8');
   const fixed = text.replace(BLOCK, (block, file, lang, body, at) => {
     if (!CODE.test(lang)) return block;
@@ -36,11 +41,36 @@ for (const guide of readdirSync('docs')
     const want = `${readFileSync(file, 'utf8').replace(/\n+$/, '')}\n`;
     if (body === want) return block;
     if (!write) problems.push(`${where}: differs from ${file} (node scripts/check-docs.mjs --write copies it in)`);
-    return block.replace(body, () => want);
+    // The body after the opening fence (a plain replace of an empty body would write before the fence).
+    return block.replace(/^(```[\w-]*\n)[\s\S]*(?=^```$)/m, (_, fence) => fence + want);
   });
   if (write && fixed !== text) writeFileSync(guide, fixed);
 }
 for (const file of examples) if (!included.has(file)) problems.push(`${file} is not included by any guide`);
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+/** Compares two versions at the precision both give: `0.1` and `0.1.0` are the same. */
+const compare = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
+  const differs = x.findIndex((part, i) => i < y.length && part !== y[i]);
+  return differs < 0 ? 0 : x[differs] - y[differs];
+};
+for (const file of ['README.md', ...guides]) {
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const where = `${file}:${i + 1}`;
+      for (const [, named] of line.matchAll(/workflow-automation-sdk[/@]v?(\d+\.\d+\.\d+[\w.-]*)/g)) {
+        if (named !== version) problems.push(`${where}: names version ${named}, but package.json's is ${version}`);
+      }
+      for (const [, before, named] of line.matchAll(/\b(up to|until|before)?\s*\bversion\s+v?(\d+(?:\.\d+){0,2})\b/gi)) {
+        if (compare(named, version) > 0) problems.push(`${where}: names version ${named}, later than package.json's ${version}`);
+        else if (before && compare(named, version) === 0) {
+          problems.push(`${where}: "${before} version ${named}" says the current version (${version}) behaved otherwise`);
+        }
+      }
+    });
+}
 
 for (const p of problems) console.error(`docs: ${p}`);
 console.log(

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 /**
  * The packed tarball in scratch projects, as users install it (publint and attw check its metadata): no source
- * maps and a bounded size; `import` and `require` of every subpath, both copies talking to the packed mock and
- * knowing each other's errors; the `wfa` bin; TypeScript 5.4 and 6.0 consumers (node16 ESM and CJS, bundler
- * with /testing/msw, a browser project without @types/node), each with a `@ts-expect-error` against `any`.
- */ import { execFileSync } from 'node:child_process';
+ * maps and at most 1 MB; the guides inside, every link and `docs/…` mention resolving in the package; no
+ * `@internal` in the types; a `wfa` bin that imports the package's entries instead of a second copy; `import`
+ * and `require` of every subpath, both copies talking to the packed mock and knowing each other's errors;
+ * TypeScript 5.4 and 6.0 consumers (node16 ESM and CJS, bundler with /testing/msw, a browser project without
+ * @types/node), each with a `@ts-expect-error` against `any`.
+ */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const TS = { ts54: '5.4.5', ts60: pkg.devDependencies.typescript };
 const work = mkdtempSync(join(tmpdir(), 'wfa-check-package-'));
-// dist/ (about 1.1 MB, a third of it cli.js, which bundles the SDK and the mock again) and openapi.json (92 KB).
-const MAX_UNPACKED_BYTES = 1_250_000;
+// The installed package: dist/, the guides, openapi.json and the README (#25: at most 1 MB).
+const MAX_UNPACKED_BYTES = 1_000_000;
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const write = (dir, files) => {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
@@ -116,6 +119,53 @@ try {
     const maps = files.filter((file) => file.path.endsWith('.map')).map((file) => file.path);
     if (maps.length) throw new Error(`source maps in the tarball: ${maps.join(', ')}`);
     if (unpackedSize > MAX_UNPACKED_BYTES) throw new Error(`unpacked size ${unpackedSize} bytes`);
+  });
+  const shipped = new Set(files.map((file) => file.path));
+  step('the guides are in the package, and every link in its Markdown resolves to a file in it', () => {
+    const guides = [...shipped].filter((path) => /^docs\/[^/]+\.md$/.test(path));
+    if (!guides.includes('docs/webhooks.md') || guides.length < 10) throw new Error(`guides in the tarball: ${guides.join(', ')}`);
+    const broken = [];
+    for (const md of [...shipped].filter((path) => path.endsWith('.md'))) {
+      for (const [, target] of readFileSync(md, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:|^#/i.test(target)) continue;
+        const path = normalize(join(dirname(md), decodeURI(target.replace(/#.*$/, '')))).replace(/\/$/, '');
+        if (!shipped.has(path)) broken.push(`${md}: ${target}`);
+      }
+    }
+    if (broken.length) throw new Error(`links to files not in the package:\n  ${broken.join('\n  ')}`);
+  });
+  step('every docs/… the built files mention is in the package; messages name it from node_modules', () => {
+    const problems = [];
+    for (const file of [...shipped].filter((path) => path.startsWith('dist/'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const { 0: mention, index } of text.matchAll(/docs\/[\w.-]+\.md/g)) {
+        if (!shipped.has(mention)) problems.push(`${file} mentions ${mention}, which is not in the package`);
+        // A message (JavaScript outside a comment) is read far from the package's folder: it says where that is.
+        const line = text.slice(text.lastIndexOf('\n', index) + 1, index);
+        const prefix = 'node_modules/workflow-automation-sdk/';
+        const message = /\.c?js$/.test(file) && !/^\s*(\*|\/\/|\/\*)/.test(line);
+        if (message && !line.endsWith(prefix)) problems.push(`${file}: "${mention}" without ${prefix}`);
+      }
+    }
+    if (problems.length) throw new Error(problems.join('\n'));
+  });
+  step('the published types hold no @internal member (Trail, Walk, Page.answered, Page.walkFrom, constructors)', () => {
+    const types = [...shipped].filter((path) => /\.d\.c?ts$/.test(path));
+    const leaks = types.filter((path) =>
+      /@internal|\bTrail\b|\binterface Walk\b|\banswered\(|\bwalkFrom\(/.test(readFileSync(path, 'utf8')),
+    );
+    if (leaks.length) throw new Error(`internals in ${leaks.join(', ')}`);
+  });
+  step("dist/cli.js imports the package's own entries and carries no second copy of the SDK or zod", () => {
+    const cli = readFileSync('dist/cli.js', 'utf8');
+    const entries = new Set([...cli.matchAll(/from "(\.\/[\w-]+\.js)"|import\("(\.\/[\w-]+\.js)"\)/g)].map((m) => m[1] ?? m[2]));
+    for (const entry of ['./index.js', './testing.js', './webhooks.js']) {
+      if (!entries.has(entry)) throw new Error(`cli.js does not import ${entry} (it imports ${[...entries].join(', ')})`);
+    }
+    // esbuild heads each bundled module with its path: the CLI's own, and the redaction helpers (not public).
+    const bundled = [...cli.matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]);
+    const copies = bundled.filter((path) => !/^src\/cli\/|^src\/core\/redact\.ts$|^package\.json$/.test(path));
+    if (copies.length || cli.includes('_zod')) throw new Error(`cli.js bundles ${[...new Set(copies)].join(', ') || 'zod'}`);
   });
   const tsDeps = Object.entries(TS).map(([alias, version]) => `${alias}@npm:typescript@${version}`);
   const install = (dir, deps) => {

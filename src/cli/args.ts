@@ -24,7 +24,11 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
     // parseArgs' messages are good ("Unknown option '--x'"); its hint about '--' is not useful here, and wfa's
     // own messages start in lower case ("unknown command 'x'").
     const text = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
-    const named = text.replace(/^(Unknown option ')([^']*)'/, (_, head: string, option: string) => `${head}${optionName(option)}'`);
+    const named = text.replace(/^(Unknown option ')([^']*)'/, (_, head: string, option: string) => {
+      const quoted = optionName(option);
+      const nearest = nearestOption(quoted, Object.keys(options));
+      return `${head}${quoted}'${nearest ? ` (did you mean '--${nearest}'?)` : ''}`;
+    });
     const message = named.charAt(0).toLowerCase() + named.slice(1);
     throw new UsageError(message, usage);
   }
@@ -32,14 +36,46 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
 
 // Options that may carry a key or a password glued on (`--api-keySECRET`, `-pSECRET`): quoted up to that word.
 const SECRET_OPTION = /^(?:--?(?:api-?key|integration-?key|key|token|secret|password|passwd|pass|pwd|pw)|-[kp])/i;
+// A long token with a digit and no word breaks (`--wfa_live_0123456789abcdef`) is a key pasted as an option.
+const SECRET_SHAPED = /^--?(?=[^-]*\d)[^-\s]{16,}/;
+
+/** The distance between two option names: insertions, deletions, substitutions and swaps of neighbours. */
+function editDistance(a: string, b: string): number {
+  // d[i * width + j]: the distance between the first i letters of `a` and the first j of `b`.
+  const width = b.length + 1;
+  const d: number[] = [];
+  const at = (i: number, j: number) => d[i * width + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) {
+    for (let j = 0; j <= b.length; j++) {
+      let best =
+        i === 0 || j === 0 ? i + j : Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      d[i * width + j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/** The known long option an unknown one is a typo of (`--tmeout` for `--timeout`), if one is close enough. */
+function nearestOption(quoted: string, known: readonly string[]): string | undefined {
+  const typed = quoted.replace(/^--/, '').replace(/…$/, '');
+  if (!quoted.startsWith('--') || typed === '') return undefined;
+  // A typo is one or two slips, and fewer than a third of the letters: `--limt` is `--limit`, `--at` is nothing.
+  const allowed = Math.min(2, Math.floor(typed.length / 3));
+  const scored = known.filter((name) => name.length > 1).map((name) => ({ name, distance: editDistance(typed, name) }));
+  const best = scored.sort((x, y) => x.distance - y.distance)[0];
+  return best && best.distance <= allowed ? best.name : undefined;
+}
 
 /**
  * What an error may quote of an option argument: its name up to any value (`--bogus:x` is `--bogus`, `-zx` is
- * `-z`), and of an option spelt like a secret's only that word (`--api-keySECRET` is `--api-key…`).
+ * `-z`), of an option spelt like a secret's only that word (`--api-keySECRET` is `--api-key…`), and of a
+ * secret-shaped one nothing (`--wfa_live_0123456789abcdef` is `--…`).
  */
 export function optionName(arg: string): string {
   const secret = SECRET_OPTION.exec(arg)?.[0];
   if (secret !== undefined) return secret.length < arg.length ? `${secret}…` : secret;
+  if (SECRET_SHAPED.test(arg)) return `${arg.startsWith('--') ? '--' : '-'}…`;
   return arg.startsWith('--') ? (/^--[\w-]*/.exec(arg)?.[0] ?? '--') : arg.slice(0, 2);
 }
 

@@ -243,7 +243,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 /** Set by `toNodeHandler` on a Request it made for a body a framework read and did not keep; `Symbol.for`, so any copy of the SDK reads it. */
 export const BODY_READ_BY_FRAMEWORK = Symbol.for('workflow-automation-sdk.webhookBodyReadByFramework');
 
-const RECIPES = 'Recipes for Express, Fastify, Hono and Next.js: docs/webhooks.md';
+const RECIPES = 'Recipes for Express, Fastify, Hono and Next.js: node_modules/workflow-automation-sdk/docs/webhooks.md';
 
 /** The receiver's misconfiguration, when something read the body before the handler: a 500, not a 400 blaming the sender. */
 function bodyConsumedError(request: Request): WfaError | undefined {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { durationOption, expectPositionals, integerOption, optionName, parseCommand, splitCommand } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { runMain } from './in-process.js';
 
 describe('durationOption', () => {
   test.each([
@@ -54,6 +55,8 @@ describe('optionName', () => {
     ['--secretSECRET', '--secret…'],
     ['-pSECRET', '-p…'],
     ['-kSECRET', '-k…'],
+    ['--wfa_live_0123456789abcdef', '--…'],
+    ['--sk_live_abcdefghij0123=x', '--…'],
   ])('%j is quoted as %j: a secret-shaped option up to that word only', (arg, name) => {
     expect(optionName(arg)).toBe(name);
   });
@@ -111,6 +114,49 @@ describe('parseCommand', () => {
     })();
     expect(error).toBeInstanceOf(UsageError);
     expect(error?.message).toBe(`unknown option ${quoted}`);
+  });
+});
+
+describe('an unknown option suggests the nearest known one', () => {
+  const OPTIONS = {
+    timeout: { type: 'string' },
+    interval: { type: 'string' },
+    json: { type: 'boolean' },
+    'api-key': { type: 'string' },
+  } as const;
+  const messageFor = (arg: string) => {
+    try {
+      parseCommand([arg], OPTIONS, 'wfa x');
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  test.each([
+    ['--tmeout', 'timeout'],
+    ['--timeuot=5m', 'timeout'],
+    ['--intervall', 'interval'],
+    ['--jsno', 'json'],
+    ['--api-kye', 'api-key'],
+    ['--api-keywfa_live_0123456789abcdef', 'api-key'],
+  ])('%j: did you mean --%s?', (arg, known) => {
+    expect(messageFor(arg)).toMatch(new RegExp(`^unknown option '[^']*' \\(did you mean '--${known}'\\?\\)$`));
+  });
+
+  test.each(['--bogus', '--at', '--t', '-t', '--wfa_live_0123456789abcdef'])('%j is too far from any: no suggestion', (arg) => {
+    expect(messageFor(arg)).toMatch(/^unknown option '[^']*'$/);
+  });
+
+  test('never quotes a value that looks like a secret', () => {
+    for (const arg of ['--api-keywfa_live_0123456789abcdef', '--timeout0123456789abcdefgh', '--wfa_live_0123456789abcdef']) {
+      expect(messageFor(arg)).not.toMatch(/0123456789/);
+    }
+  });
+
+  test('wfa says so on stderr, with the usage code', async () => {
+    const ran = await runMain(['wait-build', 'bld_1', '--tmeout', '5m']);
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain("unknown option '--tmeout' (did you mean '--timeout'?)");
   });
 });
 

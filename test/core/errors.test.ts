@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { Client } from '../../src/index.js';
+import { createMockService } from '../../src/testing/index.js';
 import {
   ApiError,
   AuthenticationError,
@@ -74,6 +76,53 @@ describe('ApiError.from', () => {
     const error = ApiError.from(init(429, '', { 'retry-after': '3' }));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3000);
+  });
+});
+
+describe('ApiError.code', () => {
+  const KEY = 'wfa_live_0123456789abcdef';
+  /** What `workflows.get` throws when the service responds `status` with `body` as JSON. */
+  const errorFor = (status: number, body: unknown) => {
+    const fetch = async () => Response.json(body, { status });
+    const client = new Client({ baseUrl: 'https://wfa.test', apiKey: KEY, apiPrefix: '/v1', maxRetries: 0, fetch });
+    return client.workflows.get('wf_1').catch((e: unknown) => e);
+  };
+
+  it.each([
+    [{ error: { code: 'validation_error', message: 'bad' } }, 'validation_error'],
+    [{ code: 'rate_limited', message: 'slow down' }, 'rate_limited'],
+    [{ error: { type: 'invalid_request_error', message: 'no' } }, 'invalid_request_error'],
+    [{ error: { code: 'card_declined', type: 'card_error' }, code: 'outer' }, 'card_declined'],
+    [{ error: { code: 42, type: 'api_error' } }, 'api_error'],
+  ])('reads %j as %j', async (body, code) => {
+    const error = await errorFor(400, body);
+    expect(ApiError.is(error) && error.code).toBe(code);
+  });
+
+  it.each([[{ message: 'no code' }], ['plain text'], [{ error: 'a message, not a code' }], [{ code: 'two words' }], [null]])(
+    'is undefined for %j',
+    async (body) => {
+      const error = await errorFor(500, body);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).code).toBeUndefined();
+    },
+  );
+
+  it('never quotes the API key, even when the service echoes it as the code', async () => {
+    const error = await errorFor(401, { error: { code: KEY } });
+    expect(ApiError.is(error) && error.code).toBeUndefined();
+    expect(JSON.stringify({ ...(error as object) })).not.toContain(KEY);
+  });
+
+  it("reads the mock service's error bodies", async () => {
+    const service = createMockService();
+    const client = new Client({
+      baseUrl: 'http://mock.test',
+      apiKey: service.apiKey,
+      fetch: (input, init) => service.handle(new Request(input, init)),
+    });
+    const error = await client.workflows.get('wf_missing').catch((e: unknown) => e);
+    expect(NotFoundError.is(error) && error.code).toBe('not_found');
   });
 });
 
