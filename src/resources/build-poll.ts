@@ -91,7 +91,7 @@ type Stop = (step: 'deadline' | 'aborted') => Error;
 /**
  * `hooks.onWait`, run like every hook: a throw or rejection fails the wait with the `WfaError` naming it, even
  * after the build completed, and a promise is awaited within the wait's deadline and signal. Past those, the
- * wait ends as a hung poll would, except that an `end` after an error leaves that error standing.
+ * wait ends as a hung poll would, except that an `end` after a failure leaves that failure standing.
  */
 function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimits, stop: Stop) {
   const waitId = nextId();
@@ -104,7 +104,7 @@ function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimit
     pending.catch(() => undefined);
     const result = await runPhase(() => pending, limits);
     if (result.type === 'failed') throw result.error;
-    if (result.type !== 'done' && outcome !== 'error') throw stop(result.type);
+    if (result.type !== 'done' && outcome !== 'error' && outcome !== 'failed') throw stop(result.type);
   };
 }
 
