@@ -2,11 +2,10 @@
  * `builds.wait` and `builds.watch`: what they take, checked before anything is sent, and how a wait ends. The
  * schedule is in `build-poll.ts`; in full: docs/waiting-for-builds.md.
  */
-import * as z from 'zod/mini';
 import { BuildFailedError, ValidationError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
 import { checkRequestOptions } from '../core/options.js';
-import { checked, checkInput, idSegment, refine } from '../core/schema.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import type { Build, CompletedBuild } from './build.js';
 import { pollBuild, type Schedule } from './build-poll.js';
 
@@ -55,24 +54,27 @@ export type BuildTarget =
 // The client's options' words for the same kind of value.
 const MS = 'a number of milliseconds > 0';
 const positive = (value: unknown): value is number => typeof value === 'number' && value > 0;
-const milliseconds = () => z.optional(checked<number>(MS, (value) => positive(value) && Number.isFinite(value)));
+// Marked, like the literal (not template) messages, so that a bundle without waits drops the schema and zod.
+/* @__NO_SIDE_EFFECTS__ */
+function milliseconds() {
+  return optional(checked<number>(MS, (value) => positive(value) && Number.isFinite(value)));
+}
 
 // Loose: a caller's own fields pass; `signal` and `headers` are the per-call options' and checked by their rules.
-const WaitOptionsSchema = z
-  .looseObject({
+const WaitOptionsSchema = looseObject(
+  {
     intervalMs: milliseconds(),
     maxIntervalMs: milliseconds(),
-    timeoutMs: z.optional(checked<number>(`${MS}, or Infinity`, positive)),
+    timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', positive)),
     requestTimeoutMs: milliseconds(),
-    onProgress: z.optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
-  })
-  .check(
-    refine(
-      (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_INTERVAL_MS),
-      'must not be less than intervalMs',
-      ['maxIntervalMs'],
-    ),
-  );
+    onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
+  },
+  refine(
+    (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_INTERVAL_MS),
+    'must not be less than intervalMs',
+    ['maxIntervalMs'],
+  ),
+);
 
 /** Separate from the wait, so `createAndWait` can check before it creates. */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
