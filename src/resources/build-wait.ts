@@ -107,6 +107,7 @@ export function watchBuild(core: HttpCore, target: BuildTarget, options: WatchBu
   return pollBuild(core, buildIdOf(target, caller), checkWaitOptions(options, caller));
 }
 
+/** `builds.wait`: the completed build, or `BuildFailedError` once the build ends in a failure status. */
 export async function waitForBuild(
   core: HttpCore,
   target: BuildTarget,

@@ -74,8 +74,10 @@ export interface CompletedBuild extends BuildState<'completed'> {
  */
 export type Build = CompletedBuild | BuildState<Exclude<BuildStatus, 'completed'> | UnknownBuildStatus>;
 
+/** Any string: the known statuses only name the type's members. */
 export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
 
+/** What `builds.get` and downloads check a build against. */
 // One object whatever the status; the check is what makes it a `Build`, so that the cast holds. `@__PURE__`:
 // without it, a bundle importing only errors from the root keeps zod (`npm run check:size` fails).
 export const BuildSchema = /* @__PURE__ */ parsesTo<BuildState<BuildStatus | (string & {})>>()(
