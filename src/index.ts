@@ -76,7 +76,7 @@ export {
   type WorkflowWithBuild,
 } from './resources/workflows.js';
 export { Orders, type Order, type OrderListParams } from './resources/orders.js';
-export type { Build, BuildStatus, CompletedBuild } from './resources/build.js';
+export type { Build, BuildStatus, CompletedBuild, UnknownBuildStatus } from './resources/build.js';
 export { isCompletedBuild } from './resources/build.js';
 export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';

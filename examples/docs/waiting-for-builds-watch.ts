@@ -1,4 +1,4 @@
-import { Client, isCompletedBuild, type Build } from 'workflow-automation-sdk';
+import { Client, type Build } from 'workflow-automation-sdk';
 
 const client = new Client();
 
@@ -8,7 +8,7 @@ for await (const build of client.builds.watch('bld_123', { intervalMs: 1_000 }))
   console.log(build.status, build.progress);
   last = build;
 }
-if (last && isCompletedBuild(last))
+if (last?.status === 'completed')
   console.log('Ready:', last.download_url); // narrowed: a string
 else console.log('Ended as', last?.status); // a failed build is yielded last, not thrown
 

@@ -11,7 +11,7 @@ const workflow = await client.workflows.create({
 
 try {
   const build = await client.waitForBuild(workflow, {
-    intervalMs: 2_000, // first poll at once, then 2 s after each answer, whatever the progress
+    intervalMs: 2_000, // first poll at once, then 2 s after each response, whatever the progress
     timeoutMs: 10 * 60_000, // the wait's deadline
     signal: AbortSignal.timeout(15 * 60_000), // or your own AbortController's signal
     onProgress: (b) => console.log(`${b.status} ${b.progress ?? 0}%`), // once per change

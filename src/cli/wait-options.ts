@@ -17,7 +17,7 @@ export const WAIT_OPTIONS = {
 
 export const WAIT_HELP = [
   '  --timeout <duration>   give up after this long (default 10m)',
-  '  --interval <duration>  time from each answer to the next poll, whatever the progress (default 2s)',
+  '  --interval <duration>  time from each response to the next poll, whatever the progress (default 2s)',
   '  -q, --quiet            no progress on stderr',
   '',
   '  Durations: a number of seconds (90), or with a unit: 500ms, 30s, 5m, 1h.',

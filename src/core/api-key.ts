@@ -5,7 +5,7 @@
  */
 import { AbortError, ApiKeyError, TimeoutError } from './errors.js';
 import type { ApiKeySource } from './options.js';
-import { now, runPhase } from './poll.js';
+import { now, runPhase } from './timing.js';
 import { safeCause, thrownName, usableSecrets } from './redact.js';
 
 /** Where a key came from, for its error: never the key itself. */

@@ -8,7 +8,7 @@ import { AbortError, ApiError, ConnectionError, ResponseValidationError, Timeout
 import { ERROR_BODY_BYTES, readText } from './body.js';
 import type { LevelLogger } from './logger.js';
 import type { FetchLike } from './options.js';
-import { now, runPhase, sleepWithin, type PhaseResult } from './poll.js';
+import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRIES, networkErrorCodes } from './retry.js';
 
 /**

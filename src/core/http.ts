@@ -29,7 +29,7 @@ import {
 } from './options.js';
 import { queryString, withSearch, type QueryValue } from './query.js';
 import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
-import { now, runPhase } from './poll.js';
+import { now, runPhase } from './timing.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer, type RetryOptions } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
 

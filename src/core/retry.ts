@@ -4,7 +4,7 @@
  * connection that failed before sending). The rules in full: docs/errors-and-retries.md.
  */
 import { parseRetryAfter } from './retry-after.js';
-import { now, runPhase, sleepWithin } from './poll.js';
+import { now, runPhase, sleepWithin } from './timing.js';
 
 /**
  * The longest `Retry-After` the SDK sleeps on by itself: one minute. A longer one ends the call with the

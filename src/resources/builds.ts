@@ -36,42 +36,26 @@ export class Builds extends Resource {
   }
 
   /**
-   * Polls a build until it completes and resolves with it (`download_url` typed as a string). Same as
-   * `client.waitForBuild`; the schedule is in docs/waiting-for-builds.md.
-   *
-   * Rejects with `BuildFailedError` (a failure status, in any case), `WaitTimeoutError` (after `timeoutMs`,
-   * default 10 minutes), `AbortError`, `ValidationError` (nothing sent), `ResponseValidationError` (no string
-   * `status`, or a `completed` build without an http(s) `download_url`), or the API error of a poll that cannot
-   * succeed by trying again. Connection errors, timeouts, 408, 429 and 5xx only delay the next poll.
+   * Polls a build until it completes and resolves with it; the same as `client.waitForBuild`. Rejects with
+   * `BuildFailedError`, `WaitTimeoutError`, `AbortError`, `ValidationError`, `ResponseValidationError`, or the
+   * API error of a poll that cannot succeed by trying again: the schedule and each case in docs/waiting-for-builds.md.
    *
    * @param target - a build id, or a workflow (its `build_id` is used)
-   * @example
-   * ```ts
-   * const build = await client.builds.wait(workflow, {
-   *   timeoutMs: 5 * 60_000,
-   *   onProgress: (b) => console.log(`${b.status} ${b.progress ?? 0}%`),
-   * });
-   * console.log(build.download_url);
-   * ```
    */
   async wait(target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
     return waitForBuild(coreOf(this), target, options, 'waitForBuild');
   }
 
   /**
-   * Polls like {@link Builds.wait} and yields each new state, ending after the terminal one. A failed build is
-   * yielded, not thrown: check `status` after the loop. Nothing is sent until iteration starts, and leaving
-   * the loop early stops polling.
+   * Polls like {@link Builds.wait} and yields each new state, ending after the terminal one, which is yielded
+   * even when the build failed. Nothing is sent until iteration starts; leaving the loop stops polling.
    *
    * @param target - a build id, or a workflow (its `build_id` is used)
    * @example
    * ```ts
    * let last: Build | undefined;
-   * for await (const build of client.builds.watch('bld_1', { intervalMs: 1000 })) {
-   *   console.log(build.status, build.progress);
-   *   last = build;
-   * }
-   * if (last?.status === 'completed') console.log(last.download_url);
+   * for await (last of client.builds.watch('bld_1', { intervalMs: 1000 })) console.log(last.status, last.progress);
+   * if (last?.status === 'completed') console.log(last.download_url); // a failed build is yielded, not thrown
    * ```
    */
   watch(target: BuildTarget, options?: WatchBuildOptions | null): AsyncGenerator<Build, void, undefined> {

@@ -2,7 +2,7 @@
 import type { DownloadOptions, Transfer } from '../core/download.js';
 import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
-import { now } from '../core/poll.js';
+import { now } from '../core/timing.js';
 import { idSegment } from '../core/schema.js';
 import { BuildSchema, type Build } from './build.js';
 

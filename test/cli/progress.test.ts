@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { Output } from '../../src/cli/context.js';
 import { createProgressDisplay, formatProgressBar, formatProgressLine, renderBar } from '../../src/cli/progress.js';
+import type { Build } from '../../src/index.js';
+
+// A completed build always has its URL; a status the SDK does not know is typed opaque, so it needs a cast.
+const URL = 'https://downloads.example.com/bld_1.zip';
+const QUEUED = { status: 'queued' } as unknown as Build;
 
 function recorder(isTTY: boolean): Output & { text: () => string } {
   const chunks: string[] = [];
@@ -26,13 +31,13 @@ describe('one state', () => {
   });
 
   test('as a line, a completed build is 100% and a state without progress has no figure', () => {
-    expect(formatProgressLine({ status: 'completed' }, 'bld_1')).toBe('bld_1: completed 100%');
+    expect(formatProgressLine({ status: 'completed', download_url: URL }, 'bld_1')).toBe('bld_1: completed 100%');
     expect(formatProgressLine({ status: 'failed' }, 'bld_1')).toBe('bld_1: failed');
   });
 
   test('as a bar: label, bar, right-aligned percentage and status', () => {
     expect(formatProgressBar({ status: 'building', progress: 7 }, 'bld_1', 10)).toBe('bld_1 [█░░░░░░░░░]   7% building');
-    expect(formatProgressBar({ status: 'queued' }, 'bld_1', 4)).toBe('bld_1 [░░░░]    ? queued');
+    expect(formatProgressBar(QUEUED, 'bld_1', 4)).toBe('bld_1 [░░░░]    ? queued');
   });
 });
 
@@ -42,7 +47,7 @@ describe('createProgressDisplay', () => {
     const display = createProgressDisplay(output, { label: 'b', width: 4 });
 
     display.update({ status: 'building', progress: 50 });
-    display.update({ status: 'completed', progress: 100 });
+    display.update({ status: 'completed', progress: 100, download_url: URL });
     display.finish();
 
     expect(output.text()).toBe('\r\u001b[2Kb [██░░]  50% building\r\u001b[2Kb [████] 100% completed\n');

@@ -270,6 +270,19 @@ describe('client.waitForBuild', () => {
       expect(service.polls).toEqual([]);
     });
 
+    it.each([
+      ['signal', { signal: 'not a signal' }, { signal: 'not a signal' }],
+      ['headers', { headers: { 'x-note': '€' } }, { headers: { 'x-note': '€' } }],
+      ["requestTimeoutMs, a call's timeoutMs", { timeoutMs: 0 }, { requestTimeoutMs: 0 }],
+      ["intervalMs, a call's timeoutMs", { timeoutMs: Number.NaN }, { intervalMs: Number.NaN }],
+    ])('words a bad %s as the per-call options word it', async (_, callOptions, waitOptions) => {
+      const client = makeClient();
+      const callError = await rejection(client.workflows.get('wf_1', callOptions as never), ValidationError);
+      const waitError = await rejection(client.waitForBuild('bld_1', waitOptions as never), ValidationError);
+      expect(waitError.issues.map((issue) => issue.message)).toEqual(callError.issues.map((issue) => issue.message));
+      expect(waitError.message).toContain('options of waitForBuild');
+    });
+
     it('accepts timeoutMs: Infinity, a wait with no deadline', async () => {
       serveBuild(building(1), completed());
       const { value } = await run(makeClient().waitForBuild('bld_1', { timeoutMs: Infinity }));

@@ -91,6 +91,19 @@ describe('client.builds.get', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual([['status']]);
   });
 
+  it.each([undefined, null])(
+    'rejects a completed build whose download_url is %s, so that status === "completed" types it as a string',
+    async (url) => {
+      service.reply('GET', '/api/v1/builds/bld_456', 200, { ...completed, download_url: url });
+
+      const error = await rejectionOf(makeClient().builds.get('bld_456'), ResponseValidationError);
+
+      expect(error.issues).toEqual([
+        expect.objectContaining({ path: ['download_url'], message: 'must be an http(s) URL on a completed build' }),
+      ]);
+    },
+  );
+
   it('rejects a build whose progress is not a number', async () => {
     service.reply('GET', '/api/v1/builds/bld_456', 200, { status: 'building', progress: 'forty' });
 

@@ -85,6 +85,7 @@ const PUBLIC: Record<keyof typeof ENTRIES, string[]> = {
     'RetryOptions',
     'SuccessContext',
     'TimeoutError',
+    'UnknownBuildStatus',
     'UnprocessableEntityError',
     'ValidationError',
     'WaitEvent',

@@ -1,6 +1,6 @@
 /**
- * The abortable, deadline-bound steps of polling loops: each phase (a request or a sleep) releases its timer
- * and abort listener the moment it settles, so a Node process can exit as soon as a wait ends.
+ * The monotonic clock, and phases (a request, a hook, a sleep) bound by a deadline and a signal, each releasing
+ * its timer and abort listener the moment it settles, so a Node process can exit as soon as the work ends.
  */
 /** The longest delay `setTimeout` honours; a longer one fires at once, so long waits are armed in steps. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -16,7 +16,7 @@ export interface PhaseLimits {
   readonly deadline: number;
 }
 
-/** Phases never reject: the poller decides what each ending means. */
+/** Phases never reject: the caller decides what each ending means. */
 export type PhaseResult<T> =
   | { readonly type: 'done'; readonly value: T }
   | { readonly type: 'failed'; readonly error: unknown }
@@ -76,8 +76,7 @@ export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: P
 export async function sleepWithin(ms: number, limits: PhaseLimits): Promise<'slept' | 'deadline' | { aborted: unknown }> {
   const wakeAt = now() + ms;
   // A phase whose work never settles: its own timer is the sleep's, cleared like any phase's.
-  const nothing = (): Promise<never> => new Promise(() => undefined);
-  const result = await runPhase(nothing, { ...limits, deadline: Math.min(wakeAt, limits.deadline) });
+  const result = await runPhase(() => new Promise<never>(() => undefined), { ...limits, deadline: Math.min(wakeAt, limits.deadline) });
   if (result.type === 'aborted') return { aborted: result.reason };
   // Waking at the deadline itself leaves no time for what the sleep was for.
   return wakeAt >= limits.deadline ? 'deadline' : 'slept';
