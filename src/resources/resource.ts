@@ -1,5 +1,11 @@
 import type { CoreRequest, HttpCore } from '../core/http.js';
+import type { RequestOptions } from '../core/options.js';
+import { checkInput, idSegment, type Schema } from '../core/schema.js';
+import type { PageParams } from '../service/envelope.js';
 import { ApiPromise } from './api-promise.js';
+import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
+import { listEndpoint } from './list.js';
+import type { ListOptions, PagePromise } from './pages.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
 // zod), and inspecting a client shows nothing of its configuration.
@@ -35,3 +41,60 @@ export function call<T>(core: HttpCore, build: () => CoreRequest<T>): ApiPromise
  * ```
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+type Table = typeof ENDPOINTS;
+type ListName = { [K in EndpointName]: Table[K] extends { list: object } ? K : never }[EndpointName];
+type ResponseOf<E> = E extends { response: { schema: Schema<infer T> } }
+  ? T
+  : E extends { response: { read: (data: unknown) => infer T } }
+    ? T
+    : JsonValue | undefined;
+
+/** What a single-request endpoint's method passes on: its id, its body, and the call's options. */
+export interface SendInput {
+  id?: unknown;
+  body?: unknown;
+  options?: RequestOptions | undefined;
+}
+
+/** Sends the endpoint `name` of the table. The id and body are checked when it is sent, so a `ValidationError` is a rejection. */
+export function send<K extends Exclude<EndpointName, ListName>>(
+  resource: Resource,
+  name: K,
+  { id, body, options }: SendInput,
+): ApiPromise<ResponseOf<Table[K]>> {
+  const endpoint: Endpoint = ENDPOINTS[name];
+  return call(coreOf(resource), () => {
+    // The id names itself after the path's first segment: `/workflows/{id}` takes a "workflow id".
+    const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.path.split('/')[1]!.replace(/s$/, '')} id`));
+    const checked = endpoint.body && (checkInput(endpoint.body, body, `input to ${name}`) as Record<string, string>);
+    return {
+      ...options,
+      method: endpoint.method,
+      path,
+      route: endpoint.path,
+      body: checked,
+      auth: endpoint.auth,
+      secrets: endpoint.secrets?.map((field) => checked?.[field]),
+      response: endpoint.response as CoreRequest<ResponseOf<Table[K]>>['response'],
+    };
+  });
+}
+
+const lists = new Map<string, ReturnType<typeof listEndpoint>>();
+
+/** Lists the endpoint `name` of the table. Its schemas are built on first use, once: that costs more than a page's check. */
+export function list<K extends ListName>(
+  resource: Resource,
+  name: K,
+  params: PageParams,
+  options: ListOptions | undefined,
+): PagePromise<Table[K]['list'] extends { item: Schema<infer T> } ? T : never> {
+  let lister = lists.get(name);
+  if (!lister) {
+    const { path, list } = ENDPOINTS[name] as Endpoint;
+    lister = listEndpoint(path.slice(1), list!.item, list!.filters);
+    lists.set(name, lister);
+  }
+  return lister(coreOf(resource), params, options) as never;
+}
