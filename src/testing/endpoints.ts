@@ -1,8 +1,8 @@
 /**
- * The endpoints of the spec, one function each. Every resource is scoped to its owner: another user's record
- * answers 404 exactly like a missing one, so ids of other users cannot be probed.
+ * The endpoints of the SDK's table, one handler each (`HANDLERS`). Every resource is scoped to its owner:
+ * another user's record is a 404 exactly like a missing one, so ids of other users cannot be probed.
  */
-
+import type { EndpointName } from '../resources/endpoints.js';
 import type { Artifacts } from './artifacts.js';
 import { buildStatus, buildView, workflowStatus } from './builds.js';
 import { listResponse } from './lists.js';
@@ -29,7 +29,7 @@ export interface ServiceState {
 export interface EndpointContext {
   request: Request;
   url: URL;
-  /** The `{id}` path segment, decoded; empty for collection paths. */
+  /** The `{id}` path segment, decoded; empty for paths without one. */
   id: string;
   /** The email of the API key's user. */
   owner: string;
@@ -232,13 +232,13 @@ export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
  * `POST /v1/auth`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
  * key on every call. Wrong credentials: 401.
  */
-export async function login(request: Request, state: ServiceState): Promise<Response> {
+export const login: Endpoint = async ({ request, state }) => {
   const { email, password } = parseCredentials(await readJson(request));
   if (state.store.passwords.get(email) !== password) {
     throw new HttpError(401, 'Invalid email or password', 'invalid_credentials');
   }
   return json(200, { api_key: state.issueKey(email), user: { email } });
-}
+};
 
 /**
  * `GET /downloads/{build_id}.zip`: the artifact of a completed build (`artifacts.ts`). No API key is needed,
@@ -247,3 +247,19 @@ export async function login(request: Request, state: ServiceState): Promise<Resp
 export function download(request: Request, fileName: string, state: ServiceState): Response {
   return state.artifacts.serve(request, fileName, state.store, state.now());
 }
+
+/** The handler of each endpoint of the table: an endpoint without one does not compile. */
+export const HANDLERS: Record<EndpointName, Endpoint> = {
+  'workflows.list': listWorkflows,
+  'workflows.create': createWorkflow,
+  'workflows.get': getWorkflow,
+  'workflows.update': updateWorkflow,
+  'workflows.delete': deleteWorkflow,
+  'orders.list': listOrders,
+  'orders.get': getOrder,
+  'builds.get': getBuild,
+  'integrations.save': saveIntegration,
+  'integrations.list': listIntegrations,
+  'integrations.delete': deleteIntegration,
+  'auth.issueKey': login,
+};
