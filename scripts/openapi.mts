@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { KEY_FIELDS } from '../src/resources/credentials.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from '../src/resources/endpoints.js';
+import { MODELS, type ModelName } from '../src/resources/models.js';
 // A `custom` schema (the SDK's small unions) has no JSON Schema: the kinds it accepts are found with the public safeParse.
 const KINDS: Record<string, unknown> = { string: 'a', number: 0.5, null: null, boolean: true };
 const probe = (schema: z.core.$ZodType) => Object.keys(KINDS).filter((type) => z.safeParse(schema, KINDS[type]).success);
@@ -32,23 +33,24 @@ const pascal = (words: string) => words.replace(/(?:^|[\s.])(\w)/g, (_, c: strin
 const schemas: Record<string, unknown> = {
   Error: { description: 'Shape not shown: any JSON or text; the SDK shows its error, message or detail as the message.' },
 };
-// Each schema once, under its name: a response's by the name messages give it, a body's by its endpoint.
-const named = (name: string, io: 'input' | 'output', schema: z.core.$ZodType | undefined, fallback?: object) => {
-  schemas[name] ??= schema ? toSchema(io, schema) : fallback;
+const ISSUED_KEY = { type: 'object', properties: Object.fromEntries(KEY_FIELDS.map((field) => [field, { type: 'string' }])) };
+// Each model once, under its name in the table; a reader (the issued key's) is described by hand.
+const named = (name: ModelName, io: 'input' | 'output') => {
+  const model = MODELS[name];
+  schemas[name] ??= typeof model === 'function' ? ISSUED_KEY : toSchema(io, model);
   return ref(name);
 };
-const ISSUED_KEY = { type: 'object', properties: Object.fromEntries(KEY_FIELDS.map((field) => [field, { type: 'string' }])) };
 function responses([name, endpoint]: [string, Endpoint]): object {
   const { list, response } = endpoint;
   if (list) {
     const plural = endpoint.path.slice(1);
-    const items = { type: 'array', items: named(pascal(plural.replace(/s$/, '')), 'output', list.item) };
+    const items = { type: 'array', items: named(list.item, 'output') };
     const envelope = { type: 'object', required: ['data'], properties: { data: items, page: {}, limit: {}, total: {}, has_more: {} } };
     const read = `Envelope not shown: a bare array, or items under data, items, results or ${plural} (or data.*); paging read from page, limit, total, total_pages, has_more, next.`;
     return { 200: json({ oneOf: [envelope, items] }, read) };
   }
   if (!response) return { 200: { description: 'Response not shown: any body, or none.' }, 204: { description: 'No content.' } };
-  const schema = named(pascal(response.name), 'output', response.schema, ISSUED_KEY);
+  const schema = named(response.model, 'output');
   const about = NOTES[name as EndpointName] ?? '';
   return { 200: json(schema, about), 201: json(schema, about) };
 }
@@ -56,8 +58,8 @@ function operation(name: string, endpoint: Endpoint, suffix: string): object {
   const [resource = '', verb = ''] = name.split('.');
   // `listWorkflows`, `getWorkflow`; a verb that names its object (`issueKey`) stands alone.
   const noun = /[A-Z]/.test(verb) ? '' : endpoint.list ? resource : resource.replace(/s$/, '');
-  const body = endpoint.body && named(pascal(`${resource.replace(/s$/, '')} ${verb}`), 'input', endpoint.body);
-  const filters = Object.keys(endpoint.list?.filters ?? {}).map((filter) => param(filter, 'string', 'Values not shown: sent as given.'));
+  const body = endpoint.body && named(endpoint.body, 'input');
+  const filters = (endpoint.list?.filters ?? []).map((filter) => param(filter, 'string', 'Values not shown: sent as given.'));
   return {
     operationId: verb + pascal(noun) + suffix,
     summary: `${verb} ${noun}`

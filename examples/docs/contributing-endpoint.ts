@@ -1,14 +1,14 @@
 import type { RequestOptions } from '../../src/core/options.js';
 import type { ApiPromise } from '../../src/resources/api-promise.js';
 import type { ENDPOINTS } from '../../src/resources/endpoints.js';
-import { OrderSchema, type Order } from '../../src/resources/order.js';
+import type { Order } from '../../src/resources/order.js';
 import { Resource, send } from '../../src/resources/resource.js';
 import { HttpError, json } from '../../src/testing/responses.js';
 import type { Endpoint } from '../../src/testing/endpoints.js';
 
 // 1. src/resources/endpoints.ts: the endpoint's line in ENDPOINTS.
 export const line = {
-  'orders.get': { method: 'GET', path: '/orders/{id}', response: { name: 'order', schema: OrderSchema } },
+  'orders.get': { method: 'GET', path: '/orders/{id}', response: { name: 'order', model: 'Order' } },
 } satisfies Partial<typeof ENDPOINTS>;
 
 // 2. src/resources/orders.ts: the method.

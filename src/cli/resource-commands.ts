@@ -33,7 +33,7 @@ const past = (verb: string) => (verb.endsWith('e') ? `${verb}d` : `${verb}ed`);
 
 function listCommand(name: string, endpoint: Endpoint, show: (item: unknown) => unknown, details: string): Command {
   const plural = endpoint.path.slice(1);
-  const filters = Object.keys(endpoint.list?.filters ?? {});
+  const filters = endpoint.list?.filters ?? [];
   const usage = `wfa ${plural} list ${filters.map((filter) => `[--${filter} <${filter}>] `).join('')}[--limit <n>] [--page <n>] [--all]`;
   return {
     name: 'list',

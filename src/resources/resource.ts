@@ -1,10 +1,11 @@
 import type { CoreRequest, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import { checkInput, idSegment, type Schema } from '../core/schema.js';
+import { checkInput, idSegment, nonEmptyString, optional, type Schema } from '../core/schema.js';
 import type { PageParams } from '../service/envelope.js';
 import { ApiPromise } from './api-promise.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
 import { listEndpoint } from './list.js';
+import { MODELS, type ModelName } from './models.js';
 import type { ListOptions, PagePromise } from './pages.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
@@ -44,11 +45,14 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 type Table = typeof ENDPOINTS;
 type ListName = { [K in EndpointName]: Table[K] extends { list: object } ? K : never }[EndpointName];
-type ResponseOf<E> = E extends { response: { schema: Schema<infer T> } }
-  ? T
-  : E extends { response: { read: (data: unknown) => infer T } }
+type ModelOf<M> = M extends ModelName
+  ? (typeof MODELS)[M] extends Schema<infer T>
     ? T
-    : JsonValue | undefined;
+    : (typeof MODELS)[M] extends (data: unknown) => infer T
+      ? T
+      : never
+  : JsonValue | undefined;
+type ResponseOf<E> = E extends { response: { model: infer M } } ? ModelOf<M> : JsonValue | undefined;
 
 /** What a single-request endpoint's method passes on: its id, its body, and the call's options. */
 export interface SendInput {
@@ -67,7 +71,9 @@ export function send<K extends Exclude<EndpointName, ListName>>(
   return call(coreOf(resource), () => {
     // The id names itself after the path's first segment: `/workflows/{id}` takes a "workflow id".
     const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.path.split('/')[1]!.replace(/s$/, '')} id`));
-    const checked = endpoint.body && (checkInput(endpoint.body, body, `input to ${name}`) as Record<string, string>);
+    const checked = endpoint.body && (checkInput(MODELS[endpoint.body] as Schema, body, `input to ${name}`) as Record<string, string>);
+    const { response } = endpoint;
+    const model = response && MODELS[response.model];
     return {
       ...options,
       method: endpoint.method,
@@ -76,7 +82,11 @@ export function send<K extends Exclude<EndpointName, ListName>>(
       body: checked,
       auth: endpoint.auth,
       secrets: endpoint.secrets?.map((field) => checked?.[field]),
-      response: endpoint.response as CoreRequest<ResponseOf<Table[K]>>['response'],
+      response: response && {
+        name: response.name,
+        hideBody: response.hideBody,
+        ...(typeof model === 'function' ? { read: model as never } : { schema: model }),
+      },
     };
   });
 }
@@ -89,11 +99,12 @@ export function list<K extends ListName>(
   name: K,
   params: PageParams,
   options: ListOptions | undefined,
-): PagePromise<Table[K]['list'] extends { item: Schema<infer T> } ? T : never> {
+): PagePromise<ModelOf<Table[K]['list']['item']>> {
   let lister = lists.get(name);
   if (!lister) {
     const { path, list } = ENDPOINTS[name] as Endpoint;
-    lister = listEndpoint(path.slice(1), list!.item, list!.filters);
+    const filters = Object.fromEntries((list!.filters ?? []).map((filter) => [filter, optional(nonEmptyString())]));
+    lister = listEndpoint(path.slice(1), MODELS[list!.item] as Schema, filters);
     lists.set(name, lister);
   }
   return lister(coreOf(resource), params, options) as never;
