@@ -6,14 +6,7 @@ import { Resource, send } from './resource.js';
 
 export type { Credentials, IssuedKey } from './credentials.js';
 
-/**
- * `client.auth`: exchange an email and password for an API key. The call needs no key of its own.
- *
- * @example
- * ```ts
- * const { apiKey } = await client.auth.issueKey({ email: 'demo@example.com', password: 'demo' });
- * ```
- */
+/** `client.auth`: exchange an email and password for an API key. The call needs no key of its own. */
 export class Auth extends Resource {
   /**
    * Issues a key at `/v1/auth` (the one path that has no `/api/v1` form). The response is not specified: the

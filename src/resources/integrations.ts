@@ -6,15 +6,7 @@ import type { Integration, IntegrationSaveParams } from './integration.js';
 import type { ListOptions, PagePromise } from './pages.js';
 import { Resource, list, send, type JsonValue } from './resource.js';
 
-/**
- * `client.integrations`: save, list and remove third-party platform keys.
- *
- * @example
- * ```ts
- * await client.integrations.save({ platform: 'shopify', api_key: key, label: 'Main store' });
- * for await (const integration of client.integrations.list()) console.log(integration.platform, integration.label);
- * ```
- */
+/** `client.integrations`: save, list and remove third-party platform keys. */
 export class Integrations extends Resource {
   /**
    * Saves (or, as the service decides, updates) the key for a platform. The key never appears in an error or

@@ -1,15 +1,7 @@
 /** The order model. The spec shows an order's identifier and a status filter, nothing more: every other field is kept. */
 import { looseObject, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
 
-/**
- * An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept.
- *
- * @example
- * ```ts
- * const order: Order = await client.orders.get('ord_1');
- * order['amount']; // unknown: read it with a check of your own
- * ```
- */
+/** An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept. */
 export interface Order {
   /** Its id, a string or a number as the service sends it. */
   id: string | number;

@@ -12,15 +12,7 @@ export interface OrderListParams extends PageParams {
   status?: string | undefined;
 }
 
-/**
- * `client.orders`: list and read orders.
- *
- * @example
- * ```ts
- * const first = await client.orders.list({ limit: 10 });
- * const order = await client.orders.get(first.items[0]!.id);
- * ```
- */
+/** `client.orders`: list and read orders. */
 export class Orders extends Resource {
   /**
    * Orders, one page awaited or every order with `for await`.

@@ -33,14 +33,7 @@ export function call<T>(core: HttpCore, build: () => CoreRequest<T>): ApiPromise
   return new ApiPromise(async (raw) => core.request(build(), raw));
 }
 
-/**
- * Any JSON value, for bodies whose shape the service does not document.
- *
- * @example
- * ```ts
- * const result: JsonValue | undefined = await client.workflows.delete('wf_1');
- * ```
- */
+/** Any JSON value, for bodies whose shape the service does not document. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 type Table = typeof ENDPOINTS;

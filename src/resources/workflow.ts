@@ -83,14 +83,7 @@ export interface WorkflowCreateParams {
   [key: string]: unknown;
 }
 
-/**
- * What `workflows.update` takes: the fields to change, at least one.
- *
- * @example
- * ```ts
- * await client.workflows.update('wf_123', { name: 'Renamed' });
- * ```
- */
+/** What `workflows.update` takes: the fields to change, at least one. */
 export interface WorkflowUpdateParams {
   /** The name of the workflow; not empty. */
   name?: string | undefined;

@@ -86,15 +86,7 @@ export interface WorkflowWithBuild {
   build: CompletedBuild;
 }
 
-/**
- * `client.workflows`: list, create, get, update and delete workflows.
- *
- * @example
- * ```ts
- * const wf = await client.workflows.get('wf_123');
- * console.log(wf.id, wf.status, wf.build_id);
- * ```
- */
+/** `client.workflows`: list, create, get, update and delete workflows. */
 export class Workflows extends Resource {
   readonly #builds: Builds;
 
