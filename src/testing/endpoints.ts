@@ -84,7 +84,7 @@ function ownWorkflow({ state, id, owner }: EndpointContext): StoredWorkflow {
   return workflow;
 }
 
-/** `GET /workflows`: the user's workflows, newest first, filtered by `status`. */
+/** `workflows.list`: the user's workflows, newest first, filtered by `status`. */
 export const listWorkflows: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = [...state.store.workflows.values()]
@@ -95,7 +95,7 @@ export const listWorkflows: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/** `POST /workflows`: checks the body (422 on a bad one), stores the workflow and starts its build. 201. */
+/** `workflows.create`: checks the body (422 on a bad one), stores the workflow and starts its build. 201. */
 export const createWorkflow: Endpoint = async ({ request, url, owner, state }) => {
   const input = parseWorkflowInput(await readJson(request));
   const at = state.now();
@@ -128,11 +128,11 @@ export const createWorkflow: Endpoint = async ({ request, url, owner, state }) =
   return json(201, workflowView(workflow, state));
 };
 
-/** `GET /workflows/{id}`. */
+/** `workflows.get`. */
 export const getWorkflow: Endpoint = (context) => json(200, workflowView(ownWorkflow(context), context.state));
 
 /**
- * `PUT /workflows/{id}`: replaces the fields sent (name, platform, trigger, actions); does not start a new
+ * `workflows.update`: replaces the fields sent (name, platform, trigger, actions); does not start a new
  * build. 200 with the updated workflow.
  */
 export const updateWorkflow: Endpoint = async (context) => {
@@ -142,7 +142,7 @@ export const updateWorkflow: Endpoint = async (context) => {
   return json(200, workflowView(workflow, context.state));
 };
 
-/** `DELETE /workflows/{id}`: 204. A build still running is cancelled and sends no webhook. */
+/** `workflows.delete`: 204. A build still running is cancelled and sends no webhook. */
 export const deleteWorkflow: Endpoint = (context) => {
   const workflow = ownWorkflow(context);
   const { store, now } = context.state;
@@ -153,7 +153,7 @@ export const deleteWorkflow: Endpoint = (context) => {
   return noContent();
 };
 
-/** `GET /orders`: the user's seeded orders, newest first, filtered by `status`. */
+/** `orders.list`: the user's seeded orders, newest first, filtered by `status`. */
 export const listOrders: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = state.store.orders
@@ -163,14 +163,14 @@ export const listOrders: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/** `GET /orders/{id}`. */
+/** `orders.get`. */
 export const getOrder: Endpoint = ({ id, owner, state }) => {
   const entry = state.store.orders.find((candidate) => candidate.order.id === id && candidate.owner === owner);
   if (!entry) throw notFound('order', id);
   return json(200, { ...entry.order });
 };
 
-/** `GET /builds/{id}`: status and logs computed from the clock. */
+/** `builds.get`: status and logs computed from the clock. */
 export const getBuild: Endpoint = ({ id, owner, state }) => {
   const build = state.store.builds.get(id);
   if (!build || build.owner !== owner) throw notFound('build', id);
@@ -182,7 +182,7 @@ export const getBuild: Endpoint = ({ id, owner, state }) => {
 };
 
 /**
- * `POST /integrations`: saves a key for a platform; a second save for the same platform updates the first
+ * `integrations.save`: saves a key for a platform; a second save for the same platform updates the first
  * (200) instead of creating another (201). `label` is kept when an update omits it.
  */
 export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
@@ -210,7 +210,7 @@ export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
   return json(201, integrationView(created));
 };
 
-/** `GET /integrations`: the user's saved keys, masked, newest first. */
+/** `integrations.list`: the user's saved keys, masked, newest first. */
 export const listIntegrations: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = [...state.store.integrations.values()]
@@ -220,7 +220,7 @@ export const listIntegrations: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/** `DELETE /integrations/{id}`: 204. */
+/** `integrations.delete`: 204. */
 export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
   const integration = state.store.integrations.get(id);
   if (!integration || integration.owner !== owner) throw notFound('integration', id);
@@ -229,7 +229,7 @@ export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
 };
 
 /**
- * `POST /v1/auth`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
+ * `auth.issueKey`, at the mock's `authPath`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
  * key on every call. Wrong credentials: 401.
  */
 export const login: Endpoint = async ({ request, state }) => {
