@@ -23,7 +23,8 @@ const { Client } = (await import(new URL('../dist/index.js', import.meta.url).hr
 const { parseWebhookEvent } = (await import(
   new URL('../dist/webhooks.js', import.meta.url).href
 )) as typeof import('../src/webhooks/index.js');
-import { WorkflowSchema, plainWorkflow } from '../src/resources/workflows.js';
+import { WorkflowSchema } from '../src/resources/workflow.js';
+import { plainWorkflow } from '../src/resources/workflows.js';
 import { array, safeParse } from '../src/core/schema.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

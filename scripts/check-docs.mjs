@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Every TypeScript or JavaScript block in a guide (docs/*.md) is a checked file, included verbatim:
+ * Every TypeScript or JavaScript block in a guide (docs/*.md, and CONTRIBUTING.md) is a checked file, included verbatim:
  *
  *   <!-- include: examples/docs/some-file.ts -->
  *   ```ts
@@ -29,7 +29,8 @@ const problem = (text, block) => problems.push(text) && block;
 
 const guides = readdirSync('docs')
   .filter((f) => f.endsWith('.md'))
-  .map((f) => `docs/${f}`);
+  .map((f) => `docs/${f}`)
+  .concat('CONTRIBUTING.md');
 for (const guide of guides) {
   const text = readFileSync(guide, 'utf8');
   const fixed = text.replace(BLOCK, (block, file, lang, body, at) => {

@@ -62,20 +62,18 @@ export {
 } from './core/errors.js';
 export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions } from './core/retry.js';
 export type { JsonValue } from './resources/resource.js';
-export {
-  Workflows,
-  type CreatedWorkflow,
-  type Workflow,
-  type WorkflowCreateParams,
-  type WorkflowListParams,
-  type WorkflowStatus,
-  type WorkflowUpdateParams,
-  type WorkflowTrigger,
-  type WorkflowAction,
-  type CreateAndWaitOptions,
-  type WorkflowWithBuild,
-} from './resources/workflows.js';
-export { Orders, type Order, type OrderListParams } from './resources/orders.js';
+export { Workflows, type WorkflowListParams, type CreateAndWaitOptions, type WorkflowWithBuild } from './resources/workflows.js';
+export type {
+  CreatedWorkflow,
+  Workflow,
+  WorkflowCreateParams,
+  WorkflowStatus,
+  WorkflowUpdateParams,
+  WorkflowTrigger,
+  WorkflowAction,
+} from './resources/workflow.js';
+export { Orders, type OrderListParams } from './resources/orders.js';
+export type { Order } from './resources/order.js';
 export type { Build, BuildStatus, CompletedBuild, UnknownBuildStatus } from './resources/build.js';
 export { isCompletedBuild } from './resources/build.js';
 export { Builds } from './resources/builds.js';
@@ -83,5 +81,7 @@ export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './reso
 export type { DownloadTarget } from './resources/download.js';
 export type { DownloadOptions, DownloadProgress } from './core/download.js';
 export type { DownloadedFile } from './core/download-file.js';
-export { Integrations, type Integration, type IntegrationSaveParams } from './resources/integrations.js';
-export { Auth, type Credentials, type IssuedKey } from './resources/auth.js';
+export { Integrations } from './resources/integrations.js';
+export type { Integration, IntegrationSaveParams } from './resources/integration.js';
+export { Auth } from './resources/auth.js';
+export type { Credentials, IssuedKey } from './resources/credentials.js';

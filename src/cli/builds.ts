@@ -1,16 +1,13 @@
-/** `wfa builds get <build_id>`. */
+/** `wfa builds get|download`. */
 import { createGroup, type Command } from './command.js';
 import { downloadCommand } from './download.js';
-import { getCommand } from './resource-commands.js';
+import { resourceCommands } from './resource-commands.js';
 
-export const builds: Command = createGroup('builds', 'Read builds', [
-  getCommand(
-    'builds',
-    'build_id',
-    "Print a build's current state as JSON",
-    (client, id, signal) => client.builds.get(id, { signal }),
-    `Prints the build's current state (status, progress, download_url once completed, logs) as JSON on stdout.
-To wait until it finishes, use "wfa wait-build <build_id>".`,
-  ),
-  downloadCommand,
-]);
+export const builds: Command = createGroup(
+  'builds',
+  'Read builds',
+  resourceCommands('builds', {
+    own: [downloadCommand],
+    details: { get: 'To wait until it finishes, use "wfa wait-build <build_id>".' },
+  }),
+);

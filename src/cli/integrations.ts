@@ -1,16 +1,16 @@
 /**
- * `wfa integrations save|list|delete`: third-party platform keys kept by the service. The key is read from
+ * `wfa integrations list|delete|save`: third-party platform keys kept by the service. The key is read from
  * `WFA_INTEGRATION_KEY` or stdin (asked with echo off on a terminal), never from an argument, and masked in all output.
  */
 import { redactText, usableSecrets } from '../core/redact.js';
-import { expectPositionals, integerOption, parseCommand } from './args.js';
+import { parseCommand } from './args.js';
 import { createGroup, showHelp, type Command } from './command.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
+import { CONNECTION_HELP, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { printList } from './list.js';
 import { ask, readPiped } from './input.js';
+import { resourceCommands } from './resource-commands.js';
 
 // A field named for a credential is masked whatever the service put in it (it may echo a key back).
 const SECRET_FIELD = /key|token|secret|password|credential/i;
@@ -112,62 +112,15 @@ Examples:
   },
 };
 
-const LIST_USAGE = 'wfa integrations list [--limit <n>] [--page <n>] [--all]';
-
-const list: Command = {
-  name: 'list',
-  summary: 'Print your saved keys as a JSON array (keys masked)',
-  help: `Usage: ${LIST_USAGE}
-
-Prints one page of your saved integrations (or, with --all, every one) as a JSON array on stdout. Every field
-named like a credential (api_key, token, secret, …) is masked, and so is any copy of its value elsewhere in
-the record, whatever the service returns.
-
-Options:
-  --limit <n>        items per page
-  --page <n>         the page to print (default 1)
-  --all              every item of every page from --page on
-
-${CONNECTION_HELP}`,
-  async run(args, context) {
-    const { values, positionals } = parseCommand(
-      args,
-      { ...CONNECTION_OPTIONS, limit: { type: 'string' }, page: { type: 'string' }, all: { type: 'boolean' } },
-      LIST_USAGE,
-    );
-    if (values.help) return showHelp(context, this.help);
-    expectPositionals(positionals, [], LIST_USAGE);
-    const params = { limit: integerOption(values.limit, '--limit', 1), page: integerOption(values.page, '--page', 1) };
-    const client = await createClient(values, context);
+export const integrations: Command = createGroup(
+  'integrations',
+  'Save, list and remove third-party platform keys',
+  resourceCommands('integrations', {
+    own: [save],
     // Masked item by item: whatever a record holds, no credential-named field is printed as received.
-    await printList(client.integrations.list(params, { signal: context.signal }), {
-      all: values.all,
-      context,
-      show: (item) => masked(item),
-    });
-    return ExitCode.Ok;
-  },
-};
-
-const DELETE_USAGE = 'wfa integrations delete <integration_id>';
-
-const remove: Command = {
-  name: 'delete',
-  summary: 'Remove a saved key',
-  help: `Usage: ${DELETE_USAGE}
-
-Removes a saved key from the service and prints {"id": …, "deleted": true}.
-
-${CONNECTION_HELP}`,
-  async run(args, context) {
-    const { values, positionals } = parseCommand(args, CONNECTION_OPTIONS, DELETE_USAGE);
-    if (values.help) return showHelp(context, this.help);
-    const [id = ''] = expectPositionals(positionals, ['integration_id'], DELETE_USAGE);
-    const client = await createClient(values, context);
-    await client.integrations.delete(id, { signal: context.signal });
-    printJson(context.stdout, { id, deleted: true });
-    return ExitCode.Ok;
-  },
-};
-
-export const integrations: Command = createGroup('integrations', 'Save, list and remove third-party platform keys', [save, list, remove]);
+    show: (item) => masked(item),
+    details: {
+      list: 'Every field named like a credential (api_key, token, secret, …) is masked, and so is any copy of its\nvalue elsewhere in the record, whatever the service returns.',
+    },
+  }),
+);

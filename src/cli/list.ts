@@ -1,28 +1,32 @@
-/** The paging options of the `list` commands, and how a list is printed. */
+/** The options of the `list` commands (paging, and the filters of the endpoint table), and how a list is printed. */
 import type { PagePromise } from '../index.js';
 import { integerOption } from './args.js';
 import { printJson, type Context } from './context.js';
 
-export const LIST_OPTIONS = {
-  status: { type: 'string' },
-  limit: { type: 'string' },
-  page: { type: 'string' },
-  all: { type: 'boolean' },
-} as const;
+const PAGING = { limit: { type: 'string' }, page: { type: 'string' }, all: { type: 'boolean' } } as const;
 
-export const LIST_HELP = [
-  '  --status <status>  only items with this status',
-  '  --limit <n>        items per page',
-  '  --page <n>         the page to print (default 1)',
-  '  --all              every item of every page from --page on, fetched page by page',
-].join('\n');
+/** The options of a list command with these filters (`status`). */
+export function listOptions(filters: readonly string[]): typeof PAGING {
+  // Typed as the paging alone: a filter's value is read by name (`listParams`).
+  return { ...Object.fromEntries(filters.map((filter) => [filter, { type: 'string' }])), ...PAGING };
+}
 
-export function listParams(values: { status?: string | undefined; limit?: string | undefined; page?: string | undefined }): {
-  status: string | undefined;
-  limit: number | undefined;
-  page: number | undefined;
-} {
-  return { status: values.status, limit: integerOption(values.limit, '--limit', 1), page: integerOption(values.page, '--page', 1) };
+export function listHelp(filters: readonly string[]): string {
+  return [
+    ...filters.map((filter) => `  ${`--${filter} <${filter}>`.padEnd(19)}only items with this ${filter}`),
+    '  --limit <n>        items per page',
+    '  --page <n>         the page to print (default 1)',
+    '  --all              every item of every page from --page on, fetched page by page',
+  ].join('\n');
+}
+
+/** What a list command passes to the client: its filters as given, and the paging as numbers. */
+export function listParams(values: Record<string, unknown>, filters: readonly string[]): Record<string, string | number | undefined> {
+  return {
+    ...Object.fromEntries(filters.map((filter) => [filter, values[filter] as string | undefined])),
+    limit: integerOption(values['limit'] as string | undefined, '--limit', 1),
+    page: integerOption(values['page'] as string | undefined, '--page', 1),
+  };
 }
 
 /**

@@ -1,72 +1,100 @@
 /**
- * The `list` and `get` subcommands every resource group has, written once: a resource only says what it is
- * called and which client method answers.
+ * A resource group's plain commands, made from the endpoint table: `list`, and each call that takes only an
+ * id (`get`, `delete`, …). Calls with a body are written by hand, and passed in beside them.
  */
 import type { Client, PagePromise } from '../index.js';
+import { ENDPOINTS, type Endpoint } from '../resources/endpoints.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson } from './context.js';
 import { ExitCode } from './exit-codes.js';
-import { LIST_HELP, LIST_OPTIONS, listParams, printList } from './list.js';
+import { listHelp, listOptions, listParams, printList } from './list.js';
 
-/** What a list subcommand passes to the client. */
-export type ListParams = ReturnType<typeof listParams>;
+/** What a group adds to its generic commands. */
+export interface ResourceCommandOptions {
+  /** Commands written by hand: one with a generic command's name replaces it. */
+  own?: readonly Command[];
+  /** How an item is printed (integrations mask their keys). */
+  show?: (item: unknown) => unknown;
+  /** More help, by command name. */
+  details?: Readonly<Record<string, string>>;
+}
 
-/** `wfa <plural> list`: one page, or every item with `--all`, as a JSON array. */
-export function listCommand(
-  plural: string,
-  list: (client: Client, params: ListParams, signal: AbortSignal) => PagePromise<unknown>,
-  example = '',
-): Command {
-  const usage = `wfa ${plural} list [--status <status>] [--limit <n>] [--page <n>] [--all]`;
+// The client's methods by name, as the table names them: `client.orders.get`.
+type Method = (...args: unknown[]) => unknown;
+const methodOf = (client: Client, name: string): Method => {
+  const [resource = '', verb = ''] = name.split('.');
+  const namespace = (client as unknown as Record<string, Record<string, Method>>)[resource]!;
+  return namespace[verb]!.bind(namespace);
+};
+
+const past = (verb: string) => (verb.endsWith('e') ? `${verb}d` : `${verb}ed`);
+
+function listCommand(name: string, endpoint: Endpoint, show: (item: unknown) => unknown, details: string): Command {
+  const plural = endpoint.path.slice(1);
+  const filters = endpoint.list?.filters ?? [];
+  const usage = `wfa ${plural} list ${filters.map((filter) => `[--${filter} <${filter}>] `).join('')}[--limit <n>] [--page <n>] [--all]`;
   return {
     name: 'list',
     summary: `Print your ${plural} as a JSON array`,
     help: `Usage: ${usage}
 
-Prints one page of your ${plural} (or, with --all, every one) as a JSON array on stdout.
+Prints one page of your ${plural} (or, with --all, every one) as a JSON array on stdout.${details ? `\n${details}` : ''}
 
 Options:
-${LIST_HELP}
+${listHelp(filters)}
 
-${CONNECTION_HELP}${example ? `\n\nExample:\n  ${example}` : ''}`,
+${CONNECTION_HELP}`,
     async run(args, context) {
-      const { values, positionals } = parseCommand(args, { ...CONNECTION_OPTIONS, ...LIST_OPTIONS }, usage);
+      const { values, positionals } = parseCommand(args, { ...CONNECTION_OPTIONS, ...listOptions(filters) }, usage);
       if (values.help) return showHelp(context, this.help);
       expectPositionals(positionals, [], usage);
-      const params = listParams(values);
+      const params = listParams(values, filters);
       const client = await createClient(values, context);
-      await printList(list(client, params, context.signal), { all: values.all, context });
+      const pages = methodOf(client, name)(params, { signal: context.signal }) as PagePromise<unknown>;
+      await printList(pages, { all: values.all, context, show });
       return ExitCode.Ok;
     },
   };
 }
 
-/** `wfa <plural> get <id>`: one item as JSON. */
-export function getCommand(
-  plural: string,
-  idName: string,
-  summary: string,
-  get: (client: Client, id: string, signal: AbortSignal) => Promise<unknown>,
-  details = '',
-): Command {
-  const usage = `wfa ${plural} get <${idName}>`;
+function idCommand(name: string, endpoint: Endpoint, show: (item: unknown) => unknown, details: string): Command {
+  const verb = name.split('.')[1]!;
+  const singular = endpoint.path.split('/')[1]!.replace(/s$/, '');
+  const usage = `wfa ${endpoint.path.split('/')[1]} ${verb} <${singular}_id>`;
+  const summary = endpoint.method === 'GET' ? `Print one ${singular} as JSON` : `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${singular}`;
   return {
-    name: 'get',
+    name: verb,
     summary,
     help: `Usage: ${usage}
 
-${details || `${summary} on stdout.`}
+${endpoint.method === 'GET' ? `Prints the ${singular} as JSON on stdout.` : `${summary.split(' ')[0]}s the ${singular} and prints the response as JSON on stdout, or\n{"id": …, "${past(verb)}": true} when it is empty.`}${details ? `\n${details}` : ''}
 
 ${CONNECTION_HELP}`,
     async run(args, context) {
       const { values, positionals } = parseCommand(args, CONNECTION_OPTIONS, usage);
       if (values.help) return showHelp(context, this.help);
-      const [id = ''] = expectPositionals(positionals, [idName], usage);
+      const [id = ''] = expectPositionals(positionals, [`${singular}_id`], usage);
       const client = await createClient(values, context);
-      printJson(context.stdout, await get(client, id, context.signal));
+      const data = await methodOf(client, name)(id, { signal: context.signal });
+      printJson(context.stdout, data === undefined ? { id, [past(verb)]: true } : show(data));
       return ExitCode.Ok;
     },
   };
+}
+
+/** `resource`'s commands: the generic ones in the table's order, then those written by hand. */
+export function resourceCommands(
+  resource: string,
+  { own = [], show = (item) => item, details = {} }: ResourceCommandOptions = {},
+): Command[] {
+  const generic = (Object.entries(ENDPOINTS) as [string, Endpoint][])
+    .filter(([name, endpoint]) => name.startsWith(`${resource}.`) && !endpoint.body)
+    .map(([name, endpoint]) => {
+      const make = endpoint.list ? listCommand : idCommand;
+      const command = make(name, endpoint, show, details[name.split('.')[1]!] ?? '');
+      return own.find((mine) => mine.name === command.name) ?? command;
+    });
+  return [...generic, ...own.filter((mine) => !generic.includes(mine))];
 }

@@ -1,4 +1,4 @@
-/** `wfa workflows list|get|create`. */
+/** `wfa workflows list|get|delete|create`. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Workflow, WorkflowCreateParams } from '../index.js';
@@ -8,22 +8,8 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { getCommand, listCommand } from './resource-commands.js';
+import { resourceCommands } from './resource-commands.js';
 import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
-
-const list = listCommand(
-  'workflows',
-  (client, params, signal) => client.workflows.list(params, { signal }),
-  "wfa workflows list --status active --all | jq -r '.[].id'",
-);
-
-const get = getCommand(
-  'workflows',
-  'workflow_id',
-  'Print one workflow as JSON',
-  (client, id, signal) => client.workflows.get(id, { signal }),
-  'Prints the workflow as JSON on stdout.',
-);
 
 const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 
@@ -110,4 +96,11 @@ ${WAIT_EXIT_CODES_HELP}`,
   },
 };
 
-export const workflows: Command = createGroup('workflows', 'List, read and create workflows', [list, get, createCommand]);
+export const workflows: Command = createGroup(
+  'workflows',
+  'List, read, delete and create workflows',
+  resourceCommands('workflows', {
+    own: [createCommand],
+    details: { list: "\nExample:\n  wfa workflows list --status active --all | jq -r '.[].id'" },
+  }),
+);

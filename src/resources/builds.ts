@@ -1,11 +1,10 @@
 /** `client.builds`: read a build, wait for it to complete, or watch it change. */
 import type { RequestOptions } from '../core/options.js';
-import { idSegment } from '../core/schema.js';
 import { ValidationError } from '../core/errors.js';
-import { BuildSchema, type Build, type CompletedBuild } from './build.js';
+import type { Build, CompletedBuild } from './build.js';
 import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import type { ApiPromise } from './api-promise.js';
-import { Resource, call, coreOf } from './resource.js';
+import { Resource, coreOf, send } from './resource.js';
 import type { DownloadOptions } from '../core/download.js';
 import type { DownloadedFile } from '../core/download-file.js';
 import { openTransfer, type DownloadTarget } from './download.js';
@@ -29,10 +28,7 @@ export class Builds extends Resource {
    * ```
    */
   get(id: string, options?: RequestOptions): ApiPromise<Build> {
-    return call(coreOf(this), () => {
-      const path = `/builds/${idSegment(id, 'build id')}`;
-      return { ...options, method: 'GET', path, route: '/builds/{id}', response: { name: 'build', schema: BuildSchema } };
-    });
+    return send(this, 'builds.get', { id, options });
   }
 
   /**

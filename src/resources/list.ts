@@ -11,10 +11,9 @@ import { readEnvelope, type PageParams } from '../service/envelope.js';
 import { Page, PagePromise, Trail, type ListOptions, type Walk } from './pages.js';
 
 /**
- * Called once, when a resource's module loads: building a zod schema costs more than validating a page, so
- * the schemas are not built per call. `plural` is the path, the message name and an items key.
+ * Called once per list endpoint (`resource.ts` keeps the result): building a zod schema costs more than
+ * validating a page. `plural` is the path, the message name and an items key.
  */
-/* @__NO_SIDE_EFFECTS__ */
 export function listEndpoint<T>(
   plural: string,
   item: Schema<T>,
@@ -82,8 +81,8 @@ export function listEndpoint<T>(
             }
             return new Page(items, envelope.info, body, walk, position, page);
           };
-          const answer = await core.request({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
-          return Page.answered(answer.data, answer.response);
+          const response = await core.request({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
+          return Page.answered(response.data, response.response);
         };
         return fetchPage(query['page'] as number | undefined, 0);
       },

@@ -1,5 +1,12 @@
 import type { CoreRequest, HttpCore } from '../core/http.js';
+import type { RequestOptions } from '../core/options.js';
+import { checkInput, idSegment, nonEmptyString, optional, type Schema } from '../core/schema.js';
+import type { PageParams } from '../service/envelope.js';
 import { ApiPromise } from './api-promise.js';
+import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
+import { listEndpoint } from './list.js';
+import { MODELS, type ModelName } from './models.js';
+import type { ListOptions, PagePromise } from './pages.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
 // zod), and inspecting a client shows nothing of its configuration.
@@ -26,12 +33,72 @@ export function call<T>(core: HttpCore, build: () => CoreRequest<T>): ApiPromise
   return new ApiPromise(async (raw) => core.request(build(), raw));
 }
 
-/**
- * Any JSON value, for bodies whose shape the service does not document.
- *
- * @example
- * ```ts
- * const result: JsonValue | undefined = await client.workflows.delete('wf_1');
- * ```
- */
+/** Any JSON value, for bodies whose shape the service does not document. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+type Table = typeof ENDPOINTS;
+type ListName = { [K in EndpointName]: Table[K] extends { list: object } ? K : never }[EndpointName];
+type ModelOf<M> = M extends ModelName
+  ? (typeof MODELS)[M] extends Schema<infer T>
+    ? T
+    : (typeof MODELS)[M] extends (data: unknown) => infer T
+      ? T
+      : never
+  : JsonValue | undefined;
+type ResponseOf<E> = E extends { response: { model: infer M } } ? ModelOf<M> : JsonValue | undefined;
+
+/** What a single-request endpoint's method passes on: its id, its body, and the call's options. */
+export interface SendInput {
+  id?: unknown;
+  body?: unknown;
+  options?: RequestOptions | undefined;
+}
+
+/** Sends the endpoint `name` of the table. The id and body are checked when it is sent, so a `ValidationError` is a rejection. */
+export function send<K extends Exclude<EndpointName, ListName>>(
+  resource: Resource,
+  name: K,
+  { id, body, options }: SendInput,
+): ApiPromise<ResponseOf<Table[K]>> {
+  const endpoint: Endpoint = ENDPOINTS[name];
+  return call(coreOf(resource), () => {
+    // The id names itself after the path's first segment: `/workflows/{id}` takes a "workflow id".
+    const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.path.split('/')[1]!.replace(/s$/, '')} id`));
+    const checked = endpoint.body && (checkInput(MODELS[endpoint.body] as Schema, body, `input to ${name}`) as Record<string, string>);
+    const { response } = endpoint;
+    const model = response && MODELS[response.model];
+    return {
+      ...options,
+      method: endpoint.method,
+      path,
+      route: endpoint.path,
+      body: checked,
+      auth: endpoint.auth,
+      secrets: endpoint.secrets?.map((field) => checked?.[field]),
+      response: response && {
+        name: response.name,
+        hideBody: response.hideBody,
+        ...(typeof model === 'function' ? { read: model as never } : { schema: model }),
+      },
+    };
+  });
+}
+
+const lists = new Map<string, ReturnType<typeof listEndpoint>>();
+
+/** Lists the endpoint `name` of the table. Its schemas are built on first use, once: that costs more than a page's check. */
+export function list<K extends ListName>(
+  resource: Resource,
+  name: K,
+  params: PageParams,
+  options: ListOptions | undefined,
+): PagePromise<ModelOf<Table[K]['list']['item']>> {
+  let lister = lists.get(name);
+  if (!lister) {
+    const { path, list } = ENDPOINTS[name] as Endpoint;
+    const filters = Object.fromEntries((list!.filters ?? []).map((filter) => [filter, optional(nonEmptyString())]));
+    lister = listEndpoint(path.slice(1), MODELS[list!.item] as Schema, filters);
+    lists.set(name, lister);
+  }
+  return lister(coreOf(resource), params, options) as never;
+}

@@ -1,7 +1,7 @@
 /**
  * A build's life, read off the clock: `building` with progress rising from 0 to 99, then `completed` (or
  * `failed`) once `durationMs` has passed. Nothing is stored as it happens, so an injected clock can jump
- * forward or back and every answer stays consistent.
+ * forward or back and every response stays consistent.
  */
 
 import type { StoredBuild } from './store.js';

@@ -13,7 +13,7 @@ export function withCors(response: Response): Response {
 }
 
 /**
- * The answer to a CORS preflight (`OPTIONS`): every method and the headers asked for, without an API key,
+ * The response to a CORS preflight (`OPTIONS`): every method and the headers asked for, without an API key,
  * since browsers never send one on a preflight.
  */
 export function preflight(request: Request): Response {

@@ -1,8 +1,8 @@
 /**
- * The endpoints of the spec, one function each. Every resource is scoped to its owner: another user's record
- * answers 404 exactly like a missing one, so ids of other users cannot be probed.
+ * The endpoints of the SDK's table, one handler each (`HANDLERS`). Every resource is scoped to its owner:
+ * another user's record is a 404 exactly like a missing one, so ids of other users cannot be probed.
  */
-
+import type { EndpointName } from '../resources/endpoints.js';
 import type { Artifacts } from './artifacts.js';
 import { buildStatus, buildView, workflowStatus } from './builds.js';
 import { listResponse } from './lists.js';
@@ -29,7 +29,7 @@ export interface ServiceState {
 export interface EndpointContext {
   request: Request;
   url: URL;
-  /** The `{id}` path segment, decoded; empty for collection paths. */
+  /** The `{id}` path segment, decoded; empty for paths without one. */
   id: string;
   /** The email of the API key's user. */
   owner: string;
@@ -84,7 +84,7 @@ function ownWorkflow({ state, id, owner }: EndpointContext): StoredWorkflow {
   return workflow;
 }
 
-/** `GET /workflows`: the user's workflows, newest first, filtered by `status`. */
+/** `workflows.list`: the user's workflows, newest first, filtered by `status`. */
 export const listWorkflows: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = [...state.store.workflows.values()]
@@ -95,7 +95,7 @@ export const listWorkflows: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/** `POST /workflows`: checks the body (422 on a bad one), stores the workflow and starts its build. 201. */
+/** `workflows.create`: checks the body (422 on a bad one), stores the workflow and starts its build. 201. */
 export const createWorkflow: Endpoint = async ({ request, url, owner, state }) => {
   const input = parseWorkflowInput(await readJson(request));
   const at = state.now();
@@ -128,11 +128,11 @@ export const createWorkflow: Endpoint = async ({ request, url, owner, state }) =
   return json(201, workflowView(workflow, state));
 };
 
-/** `GET /workflows/{id}`. */
+/** `workflows.get`. */
 export const getWorkflow: Endpoint = (context) => json(200, workflowView(ownWorkflow(context), context.state));
 
 /**
- * `PUT /workflows/{id}`: replaces the fields sent (name, platform, trigger, actions); does not start a new
+ * `workflows.update`: replaces the fields sent (name, platform, trigger, actions); does not start a new
  * build. 200 with the updated workflow.
  */
 export const updateWorkflow: Endpoint = async (context) => {
@@ -142,7 +142,7 @@ export const updateWorkflow: Endpoint = async (context) => {
   return json(200, workflowView(workflow, context.state));
 };
 
-/** `DELETE /workflows/{id}`: 204. A build still running is cancelled and sends no webhook. */
+/** `workflows.delete`: 204. A build still running is cancelled and sends no webhook. */
 export const deleteWorkflow: Endpoint = (context) => {
   const workflow = ownWorkflow(context);
   const { store, now } = context.state;
@@ -153,7 +153,7 @@ export const deleteWorkflow: Endpoint = (context) => {
   return noContent();
 };
 
-/** `GET /orders`: the user's seeded orders, newest first, filtered by `status`. */
+/** `orders.list`: the user's seeded orders, newest first, filtered by `status`. */
 export const listOrders: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = state.store.orders
@@ -163,14 +163,14 @@ export const listOrders: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/** `GET /orders/{id}`. */
+/** `orders.get`. */
 export const getOrder: Endpoint = ({ id, owner, state }) => {
   const entry = state.store.orders.find((candidate) => candidate.order.id === id && candidate.owner === owner);
   if (!entry) throw notFound('order', id);
   return json(200, { ...entry.order });
 };
 
-/** `GET /builds/{id}`: status and logs computed from the clock. */
+/** `builds.get`: status and logs computed from the clock. */
 export const getBuild: Endpoint = ({ id, owner, state }) => {
   const build = state.store.builds.get(id);
   if (!build || build.owner !== owner) throw notFound('build', id);
@@ -182,7 +182,7 @@ export const getBuild: Endpoint = ({ id, owner, state }) => {
 };
 
 /**
- * `POST /integrations`: saves a key for a platform; a second save for the same platform updates the first
+ * `integrations.save`: saves a key for a platform; a second save for the same platform updates the first
  * (200) instead of creating another (201). `label` is kept when an update omits it.
  */
 export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
@@ -210,7 +210,7 @@ export const saveIntegration: Endpoint = async ({ request, owner, state }) => {
   return json(201, integrationView(created));
 };
 
-/** `GET /integrations`: the user's saved keys, masked, newest first. */
+/** `integrations.list`: the user's saved keys, masked, newest first. */
 export const listIntegrations: Endpoint = ({ url, owner, state }) => {
   const paging = parsePaging(url);
   const items = [...state.store.integrations.values()]
@@ -220,7 +220,7 @@ export const listIntegrations: Endpoint = ({ url, owner, state }) => {
   return listResponse(items, paging, state.listEnvelope);
 };
 
-/** `DELETE /integrations/{id}`: 204. */
+/** `integrations.delete`: 204. */
 export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
   const integration = state.store.integrations.get(id);
   if (!integration || integration.owner !== owner) throw notFound('integration', id);
@@ -229,16 +229,16 @@ export const deleteIntegration: Endpoint = ({ id, owner, state }) => {
 };
 
 /**
- * `POST /v1/auth`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
+ * `auth.issueKey`, at the mock's `authPath`: `{ email, password }` of a configured user → 200 `{ api_key, user: { email } }`; a new
  * key on every call. Wrong credentials: 401.
  */
-export async function login(request: Request, state: ServiceState): Promise<Response> {
+export const login: Endpoint = async ({ request, state }) => {
   const { email, password } = parseCredentials(await readJson(request));
   if (state.store.passwords.get(email) !== password) {
     throw new HttpError(401, 'Invalid email or password', 'invalid_credentials');
   }
   return json(200, { api_key: state.issueKey(email), user: { email } });
-}
+};
 
 /**
  * `GET /downloads/{build_id}.zip`: the artifact of a completed build (`artifacts.ts`). No API key is needed,
@@ -247,3 +247,19 @@ export async function login(request: Request, state: ServiceState): Promise<Resp
 export function download(request: Request, fileName: string, state: ServiceState): Response {
   return state.artifacts.serve(request, fileName, state.store, state.now());
 }
+
+/** The handler of each endpoint of the table: an endpoint without one does not compile. */
+export const HANDLERS: Record<EndpointName, Endpoint> = {
+  'workflows.list': listWorkflows,
+  'workflows.create': createWorkflow,
+  'workflows.get': getWorkflow,
+  'workflows.update': updateWorkflow,
+  'workflows.delete': deleteWorkflow,
+  'orders.list': listOrders,
+  'orders.get': getOrder,
+  'builds.get': getBuild,
+  'integrations.save': saveIntegration,
+  'integrations.list': listIntegrations,
+  'integrations.delete': deleteIntegration,
+  'auth.issueKey': login,
+};

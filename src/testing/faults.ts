@@ -25,7 +25,7 @@ export class MockNetworkError extends Error {
   }
 }
 
-/** What to do instead of answering normally. */
+/** What to do instead of the usual response. */
 export type Fault = { kind: 'network' } | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
 
 export interface Faults {

@@ -1,6 +1,6 @@
 /**
  * `workflow-automation-sdk/testing`: an in-memory fake of the whole Workflow Automation Service, to try the SDK
- * and test code against before having an account: {@link createMockService} answers Fetch `Request`s,
+ * and test code against before having an account: {@link createMockService} responds to Fetch `Request`s,
  * {@link startMockServer} serves it on 127.0.0.1 (Node only). msw handlers are in `/testing/msw`, so that this
  * entry never needs msw.
  *

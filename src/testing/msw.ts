@@ -1,5 +1,5 @@
 /**
- * The msw face of the mock service, for users' own vitest or jest suites: request handlers that answer for
+ * The msw face of the mock service, for users' own vitest or jest suites: request handlers that respond for
  * one base URL with the same `handle(request)` the HTTP server uses. This is the only module that imports
  * msw, so msw stays an optional peer dependency; and it pulls in nothing from Node, so it runs in browsers.
  */
@@ -10,7 +10,7 @@ import { createMockService } from './service.js';
 import type { MockService, MockServiceOptions } from './types.js';
 
 /**
- * The base URL the handlers answer for when none is given.
+ * The base URL the handlers respond for when none is given.
  *
  * @example
  * ```ts
@@ -20,7 +20,7 @@ import type { MockService, MockServiceOptions } from './types.js';
 export const MOCK_BASE_URL = 'https://api.example.test';
 
 /**
- * Where the handlers answer.
+ * Where the handlers respond.
  *
  * @example
  * ```ts
@@ -53,7 +53,7 @@ export interface MockHandlersOptions extends MockServiceOptions, MockHandlersTar
  * ```
  */
 export type MockHandlers = HttpHandler[] & {
-  /** The service the handlers answer from: one per `createMockHandlers()` call, unless one was passed in. */
+  /** The service the handlers respond from: one per `createMockHandlers()` call, unless one was passed in. */
   readonly service: MockService;
 };
 

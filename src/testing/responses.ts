@@ -1,5 +1,5 @@
 /**
- * How the mock answers: JSON bodies with `content-type: application/json`, and one error body shape,
+ * How the mock responds: JSON bodies with `content-type: application/json`, and one error body shape,
  * `{ error: { message, code } }`, for every failure.
  */
 

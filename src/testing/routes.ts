@@ -1,42 +1,27 @@
 /**
- * From a request to an endpoint: the path prefix, the resource and id, the method, then the API key. The
- * order matters to clients: a path outside the configured prefixes is a 404 whatever the key, which is what
- * lets the SDK tell a wrong prefix from a wrong key.
+ * From a request to an endpoint of the SDK's table (`src/resources/endpoints.ts`): the path prefix, the path
+ * template, the method, then the API key. The order matters to clients: a path outside the configured prefixes
+ * is a 404 whatever the key, which is what lets the SDK tell a wrong prefix from a wrong key.
  */
-
-import {
-  createWorkflow,
-  deleteIntegration,
-  deleteWorkflow,
-  download,
-  getBuild,
-  getOrder,
-  getWorkflow,
-  listIntegrations,
-  listOrders,
-  listWorkflows,
-  login,
-  saveIntegration,
-  updateWorkflow,
-  type Endpoint,
-  type ServiceState,
-} from './endpoints.js';
+import { ENDPOINTS, type Endpoint as Declared, type EndpointName } from '../resources/endpoints.js';
+import { download, HANDLERS, type ServiceState } from './endpoints.js';
 import { errorResponse, HttpError } from './responses.js';
 
-type Methods = Partial<Record<string, Endpoint>>;
+interface Route {
+  name: EndpointName;
+  method: string;
+  /** The template's segments; `{id}` matches any one non-empty segment. */
+  segments: string[];
+}
 
-const RESOURCES: Record<string, { collection: Methods; item: Methods }> = {
-  workflows: {
-    collection: { GET: listWorkflows, POST: createWorkflow },
-    item: { GET: getWorkflow, PUT: updateWorkflow, DELETE: deleteWorkflow },
-  },
-  orders: { collection: { GET: listOrders }, item: { GET: getOrder } },
-  builds: { collection: {}, item: { GET: getBuild } },
-  integrations: {
-    collection: { GET: listIntegrations, POST: saveIntegration },
-    item: { DELETE: deleteIntegration },
-  },
-};
+const routes = (keyIssuing: boolean): Route[] =>
+  (Object.entries(ENDPOINTS) as [EndpointName, Declared][])
+    .filter(([, endpoint]) => (endpoint.auth === false) === keyIssuing)
+    .map(([name, { method, path }]) => ({ name, method, segments: path.split('/').slice(1) }));
+
+// Key issuing is served at the mock's `authPath` (its table path by default), outside the prefixes, with no key.
+const RESOURCE_ROUTES = routes(false);
+const KEY_ISSUING_ROUTES = routes(true);
 
 /** Key issuing lives at `/v1/auth` only (unless configured), whichever resource prefixes are enabled. */
 export const AUTH_PATH = '/v1/auth';
@@ -46,12 +31,6 @@ function noEndpoint(request: Request, path: string): HttpError {
   return new HttpError(404, `No endpoint ${request.method} ${path}`, 'not_found');
 }
 
-function notAllowed(request: Request, path: string, allowed: string[]): HttpError {
-  return new HttpError(405, `${request.method} is not allowed on ${path}`, 'method_not_allowed', {
-    allow: allowed.join(', '),
-  });
-}
-
 // Segments are split before decoding, so an encoded "/" in an id stays inside the id.
 function segments(path: string): string[] | undefined {
   try {
@@ -59,6 +38,20 @@ function segments(path: string): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+const matches = (route: Route, parts: string[]): boolean =>
+  route.segments.length === parts.length &&
+  route.segments.every((segment, i) => (segment === '{id}' ? parts[i] !== '' : segment === parts[i]));
+
+/** The route of the request's method among those of its path: 404 for a path of none, 405 for another method. */
+function find(request: Request, path: string, candidates: Route[]): Route {
+  if (candidates.length === 0) throw noEndpoint(request, path);
+  const route = candidates.find((candidate) => candidate.method === request.method);
+  if (route) return route;
+  throw new HttpError(405, `${request.method} is not allowed on ${path}`, 'method_not_allowed', {
+    allow: candidates.map((candidate) => candidate.method).join(', '),
+  });
 }
 
 function authenticate(request: Request, state: ServiceState): string {
@@ -74,8 +67,8 @@ async function dispatch(request: Request, state: ServiceState, prefixes: readonl
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
 
   if (path === authPath) {
-    if (request.method !== 'POST') throw notAllowed(request, path, ['POST']);
-    return login(request, state);
+    const route = find(request, path, KEY_ISSUING_ROUTES);
+    return HANDLERS[route.name]({ request, url, id: '', owner: '', state });
   }
   if (path.startsWith(DOWNLOADS)) {
     const names = segments(path.slice(DOWNLOADS.length - 1)) ?? [];
@@ -86,22 +79,14 @@ async function dispatch(request: Request, state: ServiceState, prefixes: readonl
   // Longest first, so a prefix that contains another wins.
   const prefix = [...prefixes].sort((a, b) => b.length - a.length).find((candidate) => path.startsWith(`${candidate}/`));
   const parts = prefix === undefined ? undefined : segments(path.slice(prefix.length));
-  const [resource = '', id, ...rest] = parts ?? [];
-  const routes = Object.hasOwn(RESOURCES, resource) ? RESOURCES[resource] : undefined;
-  if (!routes || rest.length > 0 || id === '') throw noEndpoint(request, path);
-
-  const methods = id === undefined ? routes.collection : routes.item;
-  const allowed = Object.keys(methods);
-  if (allowed.length === 0) throw noEndpoint(request, path);
-  const endpoint = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-  if (!endpoint) throw notAllowed(request, path, allowed);
-
+  const route = find(request, path, parts ? RESOURCE_ROUTES.filter((candidate) => matches(candidate, parts)) : []);
   const owner = authenticate(request, state);
-  return endpoint({ request, url, id: id ?? '', owner, state });
+  const id = parts![route.segments.indexOf('{id}')] ?? '';
+  return HANDLERS[route.name]({ request, url, id, owner, state });
 }
 
 /**
- * Answers a request with the endpoint it names. Failures thrown as {@link HttpError} become their JSON
+ * Responds to a request with the endpoint it names. Failures thrown as {@link HttpError} become their JSON
  * error response; anything else is a bug in the mock and becomes a 500 that says so.
  */
 export async function route(request: Request, state: ServiceState, prefixes: readonly string[], authPath = AUTH_PATH): Promise<Response> {

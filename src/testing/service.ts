@@ -173,9 +173,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     issueKey,
   });
 
-  async function answer(request: Request): Promise<Response> {
+  async function respond(request: Request): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight(request);
-    // A due build is settled before any answer, so its webhook goes out even when the clock is injected.
+    // A due build is settled before any response, so its webhook goes out even when the clock is injected.
     notifier.sweep();
     if (options.latencyMs) await sleep(options.latencyMs, request.signal);
     const fault = run.faults.next();
@@ -192,7 +192,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     apiKey,
     async handle(request) {
       const requestId = run.requestIds.id('req_', 20);
-      const response = withCors(await answer(request));
+      const response = withCors(await respond(request));
       response.headers.set('x-request-id', requestId);
       return response;
     },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { Client } from '../../src/index.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
+import { ENDPOINTS, type Endpoint } from '../../src/resources/endpoints.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
 import { runCli, type Finished } from './process.js';
@@ -223,5 +224,31 @@ describe('wfa orders', () => {
     const result = await runCli(['orders', 'list', '--status', 'paid'], { env: ENV });
 
     expect(parse(result.stdout)).toEqual([expect.objectContaining({ status: 'paid' })]);
+  });
+});
+
+describe('the plain commands, from the endpoint table', () => {
+  // Every endpoint without a body is a command: `wfa <resource> list`, or `wfa <resource> <verb> <id>`.
+  const PLAIN = Object.entries(ENDPOINTS as Record<string, Endpoint>).filter(([, endpoint]) => !endpoint.body);
+
+  test.each(PLAIN)('wfa %s has a command', async (name, endpoint) => {
+    const [resource = '', verb = ''] = name.split('.');
+    const result = await runCli([resource, verb, '--help']);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    const id = endpoint.path.includes('{id}') ? ` <${resource.replace(/s$/, '')}_id>` : '';
+    expect(result.stdout).toMatch(new RegExp(`^Usage: wfa ${resource} ${verb}${id.replace(/[<>]/g, '.')}`));
+  });
+
+  test('wfa workflows delete deletes the workflow and prints {"id": …, "deleted": true}', async () => {
+    service.useMock();
+    const [id = ''] = await createWorkflows(1);
+
+    const result = await runCli(['workflows', 'delete', id], { env: ENV });
+    const again = await runCli(['workflows', 'get', id], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(parse(result.stdout)).toEqual({ id, deleted: true });
+    expect(again.stderr).toMatch(/^wfa: NotFoundError: 404/);
   });
 });

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WorkflowCreateSchema, plainCreateInput } from '../../src/resources/workflows.js';
+import { WorkflowCreateSchema } from '../../src/resources/workflow.js';
+import { plainCreateInput } from '../../src/resources/workflows.js';
 import { CREATE_INPUT_PATHS, itAgreesWithSchema, oneValueReplaced } from '../helpers/fast-check.js';
 
 const valid = {

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CreatedWorkflowSchema, WorkflowSchema, plainCreatedWorkflow, plainWorkflow } from '../../src/resources/workflows.js';
+import { CreatedWorkflowSchema, WorkflowSchema } from '../../src/resources/workflow.js';
+import { plainCreatedWorkflow, plainWorkflow } from '../../src/resources/workflows.js';
 import { CREATE_INPUT_PATHS, itAgreesWithSchema, oneValueReplaced } from '../helpers/fast-check.js';
 
 const valid = {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ENDPOINTS, type Endpoint } from '../../src/resources/endpoints.js';
 import { createMockService, DEFAULT_MOCK_USER, MockNetworkError } from '../../src/testing/index.js';
 import type { MockService, MockServiceOptions } from '../../src/testing/index.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
@@ -154,19 +155,10 @@ describe('paths and prefixes', () => {
 });
 
 describe('authentication', () => {
-  const RESOURCE_ENDPOINTS = [
-    ['GET', '/v1/workflows'],
-    ['POST', '/v1/workflows'],
-    ['GET', '/v1/workflows/wf_x'],
-    ['PUT', '/v1/workflows/wf_x'],
-    ['DELETE', '/v1/workflows/wf_x'],
-    ['GET', '/v1/orders'],
-    ['GET', '/v1/orders/ord_x'],
-    ['GET', '/v1/builds/bld_x'],
-    ['POST', '/v1/integrations'],
-    ['GET', '/v1/integrations'],
-    ['DELETE', '/v1/integrations/int_x'],
-  ] as const;
+  // Every endpoint of the table that needs a key, its id filled in.
+  const RESOURCE_ENDPOINTS = Object.values(ENDPOINTS as Record<string, Endpoint>)
+    .filter((endpoint) => endpoint.auth !== false)
+    .map((endpoint) => [endpoint.method, `/v1${endpoint.path.replace('{id}', 'x_1')}`] as const);
 
   test.each(RESOURCE_ENDPOINTS)('%s %s without X-API-Key is 401', async (method, path) => {
     const res = await as(mock(), null)(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});

@@ -20,11 +20,11 @@ import type {
   WorkflowUpdateParams,
 } from '../../src/index.js';
 import { looseObject, nullableString, openString, optional, parsesTo, strictObject, string, type Schema } from '../../src/core/schema.js';
-import type { CredentialsSchema } from '../../src/resources/auth.js';
+import type { CredentialsSchema } from '../../src/resources/credentials.js';
 import type { BuildSchema, BuildStatusSchema } from '../../src/resources/build.js';
-import type { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integrations.js';
-import type { OrderSchema } from '../../src/resources/orders.js';
-import type { WorkflowCreateSchema, WorkflowSchema, WorkflowStatusSchema, WorkflowUpdateSchema } from '../../src/resources/workflows.js';
+import type { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integration.js';
+import type { OrderSchema } from '../../src/resources/order.js';
+import type { WorkflowCreateSchema, WorkflowSchema, WorkflowStatusSchema, WorkflowUpdateSchema } from '../../src/resources/workflow.js';
 
 describe('each schema parses to its generated type', () => {
   it('Workflow, WorkflowCreateParams, WorkflowUpdateParams, WorkflowStatus', () => {

@@ -1,0 +1,34 @@
+import type { RequestOptions } from '../../src/core/options.js';
+import type { ApiPromise } from '../../src/resources/api-promise.js';
+import type { ENDPOINTS } from '../../src/resources/endpoints.js';
+import type { Order } from '../../src/resources/order.js';
+import { Resource, send } from '../../src/resources/resource.js';
+import { HttpError, json } from '../../src/testing/responses.js';
+import type { Endpoint } from '../../src/testing/endpoints.js';
+
+// 1. src/resources/endpoints.ts: the endpoint's line in ENDPOINTS.
+export const line = {
+  'orders.get': { method: 'GET', path: '/orders/{id}', response: { name: 'order', model: 'Order' } },
+} satisfies Partial<typeof ENDPOINTS>;
+
+// 2. src/resources/orders.ts: the method.
+export class Orders extends Resource {
+  /**
+   * One order by id.
+   *
+   * @example
+   * ```ts
+   * const order = await client.orders.get('ord_1');
+   * ```
+   */
+  get(id: string | number, options?: RequestOptions): ApiPromise<Order> {
+    return send(this, 'orders.get', { id, options });
+  }
+}
+
+// 3. src/testing/endpoints.ts: the mock's handler, and its line in HANDLERS ('orders.get': getOrder).
+export const getOrder: Endpoint = ({ id, owner, state }) => {
+  const entry = state.store.orders.find((candidate) => candidate.order.id === id && candidate.owner === owner);
+  if (!entry) throw new HttpError(404, `No order with id ${id}`, 'not_found');
+  return json(200, { ...entry.order });
+};

@@ -1,0 +1,57 @@
+/**
+ * Key issuing's model: an email and password in, a key out. The response is not specified, so the key is looked
+ * for under the names services commonly use; the body is never put in an error, since it may hold a key.
+ */
+import { checkApiKey } from '../core/api-key.js';
+import { ResponseValidationError } from '../core/errors.js';
+import { nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
+
+/** What `auth.issueKey` and `Client.login` take. */
+export interface Credentials {
+  /** The account's email address. */
+  email: string;
+  /** The account's password; not empty. Kept out of every error and log line. */
+  password: string;
+}
+
+export const CredentialsSchema = /* @__PURE__ */ parsesTo<Credentials>()(
+  strictObject({
+    email: string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
+    password: nonEmptyString(),
+  }),
+);
+
+/** An issued API key. */
+export interface IssuedKey {
+  /** The key, to pass as `apiKey`. */
+  apiKey: string;
+}
+
+/** Where a key issuing response may hold the key, in this order, at the top level or under `data`. */
+export const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'accessToken'];
+
+/** Top level or under `data`. */
+export function findIssuedKey(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const name of KEY_FIELDS) {
+    const value = record[name];
+    if (typeof value === 'string') return value;
+  }
+  // A parsed JSON body has no cycles, so this ends.
+  return findIssuedKey(record['data']);
+}
+
+/** Runs inside the core, which adds the URL to its error and hides the body (`hideBody`). */
+export function readIssuedKey(data: unknown): IssuedKey {
+  const apiKey = findIssuedKey(data);
+  // The same rule as every other key: a key no header can carry fails here, not at the next call.
+  if (apiKey !== undefined) return { apiKey: checkApiKey(apiKey, 'the key issuing answer') };
+  throw new ResponseValidationError({
+    body: undefined,
+    issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],
+    method: 'POST',
+    url: '/v1/auth',
+  });
+}

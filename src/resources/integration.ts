@@ -1,0 +1,45 @@
+/**
+ * The integration model: a third-party platform's API key kept by the service. The key sent with `save` is a
+ * secret: it never appears in an error or a log line, even when the service echoes it back in an error body.
+ */
+import { looseObject, nonEmptyString, nullableString, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
+
+/** A saved integration as returned by the service. */
+export interface Integration {
+  /** Its id, for `integrations.delete`. */
+  id?: string | number | undefined;
+  /** The platform the key belongs to. */
+  platform?: string | undefined;
+  /** The label it was saved with. */
+  label?: string | null | undefined;
+  /** The platform's key as the service returns it, perhaps masked. */
+  api_key?: string | null | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/** What `integrations.save` takes. */
+export interface IntegrationSaveParams {
+  /** The platform the key belongs to, such as `shopify`; not empty. */
+  platform: string;
+  /** The platform's API key (not this service's). Kept out of every error and log line, even when echoed. */
+  api_key: string;
+  /** A name to tell keys for the same platform apart. */
+  label?: string | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/** The spec does not show the record, so every field is optional and kept. */
+export const IntegrationSchema = /* @__PURE__ */ parsesTo<Integration>()(
+  looseObject({
+    id: optional(stringOrNumber()),
+    platform: optional(string()),
+    label: optional(nullableString()),
+    api_key: optional(nullableString()),
+  }),
+);
+
+export const IntegrationSaveSchema = /* @__PURE__ */ parsesTo<IntegrationSaveParams>()(
+  looseObject({ platform: nonEmptyString(), api_key: nonEmptyString(), label: optional(string()) }),
+);

@@ -1,0 +1,26 @@
+/**
+ * The schemas (and the one reader) the endpoint table names, by name. The table holds names rather than the
+ * schemas themselves so that the mock and the CLI, which read it for its routes, load no zod.
+ */
+import { BuildSchema } from './build.js';
+import { CredentialsSchema, readIssuedKey } from './credentials.js';
+import { IntegrationSaveSchema, IntegrationSchema } from './integration.js';
+import { OrderSchema } from './order.js';
+import { CreatedWorkflowSchema, WorkflowCreateSchema, WorkflowSchema, WorkflowUpdateSchema } from './workflow.js';
+
+/** Also the names of `openapi.json`'s schemas. A function reads a body the spec does not show. */
+export const MODELS = {
+  Workflow: WorkflowSchema,
+  CreatedWorkflow: CreatedWorkflowSchema,
+  WorkflowCreate: WorkflowCreateSchema,
+  WorkflowUpdate: WorkflowUpdateSchema,
+  Order: OrderSchema,
+  Build: BuildSchema,
+  Integration: IntegrationSchema,
+  IntegrationSave: IntegrationSaveSchema,
+  Credentials: CredentialsSchema,
+  IssuedKey: readIssuedKey,
+};
+
+/** A model's name in the endpoint table. */
+export type ModelName = keyof typeof MODELS;

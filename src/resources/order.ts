@@ -1,0 +1,14 @@
+/** The order model. The spec shows an order's identifier and a status filter, nothing more: every other field is kept. */
+import { looseObject, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
+
+/** An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept. */
+export interface Order {
+  /** Its id, a string or a number as the service sends it. */
+  id: string | number;
+  /** As received: the service does not list its values. */
+  status?: string | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+export const OrderSchema = /* @__PURE__ */ parsesTo<Order>()(looseObject({ id: stringOrNumber(), status: optional(string()) }));

@@ -1,0 +1,140 @@
+/** The workflow model: what the service returns and what `create` and `update` take, each type pinned to its schema. */
+import {
+  array,
+  httpUrl,
+  looseObject,
+  nonEmptyString,
+  openString,
+  optional,
+  partial,
+  parsesTo,
+  refine,
+  snakeCaseId,
+  string,
+} from '../core/schema.js';
+
+/** Workflow statuses seen so far. `Workflow['status']` accepts any other string too. */
+export type WorkflowStatus = 'building' | 'active' | 'completed' | 'failed';
+
+/** What starts a workflow: in a workflow the service returns, and in the input of `create` and `update`. */
+export interface WorkflowTrigger {
+  /** The kind of trigger, such as `webhook`; not empty in an input. */
+  type: string;
+  /** For a `webhook` trigger: the http(s) URL to call. */
+  url?: string | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/** One step of a workflow: in a workflow the service returns, and in the input of `create` and `update`. */
+export interface WorkflowAction {
+  /** The application, such as `slack`; in an input, lower case letters, digits and underscores. */
+  app: string;
+  /** The operation of that application, in the same form, such as `send_message`. */
+  action: string;
+  /** Settings of the action; their keys depend on the app. */
+  config?: Record<string, unknown> | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/** A workflow as returned by the service. */
+export interface Workflow {
+  /** Its id (`wf_…`), as `get`, `update` and `delete` take it. */
+  id: string;
+  /** The name given at creation. */
+  name: string;
+  /** The target automation platform, such as `zapier`. */
+  platform: string;
+  /** Its state. A status this SDK does not know is kept as received: a new one must not break a caller. */
+  status: WorkflowStatus | (string & {});
+  /** When it was created: an ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** The build its creation started, to follow with `waitForBuild`. Not in every deployment's response. */
+  build_id?: string | undefined;
+  /** What starts it. */
+  trigger?: WorkflowTrigger | undefined;
+  /** What it does, in order. */
+  actions?: WorkflowAction[] | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/**
+ * A workflow as `workflows.create` returns it: its `build_id` is always there, since creating a workflow
+ * starts its build (a create response without one is a `ResponseValidationError`).
+ */
+export interface CreatedWorkflow extends Workflow {
+  /** The build its creation started, to follow with `waitForBuild` or `builds.get`. */
+  build_id: string;
+}
+
+/** What `workflows.create` takes. Extra fields are sent as given. */
+export interface WorkflowCreateParams {
+  /** The name of the workflow; not empty. */
+  name: string;
+  /** The target automation platform, such as `zapier`; not empty. */
+  platform: string;
+  /** What starts the workflow. */
+  trigger: WorkflowTrigger;
+  /** What the workflow does, in order. */
+  actions: WorkflowAction[];
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+/** What `workflows.update` takes: the fields to change, at least one. */
+export interface WorkflowUpdateParams {
+  /** The name of the workflow; not empty. */
+  name?: string | undefined;
+  /** The target automation platform, such as `zapier`; not empty. */
+  platform?: string | undefined;
+  /** What starts the workflow. */
+  trigger?: WorkflowTrigger | undefined;
+  /** What the workflow does, in order. */
+  actions?: WorkflowAction[] | undefined;
+  /** Any other field, passed through as it is: the service may add fields at any time. */
+  [key: string]: unknown;
+}
+
+export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
+
+const config = optional(looseObject({}));
+
+// A function rather than a spread of one shape: esbuild cannot prove a spread free of side effects, and would
+// keep every schema in bundles that import only an error class.
+/* @__NO_SIDE_EFFECTS__ */
+function workflowShape<B>(buildId: B) {
+  return {
+    id: string(),
+    name: string(),
+    platform: string(),
+    status: WorkflowStatusSchema,
+    created_at: string(),
+    build_id: buildId,
+    trigger: optional(looseObject({ type: string(), url: optional(string()) })),
+    actions: optional(array(looseObject({ app: string(), action: string(), config }))),
+  };
+}
+
+export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(looseObject(workflowShape(optional(string()))));
+
+// The spec: client libraries expose build_id on a created workflow, and nothing can be waited for without it.
+export const CreatedWorkflowSchema = /* @__PURE__ */ parsesTo<CreatedWorkflow>()(looseObject(workflowShape(nonEmptyString())));
+
+// Shared by the create and update schemas, so each check (and its doc) is written once.
+const createSchema = looseObject({
+  name: nonEmptyString(),
+  platform: nonEmptyString(),
+  trigger: looseObject({ type: nonEmptyString(), url: optional(httpUrl()) }),
+  actions: array(looseObject({ app: snakeCaseId(), action: snakeCaseId(), config })),
+});
+
+export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
+
+export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
+  partial(
+    createSchema,
+    refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
+  ),
+);
