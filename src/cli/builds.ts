@@ -1,6 +1,6 @@
 /** `wfa builds get <build_id>`. */
 import { createGroup, type Command } from './command.js';
-import { downloadCommand } from './download.js';
+import { downloadCommand } from './builds-download.js';
 import { getCommand } from './resource-commands.js';
 
 export const builds: Command = createGroup('builds', 'Read builds', [

@@ -1,67 +1,28 @@
 /**
- * Downloads from a `download_url`: a fetch with no key and none of the client's headers (the URL is the
- * credential), redirects followed anywhere, each wait for data bounded, resumed with `Range` after a dropped
- * connection, the length checked. The only other caller of `fetch` besides `http.ts`.
+ * One download from a `download_url`: no key and none of the client's headers (the URL is the credential), each
+ * wait for data bounded, resumed with `Range` only where a validator proves the artifact unchanged, the length
+ * checked wherever it is known. Loaded on first use; its one request is {@link fetchArtifact}.
  */
 import { redact, redactText, thrownName, usableSecrets, withoutQuery } from './redact.js';
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, type Issue } from './errors.js';
-import { ERROR_BODY_BYTES, readText } from './body.js';
+import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
+import { ERROR_BODY_BYTES } from './body.js';
+import type { DownloadOptions } from './download-options.js';
 import type { LevelLogger } from './logger.js';
 import type { FetchLike } from './options.js';
 import { now, runPhase, sleepWithin, type PhaseResult } from './poll.js';
-import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRIES, networkErrorCodes } from './retry.js';
+import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes } from './retry.js';
+import type { TransportRequest, TransportResponse } from './transport.js';
 
-/**
- * How far a download has got, given to `onProgress` after each chunk.
- *
- * @example
- * ```ts
- * const onProgress = ({ bytes, total }: DownloadProgress) => console.log(total ? `${Math.round((100 * bytes) / total)}%` : `${bytes} bytes`);
- * ```
- */
-export interface DownloadProgress {
-  /** Bytes received so far (after a restart, counted again from 0). */
-  readonly bytes: number;
-  /** The artifact's size, when the host said it (`Content-Length` or `Content-Range`). */
-  readonly total: number | undefined;
-}
-
-/**
- * Options of `builds.download` and `builds.downloadToFile`.
- *
- * @example
- * ```ts
- * await client.builds.downloadToFile(build, 'build.zip', { maxBytes: 500 * 1024 * 1024, signal: AbortSignal.timeout(600_000) });
- * ```
- */
-export interface DownloadOptions {
-  /** Aborts the download (and the build read, if one is needed); it rejects or errors with `AbortError`. */
-  signal?: AbortSignal | undefined;
-  /** Called after each chunk. An observer: if it throws, rejects or hangs, the download goes on (and logs a warning). */
-  onProgress?: ((progress: DownloadProgress) => void) | undefined;
-  /** The most bytes accepted; a larger artifact fails with `ResponseValidationError`, before reading when its size is declared. */
-  maxBytes?: number | undefined;
-  /** The longest wait for the response or for the next chunk, in ms; a stall counts as a dropped connection. Default: the client's `timeoutMs`. */
-  timeoutMs?: number | undefined;
-  /** The whole download's time, in ms, its build reads included; past it, `TimeoutError` with `reason: 'deadline'`. Default: none. */
-  deadlineMs?: number | undefined;
-  /** Retries (a resume or a new request) in a row without a new byte received, 0 to 10. Default: the client's `maxRetries`. */
-  maxRetries?: number | undefined;
-}
-
-export interface TransferSpec {
+/** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
+export interface TransferSpec extends DownloadOptions {
   url: string;
   fetch: FetchLike | undefined;
   /** A fresh URL for an expired one (403, 404, 410): asked once per download. */
   refresh: (() => Promise<string>) | undefined;
-  signal: AbortSignal | undefined;
   timeoutMs: number;
+  maxRetries: number;
   /** On {@link now}'s clock; `Infinity` for none. */
   deadline: number;
-  deadlineMs: number | undefined;
-  maxRetries: number;
-  maxBytes: number | undefined;
-  onProgress: ((progress: DownloadProgress) => void) | undefined;
   log: LevelLogger;
   /** A file can start over when a resume gets the whole artifact; a stream whose bytes were read cannot. */
   restartable: boolean;
@@ -73,28 +34,17 @@ const EXPIRED = new Set([403, 404, 410]);
 const RETRIED = (status: number) => status === 408 || status === 429 || status >= 500;
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
 
-/** Checks a download's options before anything is sent. */
-export function checkDownloadOptions(options: DownloadOptions | undefined | null): void {
-  if (options == null) return;
-  const issues: Issue[] = [];
-  const bad = (path: string, message: string) => issues.push({ path: [path], message, code: 'invalid_value' });
-  if (typeof options !== 'object')
-    throw new ValidationError('download options', [{ path: [], message: 'must be an object', code: 'invalid_type' }]);
-  const { signal, onProgress, maxBytes, timeoutMs, deadlineMs, maxRetries } = options;
-  if (signal !== undefined && !(typeof signal === 'object' && typeof signal?.aborted === 'boolean'))
-    bad('signal', 'must be an AbortSignal');
-  if (onProgress !== undefined && typeof onProgress !== 'function') bad('onProgress', 'must be a function');
-  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes >= 0)) bad('maxBytes', 'must be a whole number of bytes >= 0');
-  for (const [name, value] of [
-    ['timeoutMs', timeoutMs],
-    ['deadlineMs', deadlineMs],
-  ] as const) {
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) bad(name, 'must be a number of milliseconds > 0');
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= MAX_RETRIES)) {
-    bad('maxRetries', `must be a whole number from 0 to ${MAX_RETRIES}`);
-  }
-  if (issues.length) throw new ValidationError('download options', issues);
+/** The download's one request: redirects followed to any host (nothing secret is sent). A transport swaps in here. */
+async function fetchArtifact(fetchImpl: FetchLike | undefined, request: TransportRequest): Promise<TransportResponse> {
+  const init: RequestInit = { method: request.method, headers: request.headers, signal: request.signal, redirect: 'follow' };
+  const response = await (fetchImpl ? fetchImpl(request.url, init) : fetch(request.url, init));
+  return { status: response.status, headers: response.headers, body: response.body && chunksOf(response.body) };
+}
+
+/** A Web stream as an async iterable, which not every browser's `ReadableStream` is. */
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
 }
 
 /** A signed URL's query, and each of its longer values, which a host's error may quote apart. */
@@ -110,37 +60,33 @@ export class Transfer {
   #url: string;
   #refreshed = false;
   #conn: AbortController | undefined;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #body: AsyncIterator<Uint8Array> | undefined;
   /** Bytes of the artifact delivered so far. */
   #received = 0;
   #total: number | undefined;
-  /** Bytes of a whole-artifact answer to a resume, already delivered, to drop (streams only). */
+  /** Bytes of a whole-artifact response to a resume, already delivered, to drop (streams only). */
   #skip = 0;
-  /** What `If-Range` sends: the first answer's strong ETag, or its Last-Modified. */
+  /** What `If-Range` sends: the first response's strong ETag, or its Last-Modified. */
   #validator: string | undefined;
-  /** Only a strong ETag proves a whole-artifact answer to a resume is the same artifact. */
+  /** Only a strong ETag proves a whole-artifact response to a resume is the same artifact. */
   #etag: string | undefined;
-  /** The first answer's ETag, weak or strong, without `W/`: a 206 must carry the same. */
+  /** The first response's ETag, weak or strong, without `W/`: a 206 must carry the same. */
   #tag: string | undefined;
-  #ranges = false;
+  /** Why a dropped connection cannot be resumed with `Range`; `undefined` when it can. */
+  #noResume: string | undefined = 'the host does not accept ranges';
   #fails = 0;
   /** The most bytes ever received, so a restart's bytes are not counted as progress. */
   #best = 0;
   #restart = false;
-  #lastError: unknown;
 
   constructor(spec: TransferSpec) {
     this.#spec = spec;
     this.#url = spec.url;
   }
 
-  get received(): number {
-    return this.#received;
-  }
-
   /** Connects, so that a refused download (an error status, a build without a URL) rejects the call itself. */
   async open(): Promise<void> {
-    while (!this.#reader) await this.#connect();
+    while (!this.#body) await this.#connect();
   }
 
   async next(): Promise<Step> {
@@ -149,12 +95,12 @@ export class Transfer {
         this.#restart = false;
         return { restart: true };
       }
-      if (!this.#reader) {
+      const body = this.#body;
+      if (!body) {
         await this.#connect();
         continue;
       }
-      const reader = this.#reader;
-      const result = await this.#phase(() => reader.read());
+      const result = await this.#phase(() => body.next());
       if (result.type !== 'done') {
         await this.#dropped(result);
         continue;
@@ -173,15 +119,11 @@ export class Transfer {
         this.#best = this.#received;
         this.#fails = 0;
       }
-      let chunk = value;
-      if (this.#skip > 0) {
-        const dropped = Math.min(this.#skip, chunk.byteLength);
-        this.#skip -= dropped;
-        chunk = chunk.subarray(dropped);
-        if (chunk.byteLength === 0) continue;
-      }
+      const dropped = Math.min(this.#skip, value.byteLength);
+      this.#skip -= dropped;
+      if (dropped === value.byteLength) continue;
       this.#progress();
-      return { chunk };
+      return { chunk: value.subarray(dropped) };
     }
   }
 
@@ -192,12 +134,8 @@ export class Transfer {
   }
 
   #close(): void {
-    this.#reader = undefined;
+    this.#body = undefined;
     this.#conn = undefined;
-  }
-
-  #shown(): string {
-    return withoutQuery(this.#url);
   }
 
   /** One bounded wait: for a response or a chunk, cut by the caller's signal, the stall timeout and the deadline. */
@@ -206,27 +144,30 @@ export class Transfer {
     return runPhase(work, { signal, deadline: Math.min(now() + timeoutMs, deadline) });
   }
 
+  #pastDeadline(): TimeoutError {
+    const { deadlineMs } = this.#spec;
+    return new TimeoutError(`Downloading ${withoutQuery(this.#url)} ran past its deadline (${deadlineMs} ms)`, deadlineMs ?? 0, 'deadline');
+  }
+
   /** Turns an ending other than data into the SDK's error, or into a retry when one is allowed. */
   async #dropped(result: Exclude<PhaseResult<unknown>, { type: 'done' }>): Promise<void> {
     this.cancel();
-    const { signal, deadline, deadlineMs, timeoutMs, maxRetries } = this.#spec;
-    const shown = this.#shown();
-    if (result.type === 'aborted') throw new AbortError(`Downloading ${shown} was aborted by its signal`, { cause: result.reason });
-    if (result.type === 'deadline' && now() >= deadline) {
-      throw new TimeoutError(`Downloading ${shown} ran past its deadline (${deadlineMs} ms)`, deadlineMs ?? 0, 'deadline');
-    }
+    const { signal, deadline, timeoutMs, maxRetries, restartable } = this.#spec;
+    const shown = withoutQuery(this.#url);
+    const aborted = (cause: unknown) => new AbortError(`Downloading ${shown} was aborted by its signal`, { cause });
+    if (result.type === 'aborted') throw aborted(result.reason);
+    if (result.type === 'deadline' && now() >= deadline) throw this.#pastDeadline();
     if (result.type === 'failed' && !isNetworkError(result.error)) throw result.error;
-    this.#lastError = result.type === 'deadline' ? 'stall' : result.error;
+    const lastError = result.type === 'deadline' ? 'stall' : result.error;
     this.#fails += 1;
-    const canResume = this.#received === 0 || this.#ranges || this.#spec.restartable;
+    const canResume = this.#received === 0 || this.#noResume === undefined || restartable;
     if (this.#fails > maxRetries || !canResume) {
       const at = `after ${this.#received}${this.#total === undefined ? '' : ` of ${this.#total}`} bytes`;
-      const why = canResume ? `${maxRetries} retries without progress` : 'the host does not accept ranges, so it cannot resume';
-      if (this.#lastError instanceof RetriedStatus) throw this.#lastError.error;
-      if (this.#lastError === 'stall')
-        throw new TimeoutError(`Downloading ${shown}: no data for ${timeoutMs} ms ${at} (${why})`, timeoutMs);
-      const codes = networkErrorCodes(this.#lastError);
-      const raw = this.#lastError instanceof Error ? this.#lastError.message : String(this.#lastError);
+      const why = canResume ? `${maxRetries} retries without progress` : `${this.#noResume}, so it cannot resume`;
+      if (lastError instanceof ApiError) throw lastError;
+      if (lastError === 'stall') throw new TimeoutError(`Downloading ${shown}: no data for ${timeoutMs} ms ${at} (${why})`, timeoutMs);
+      const codes = networkErrorCodes(lastError);
+      const raw = lastError instanceof Error ? lastError.message : String(lastError);
       const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#url);
       // Not the raw error as `cause`: fetch's messages (and their causes) can quote the signed URL.
       const cause = Object.assign(new Error(detail), codes.length ? { code: codes[0] } : {});
@@ -235,10 +176,8 @@ export class Transfer {
     this.#spec.log.log('warn', `download of ${shown} interrupted after ${this.#received} bytes; retry ${this.#fails}`);
     const wait = this.#fails === 1 ? 0 : Math.min(BASE_BACKOFF_MS * 2 ** (this.#fails - 2), MAX_BACKOFF_MS);
     const slept = await sleepWithin(wait, { signal, deadline });
-    if (typeof slept === 'object') throw new AbortError(`Downloading ${shown} was aborted by its signal`, { cause: slept.aborted });
-    if (slept === 'deadline') {
-      throw new TimeoutError(`Downloading ${shown} ran past its deadline (${deadlineMs} ms)`, deadlineMs ?? 0, 'deadline');
-    }
+    if (typeof slept === 'object') throw aborted(slept.aborted);
+    if (slept === 'deadline') throw this.#pastDeadline();
   }
 
   async #connect(): Promise<void> {
@@ -246,36 +185,25 @@ export class Transfer {
     this.#conn = conn;
     // Nothing of the client's: no key, no `headers`, no appInfo. `identity`, so byte offsets are the file's.
     const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
-    if (this.#received > 0 && !this.#ranges) {
+    if (this.#received > 0 && this.#noResume !== undefined) {
       // Only a file gets here (`#dropped` ends a stream): it starts over.
       this.#restart = true;
       this.#received = 0;
     }
     const resuming = this.#received > 0;
-    if (resuming) {
-      headers.range = `bytes=${this.#received}-`;
-      if (this.#validator) headers['if-range'] = this.#validator;
-    }
-    const url = this.#url;
-    const fetchImpl = this.#spec.fetch;
-    // `follow`: nothing secret is sent, so a redirect to any host (a CDN, a bucket) is followed as is.
-    const init: RequestInit = { method: 'GET', headers, signal: conn.signal, redirect: 'follow' };
-    const result = await this.#phase(() => (fetchImpl ? fetchImpl(url, init) : fetch(url, init)));
-    if (result.type !== 'done') {
-      await this.#dropped(result);
-      return;
-    }
+    if (resuming) headers.range = `bytes=${this.#received}-`;
+    if (resuming && this.#validator) headers['if-range'] = this.#validator;
+    const request = { method: 'GET', url: this.#url, headers, body: undefined, signal: conn.signal };
+    const result = await this.#phase(() => fetchArtifact(this.#spec.fetch, request));
+    if (result.type !== 'done') return this.#dropped(result);
     const response = result.value;
     const { status } = response;
-    if (status === 200 || status === 206) {
-      this.#accept(response, resuming);
-      return;
-    }
-    const body = await readText(response, ERROR_BODY_BYTES, true).catch(() => undefined);
+    if (status === 200 || status === 206) return this.#accept(response, resuming);
+    const body = await errorBody(response.body).catch(() => undefined);
     if (EXPIRED.has(status) && this.#spec.refresh && !this.#refreshed) {
       this.#refreshed = true;
-      this.#close();
-      this.#spec.log.log('info', `download URL answered ${status}; reading the build again for a fresh one`);
+      this.cancel();
+      this.#spec.log.log('info', `download URL responded ${status}; reading the build again for a fresh one`);
       this.#url = await this.#spec.refresh();
       return;
     }
@@ -285,35 +213,26 @@ export class Transfer {
       status,
       headers: redact(Object.fromEntries(response.headers), secrets),
       method: 'GET',
-      url: this.#shown(),
-      body: redact(parseBody(body), secrets),
+      url: withoutQuery(this.#url),
+      body: redact(body, secrets),
     });
-    if (RETRIED(status)) {
-      await this.#dropped({ type: 'failed', error: new RetriedStatus(error) });
-      return;
-    }
-    this.#close();
+    if (RETRIED(status)) return this.#dropped({ type: 'failed', error });
+    this.cancel();
     throw error;
   }
 
-  #accept(response: Response, resuming: boolean): void {
-    const { headers, status } = response;
+  #accept({ headers, status, body }: TransportResponse, resuming: boolean): void {
     const encoded = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
     const etag = headers.get('etag');
     const strong = etag && !etag.startsWith('W/') ? etag : undefined;
     // Weakly compared: a weak ETag cannot go in If-Range, but a different one still means another artifact.
     const tag = etag?.replace(/^W\//, '');
     const validator = strong ?? headers.get('last-modified') ?? undefined;
-    const changed = () => {
-      this.cancel();
-      return this.#invalid('changed while it was downloaded (a resume got a different artifact); download it again', 'changed');
-    };
     if (status === 206) {
       const match = CONTENT_RANGE.exec(headers.get('content-range') ?? '');
       if (!resuming || !match || Number(match[1]) !== this.#received) {
-        this.cancel();
         throw this.#invalid(
-          `answered a range request with the wrong range (${headers.get('content-range') ?? 'no Content-Range'})`,
+          `responded to a range request with the wrong range (${headers.get('content-range') ?? 'no Content-Range'})`,
           'invalid_range',
         );
       }
@@ -324,58 +243,58 @@ export class Transfer {
         (this.#tag !== undefined && tag !== this.#tag) ||
         (total !== undefined && this.#total !== undefined && total !== this.#total)
       )
-        throw changed();
-      // The total the first answer declared is kept: a 206 of unknown total (`*`) does not forget it.
+        throw this.#changed();
+      // The total the first response declared is kept: a 206 of unknown total (`*`) does not forget it.
       this.#total ??= total;
       this.#validator ??= validator;
-      this.#ranges = true;
     } else {
       const length = Number(headers.get('content-length') ?? NaN);
       const total = encoded || !Number.isSafeInteger(length) ? undefined : length;
-      this.#ranges = !encoded && (headers.get('accept-ranges') ?? '').toLowerCase().includes('bytes');
       if (resuming && !this.#spec.restartable) {
         // A stream cannot take back what it gave: it skips ahead only if a strong ETag says the artifact is the same.
-        const same =
-          strong !== undefined && strong === this.#etag && (total === undefined || this.#total === undefined || total === this.#total);
-        if (!same) throw changed();
+        if (strong === undefined || strong !== this.#etag || (total !== undefined && this.#total !== undefined && total !== this.#total))
+          throw this.#changed();
         this.#skip = this.#received;
-        this.#received = 0;
         this.#total ??= total;
       } else {
-        // The first answer, or a file starting over with the whole artifact.
+        // The first response, or a file starting over with the whole artifact.
         if (resuming) this.#restart = true;
-        this.#received = 0;
         this.#total = total;
         this.#validator = validator;
         this.#etag = strong;
         this.#tag = tag;
+        const ranges = !encoded && (headers.get('accept-ranges') ?? '').toLowerCase().includes('bytes');
+        // Without a validator a resume could splice two versions of a changed artifact: a file starts over instead.
+        this.#noResume = !ranges
+          ? 'the host does not accept ranges'
+          : tag === undefined && validator === undefined
+            ? 'the host sent no ETag or Last-Modified to check a resume against'
+            : undefined;
       }
+      this.#received = 0;
     }
     if (this.#total !== undefined) this.#checkSize(this.#total);
-    this.#reader = response.body?.getReader() ?? new Response(new Uint8Array(0)).body!.getReader();
+    this.#body = (body ?? chunksOf(new Response(new Uint8Array(0)).body!))[Symbol.asyncIterator]();
   }
 
   #checkSize(bytes: number): void {
     const { maxBytes } = this.#spec;
-    if (maxBytes !== undefined && bytes > maxBytes) {
-      this.cancel();
-      throw this.#invalid(`is larger than maxBytes (${maxBytes} bytes)`, 'too_big');
-    }
+    if (maxBytes !== undefined && bytes > maxBytes) throw this.#invalid(`is larger than maxBytes (${maxBytes} bytes)`, 'too_big');
   }
 
   #mismatch(): ResponseValidationError {
-    this.cancel();
     return this.#invalid(`ended after ${this.#received} bytes, but the host declared ${this.#total}`, 'length_mismatch');
   }
 
+  #changed(): ResponseValidationError {
+    return this.#invalid('changed while it was downloaded (a resume got a different artifact); download it again', 'changed');
+  }
+
+  /** Ends the connection: every caller throws what this returns. */
   #invalid(message: string, code: string): ResponseValidationError {
-    return new ResponseValidationError({
-      body: undefined,
-      issues: [{ path: [], message, code }],
-      method: 'GET',
-      url: this.#shown(),
-      what: 'artifact',
-    });
+    this.cancel();
+    const issues = [{ path: [], message, code }];
+    return new ResponseValidationError({ body: undefined, issues, method: 'GET', url: withoutQuery(this.#url), what: 'artifact' });
   }
 
   #progress(): void {
@@ -392,13 +311,6 @@ export class Transfer {
   }
 }
 
-/** A retryable status, carried like a dropped connection. */
-class RetriedStatus extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.message, { cause: error });
-  }
-}
-
 /** A platform's error text without any URL in it, nor the download URL's query, raw or percent-encoded. */
 function hideUrl(text: string, url: string): string {
   const shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
@@ -410,12 +322,18 @@ function isNetworkError(error: unknown): boolean {
   return !(error instanceof ResponseValidationError || error instanceof AbortError || error instanceof ValidationError);
 }
 
-function parseBody(text: string | undefined): unknown {
-  if (!text) return undefined;
+/** An error response's head, enough for any message (the rest is never read), parsed when it is JSON. */
+async function errorBody(body: AsyncIterable<Uint8Array> | null): Promise<unknown> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of body ?? []) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length >= ERROR_BODY_BYTES) break;
+  }
   try {
-    return JSON.parse(text);
+    return text === '' ? undefined : JSON.parse(text);
   } catch {
-    return text;
+    return text.slice(0, ERROR_BODY_BYTES);
   }
 }
 
@@ -428,9 +346,7 @@ export function transferStream(transfer: Transfer): ReadableStream<Uint8Array> {
         if ('done' in step) controller.close();
         else if ('chunk' in step) controller.enqueue(step.chunk);
       },
-      cancel(reason) {
-        transfer.cancel(reason);
-      },
+      cancel: (reason) => transfer.cancel(reason),
     },
     { highWaterMark: 0 },
   );
