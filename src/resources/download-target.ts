@@ -7,6 +7,7 @@ import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
 import { BuildSchema, type Build } from './build.js';
+import { BUILD_FAILURE_STATUSES } from './build-wait.js';
 
 /**
  * What a download accepts: a build id, a build (its `download_url` is used as is, and its `id` read again if
@@ -30,8 +31,6 @@ export type DownloadTarget =
       /** A build's status. */
       readonly status?: string | undefined;
     };
-
-const FAILED = new Set(['failed', 'error', 'cancelled', 'canceled']);
 
 /**
  * Why a download URL cannot be used, if it cannot. Fetch refuses an unparseable URL or `user:password@` with an
@@ -79,7 +78,7 @@ async function readUrl(core: HttpCore, id: string, options: DownloadOptions & { 
         throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
       throw error;
     });
-  if (FAILED.has(String(build.status).toLowerCase())) throw new BuildFailedError(id, build);
+  if (BUILD_FAILURE_STATUSES.includes(String(build.status).toLowerCase())) throw new BuildFailedError(id, build);
   if (build.status !== 'completed' || typeof build.download_url !== 'string') {
     throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
   }
