@@ -3,14 +3,7 @@ import * as z from 'zod/mini';
 import { checked } from './schema.js';
 import { MAX_RETRIES } from './retry.js';
 
-/**
- * How far a download has got, given to `onProgress` after each chunk.
- *
- * @example
- * ```ts
- * const onProgress = ({ bytes, total }: DownloadProgress) => console.log(total ? `${Math.round((100 * bytes) / total)}%` : `${bytes} bytes`);
- * ```
- */
+/** How far a download has got, given to `onProgress` after each chunk. */
 export interface DownloadProgress {
   /** Bytes received so far (after a restart, counted again from 0). */
   readonly bytes: number;

@@ -6,14 +6,7 @@
 import type { Transfer } from './transfer.js';
 import { ValidationError, WfaError } from './errors.js';
 
-/**
- * What `builds.downloadToFile` resolves with.
- *
- * @example
- * ```ts
- * const { path, bytes } = await client.builds.downloadToFile('bld_1', 'build.zip');
- * ```
- */
+/** What `builds.downloadToFile` resolves with. */
 export interface DownloadedFile {
   /** The path written, as given. */
   path: string;

@@ -12,12 +12,6 @@ import { BUILD_FAILURE_STATUSES } from './build-wait.js';
 /**
  * What a download accepts: a build id, a build (its `download_url` is used as is, and its `id` read again if
  * that URL has expired), or a workflow (its `build_id`).
- *
- * @example
- * ```ts
- * const target: DownloadTarget = await client.waitForBuild(workflow); // or 'bld_123', or the workflow
- * const stream = await client.builds.download(target);
- * ```
  */
 export type DownloadTarget =
   | string
