@@ -1,17 +1,17 @@
 /**
  * One download from a `download_url`: no key and none of the client's headers (the URL is the credential), each
  * wait for data bounded, resumed with `Range` only where a validator proves the artifact unchanged, the length
- * checked wherever it is known. Loaded on first use; its one request is {@link fetchArtifact}.
+ * checked wherever it is known. Loaded on first use; its one request is `fetchArtifact` (artifact-request.ts).
  */
-import { redact, redactText, thrownName, usableSecrets, withoutQuery } from './redact.js';
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
-import { ERROR_BODY_BYTES } from './body.js';
+import { chunksOf, fetchArtifact, hideUrl, hostError, isNetworkError } from './artifact-request.js';
+import { thrownName, withoutQuery } from './redact.js';
+import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
 import type { DownloadOptions } from './download-options.js';
 import type { LevelLogger } from './logger.js';
 import type { FetchLike } from './options.js';
 import { now, runPhase, sleepWithin, type PhaseResult } from './poll.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes } from './retry.js';
-import type { TransportRequest, TransportResponse } from './transport.js';
+import type { TransportResponse } from './transport.js';
 
 /** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
 export interface TransferSpec extends DownloadOptions {
@@ -33,26 +33,6 @@ export type Step = { chunk: Uint8Array } | { restart: true } | { done: true };
 const EXPIRED = new Set([403, 404, 410]);
 const RETRIED = (status: number) => status === 408 || status === 429 || status >= 500;
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
-
-/** The download's one request: redirects followed to any host (nothing secret is sent). A transport swaps in here. */
-async function fetchArtifact(fetchImpl: FetchLike | undefined, request: TransportRequest): Promise<TransportResponse> {
-  const init: RequestInit = { method: request.method, headers: request.headers, signal: request.signal, redirect: 'follow' };
-  const response = await (fetchImpl ? fetchImpl(request.url, init) : fetch(request.url, init));
-  return { status: response.status, headers: response.headers, body: response.body && chunksOf(response.body) };
-}
-
-/** A Web stream as an async iterable, which not every browser's `ReadableStream` is. */
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
-}
-
-/** A signed URL's query, and each of its longer values, which a host's error may quote apart. */
-function querySecrets(url: string): string[] {
-  if (!URL.canParse(url)) return usableSecrets([url]);
-  const { search, searchParams } = new URL(url);
-  return usableSecrets([search.slice(1), ...[...searchParams.values()].filter((value) => value.length >= 8)]);
-}
 
 /** One download: connections made, resumed and checked on demand; `next()` gives the next step. */
 export class Transfer {
@@ -199,7 +179,6 @@ export class Transfer {
     const response = result.value;
     const { status } = response;
     if (status === 200 || status === 206) return this.#accept(response, resuming);
-    const body = await errorBody(response.body).catch(() => undefined);
     if (EXPIRED.has(status) && this.#spec.refresh && !this.#refreshed) {
       this.#refreshed = true;
       this.cancel();
@@ -207,15 +186,7 @@ export class Transfer {
       this.#url = await this.#spec.refresh();
       return;
     }
-    // The host may echo the signed URL (S3 quotes the signature it was given): redacted like a secret.
-    const secrets = querySecrets(this.#url);
-    const error = ApiError.from({
-      status,
-      headers: redact(Object.fromEntries(response.headers), secrets),
-      method: 'GET',
-      url: withoutQuery(this.#url),
-      body: redact(body, secrets),
-    });
+    const error = await hostError(response, this.#url);
     if (RETRIED(status)) return this.#dropped({ type: 'failed', error });
     this.cancel();
     throw error;
@@ -308,32 +279,6 @@ export class Transfer {
     } catch (error) {
       report(error);
     }
-  }
-}
-
-/** A platform's error text without any URL in it, nor the download URL's query, raw or percent-encoded. */
-function hideUrl(text: string, url: string): string {
-  const shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
-  return redactText(shown, querySecrets(url), '[query hidden]');
-}
-
-/** Fetch rejects a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */
-function isNetworkError(error: unknown): boolean {
-  return !(error instanceof ResponseValidationError || error instanceof AbortError || error instanceof ValidationError);
-}
-
-/** An error response's head, enough for any message (the rest is never read), parsed when it is JSON. */
-async function errorBody(body: AsyncIterable<Uint8Array> | null): Promise<unknown> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of body ?? []) {
-    text += decoder.decode(chunk, { stream: true });
-    if (text.length >= ERROR_BODY_BYTES) break;
-  }
-  try {
-    return text === '' ? undefined : JSON.parse(text);
-  } catch {
-    return text.slice(0, ERROR_BODY_BYTES);
   }
 }
 
