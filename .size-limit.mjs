@@ -52,7 +52,7 @@ const check = ({ allowOtel = false, ...options }) => ({
 });
 
 // Code an app loads by `import()` only on first use: a webhook endpoint's confirm and dedupe (src/webhooks/guard.ts,
-// confirm.ts) and downloads' transfer (src/core/download.ts, download-file.ts). The "up front" checks measure
+// confirm.ts) and downloads' transfer (src/core/transfer.ts, write-to-file.ts). The "up front" checks measure
 // what an app loads before that, dynamic imports left unfollowed, and fail if that code is in it anyway.
 const LAZY_STRINGS = ['not confirmed by the service', 'Webhook dedupe store', 'The connection failed while downloading'];
 const unfollowed = {

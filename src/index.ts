@@ -78,9 +78,9 @@ export type { Build, BuildStatus, CompletedBuild, UnknownBuildStatus } from './r
 export { isCompletedBuild } from './resources/build.js';
 export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
-export type { DownloadTarget } from './resources/download.js';
-export type { DownloadOptions, DownloadProgress } from './core/download.js';
-export type { DownloadedFile } from './core/download-file.js';
+export type { DownloadTarget } from './resources/download-target.js';
+export type { DownloadOptions, DownloadProgress } from './core/download-options.js';
+export type { DownloadedFile } from './core/write-to-file.js';
 export { Integrations } from './resources/integrations.js';
 export type { Integration, IntegrationSaveParams } from './resources/integration.js';
 export { Auth } from './resources/auth.js';

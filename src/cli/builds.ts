@@ -1,6 +1,6 @@
 /** `wfa builds get|download`. */
 import { createGroup, type Command } from './command.js';
-import { downloadCommand } from './download.js';
+import { downloadCommand } from './builds-download.js';
 import { resourceCommands } from './resource-commands.js';
 
 export const builds: Command = createGroup(

@@ -40,6 +40,19 @@ export function renderBar(percent: number, width: number): string {
   return `[${FULL.repeat(filled)}${EMPTY.repeat(width - filled)}]`;
 }
 
+const UNITS = ['B', 'KB', 'MB', 'GB'] as const;
+
+/**
+ * A size for people, in the unit that suits `scale` (default: the size itself): `300 B`, `1.5 KB`, `293 KB`,
+ * `12 MB`. Give the total as `scale` to show a count and its total in one unit (`0.5 KB of 1.2 KB`).
+ */
+export function formatBytes(bytes: number, scale = bytes): string {
+  let unit = 0;
+  while (unit < UNITS.length - 1 && scale >= 1024 ** (unit + 1)) unit += 1;
+  const value = bytes / 1024 ** unit;
+  return `${unit === 0 || value >= 10 ? Math.round(value) : value.toFixed(1)} ${UNITS[unit]}`;
+}
+
 /** The percentage a state stands for: a completed build is 100% even if it reports no progress. */
 function percentOf(build: Build): number | undefined {
   if (build.status === 'completed') return 100;

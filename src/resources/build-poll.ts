@@ -11,11 +11,10 @@ import { parseRetryAfter } from '../core/retry-after.js';
 import { idSegment } from '../core/schema.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/timing.js';
 import { isHttpUrl } from '../core/url.js';
-import type { Build, CompletedBuild } from './build.js';
+import { BUILD_FAILURE_STATUSES, type Build, type CompletedBuild } from './build.js';
 
 /** Only failed polls back off: a stalled build is polled at `intervalMs`, so its end is never seen late. */
 const BACKOFF = 1.5;
-const FAILURE_STATUSES = ['failed', 'error', 'cancelled', 'canceled'];
 
 /** A wait's options, checked, with their defaults. */
 export interface Schedule {
@@ -32,7 +31,7 @@ export interface Schedule {
 function ended(build: Build): 'completed' | 'failed' | undefined {
   const status = build.status.toLowerCase();
   if (status === 'completed') return 'completed';
-  return FAILURE_STATUSES.includes(status) ? 'failed' : undefined;
+  return BUILD_FAILURE_STATUSES.includes(status) ? 'failed' : undefined;
 }
 
 /**

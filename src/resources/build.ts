@@ -75,6 +75,9 @@ export interface CompletedBuild extends BuildState<'completed'> {
 export type Build = CompletedBuild | BuildState<Exclude<BuildStatus, 'completed'> | UnknownBuildStatus>;
 
 /** Any string: the known statuses only name the type's members. */
+/** The statuses that end a build without an artifact, in lower case. */
+export const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'cancelled', 'canceled'];
+
 export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
 
 /** What `builds.get` and downloads check a build against. */

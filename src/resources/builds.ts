@@ -1,13 +1,12 @@
 /** `client.builds`: read a build, wait for it to complete, or watch it change. */
 import type { RequestOptions } from '../core/options.js';
-import { ValidationError } from '../core/errors.js';
 import type { Build, CompletedBuild } from './build.js';
 import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import type { ApiPromise } from './api-promise.js';
 import { Resource, coreOf, send } from './resource.js';
-import type { DownloadOptions } from '../core/download.js';
-import type { DownloadedFile } from '../core/download-file.js';
-import { openTransfer, type DownloadTarget } from './download.js';
+import type { DownloadOptions } from '../core/download-options.js';
+import type { DownloadedFile } from '../core/write-to-file.js';
+import { downloadFile, downloadStream, type DownloadTarget } from './download-target.js';
 
 /**
  * `client.builds`: read a build's state, wait for it to finish, or watch it change.
@@ -77,9 +76,7 @@ export class Builds extends Resource {
    * ```
    */
   async download(target: DownloadTarget, options?: DownloadOptions | null): Promise<ReadableStream<Uint8Array>> {
-    const transfer = await openTransfer(coreOf(this), target, options, false);
-    const { transferStream } = await import('../core/download.js');
-    return transferStream(transfer);
+    return downloadStream(coreOf(this), target, options);
   }
 
   /**
@@ -95,10 +92,6 @@ export class Builds extends Resource {
    * ```
    */
   async downloadToFile(target: DownloadTarget, path: string, options?: DownloadOptions | null): Promise<DownloadedFile> {
-    if (typeof path !== 'string' || path === '') {
-      throw new ValidationError('downloadToFile', [{ path: ['path'], message: 'must be a non-empty string', code: 'invalid_type' }]);
-    }
-    const { writeToFile } = await import('../core/download-file.js');
-    return writeToFile(() => openTransfer(coreOf(this), target, options, true), path);
+    return downloadFile(coreOf(this), target, path, options);
   }
 }

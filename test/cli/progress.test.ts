@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Output } from '../../src/cli/context.js';
-import { createProgressDisplay, formatProgressBar, formatProgressLine, renderBar } from '../../src/cli/progress.js';
+import { createProgressDisplay, formatBytes, formatProgressBar, formatProgressLine, renderBar } from '../../src/cli/progress.js';
 import type { Build } from '../../src/index.js';
 
 // A completed build always has its URL; a status the SDK does not know is typed opaque, so it needs a cast.
@@ -22,6 +22,23 @@ describe('renderBar', () => {
     [Number.NaN, '[░░░░░░░░░░]'],
   ])('%d%% is %s', (percent, bar) => {
     expect(renderBar(percent, 10)).toBe(bar);
+  });
+});
+
+describe('formatBytes', () => {
+  test.each([
+    [0, undefined, '0 B'],
+    [300, undefined, '300 B'],
+    [1023, undefined, '1023 B'],
+    [1536, undefined, '1.5 KB'],
+    [300_000, undefined, '293 KB'],
+    [1_572_864, undefined, '1.5 MB'],
+    [50 * 1024 ** 2, undefined, '50 MB'],
+    [3 * 1024 ** 3, undefined, '3.0 GB'],
+    [512, 1_572_864, '0.0 MB'],
+    [786_432, 1_572_864, '0.8 MB'],
+  ])('%d bytes (scale %s) reads %s', (bytes, scale, text) => {
+    expect(formatBytes(bytes, scale)).toBe(text);
   });
 });
 

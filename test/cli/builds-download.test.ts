@@ -35,18 +35,48 @@ describe('wfa builds download', () => {
     expect(result).toMatchObject({ code: ExitCode.Ok, stdout: `${path}\n` });
     expect(Buffer.compare(await readFile(path), Buffer.from(artifactBytes(300_000)))).toBe(0);
     const lines = result.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^${buildId}: 0\\.\\d MB of 0\\.3 MB \\(\\d+%\\)$`));
-    expect(lines.at(-1)).toBe(`${buildId}: 0.3 MB of 0.3 MB (100%)`);
+    expect(lines[0]).toMatch(new RegExp(`^${buildId}: [\\d.]+ KB of 293 KB \\(\\d+%\\)$`));
+    expect(lines.at(-1)).toBe(`${buildId}: 293 KB of 293 KB (100%)`);
     expect(result.stderr.includes('\r')).toBe(false);
   });
 
-  test('fails with a clear message, a non-zero code and no file when the build has not completed', async () => {
+  test('shows progress of a small artifact in bytes, not as 0.0 MB', async () => {
+    service.useMock({ buildDurationMs: 0, artifacts: { size: 300 } });
+    const buildId = await build();
+    const result = await runMain(['builds', 'download', buildId, '-o', join(dir, 'out.zip')], ENV);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr.trim().split('\n').at(-1)).toBe(`${buildId}: 300 B of 300 B (100%)`);
+  });
+
+  test('exits 4 (the build has not finished), suggests wfa wait-build or --wait, and writes no file', async () => {
     service.useMock({ buildDurationMs: 60_000 });
     const buildId = await build();
     const result = await runMain(['builds', 'download', buildId, '-o', join(dir, 'out.zip')], ENV);
-    expect(result.code).not.toBe(ExitCode.Ok);
+    expect(result.code).toBe(ExitCode.TimedOut);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/no artifact to download yet \(status building\)/);
+    expect(result.stderr).toContain(`has not finished (status building): wait for it with "wfa wait-build ${buildId}", or add --wait`);
+    expect(result.stderr).not.toMatch(/client\.waitForBuild/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('with --wait, waits for the build to finish, then downloads it', async () => {
+    service.useMock({ buildDurationMs: 300, artifacts: { size: 2000 } });
+    const buildId = await build();
+    const path = join(dir, 'out.zip');
+    const result = await runMain(['builds', 'download', buildId, '-o', path, '--wait', '--interval', '100ms'], ENV);
+    expect(result).toMatchObject({ code: ExitCode.Ok, stdout: `${path}\n` });
+    expect(Buffer.compare(await readFile(path), Buffer.from(artifactBytes(2000)))).toBe(0);
+    expect(result.stderr).toContain(`${buildId}: completed 100%`);
+    expect(result.stderr).toContain(`${buildId}: 2.0 KB of 2.0 KB (100%)`);
+  });
+
+  test('exits 3 for a failed build, with or without --wait', async () => {
+    service.useMock({ buildDurationMs: 0, failBuilds: true });
+    const buildId = await build();
+    for (const extra of [[], ['--wait']]) {
+      const result = await runMain(['builds', 'download', buildId, '-o', join(dir, 'out.zip'), ...extra], ENV);
+      expect(result.code).toBe(ExitCode.BuildFailed);
+    }
     expect(await readdir(dir)).toEqual([]);
   });
 

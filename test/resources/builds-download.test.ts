@@ -345,6 +345,40 @@ describe('client.builds.download', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it.each([
+    ['signal', {}],
+    ['timeoutMs', 0],
+    ['deadlineMs', -1],
+    ['maxRetries', 11],
+  ])('refuses a bad %s with the ValidationError a call gives for it, nothing sent', async (field, value) => {
+    const { client, sent } = await setup();
+    const refused = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (e: unknown) => e as ValidationError,
+      );
+    const call = await refused(client.builds.get('bld_1', { [field]: value }));
+    for (const download of [
+      client.builds.download('bld_1', { [field]: value }),
+      client.builds.downloadToFile('bld_1', 'x.zip', { [field]: value }),
+    ]) {
+      const error = await refused(download);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error!.field).toBe(field);
+      expect(error!.issues[0]!.message).toBe(call!.issues[0]!.message);
+    }
+    expect(sent).toHaveLength(0);
+  });
+
+  it.each([
+    ['maxBytes', -1, 'must be a whole number of bytes >= 0'],
+    ['onProgress', 'x', 'must be a function'],
+  ])('refuses a bad %s, naming it', async (field, value, message) => {
+    const { client } = await setup();
+    const error = await client.builds.download('bld_1', { [field]: value }).catch((e: unknown) => e as ValidationError);
+    expect(error).toMatchObject({ field, message: `Invalid options of builds.download: ${field}: ${message}` });
+  });
+
   it('rejects a build that has not completed, or failed, without downloading', async () => {
     const service = createMockService({ buildDurationMs: 60_000, seed: 3 });
     const client = new Client({ baseUrl: BASE, apiKey: service.apiKey, fetch: (i, init) => service.handle(new Request(i, init)) });
@@ -613,24 +647,30 @@ describe('downloads from a host that misbehaves: nothing leaked, nothing spliced
     expectSame(kind === 'file' ? new Uint8Array(await readFile(join(dir, 'out.zip'))) : (result as Uint8Array), A);
   });
 
-  it.each([
-    ['no validator', {}],
-    ['only Last-Modified', { 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' }],
-  ])(
-    'a stream errors when a resume is answered 200 and the host gave %s (it cannot tell the artifact is the same)',
-    async (_, validator) => {
-      const h = await host(
-        () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', ...validator }),
-        () => new Response(B.subarray(0, 100), { headers: { 'content-length': '100', 'accept-ranges': 'bytes', ...validator } }),
-      );
-      const error = await h.stream().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ResponseValidationError);
-      expect(codeOf(error)).toBe('changed');
-      // A file can take its bytes back: it starts over with the new artifact.
-      await expect(h.file()).resolves.toMatchObject({ bytes: 100 });
-      expectSame(new Uint8Array(await readFile(join(dir, 'out.zip'))), B.subarray(0, 100));
-    },
-  );
+  it('a stream errors when a resume is answered 200 and the host gave only Last-Modified (it cannot tell the artifact is the same)', async () => {
+    const validator = { 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' };
+    const h = await host(
+      () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes', ...validator }),
+      () => new Response(B.subarray(0, 100), { headers: { 'content-length': '100', 'accept-ranges': 'bytes', ...validator } }),
+    );
+    const error = await h.stream().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(codeOf(error)).toBe('changed');
+    // A file can take its bytes back: it starts over with the new artifact.
+    await expect(h.file()).resolves.toMatchObject({ bytes: 100 });
+    expectSame(new Uint8Array(await readFile(join(dir, 'out.zip'))), B.subarray(0, 100));
+  });
+
+  it('with no validator at all, a stream does not resume: nothing to check a resume against (download-wire.test.ts: a file starts over)', async () => {
+    const h = await host(
+      () => dropping(A.subarray(0, 50), { 'content-length': '100', 'accept-ranges': 'bytes' }),
+      () => new Response(B.subarray(0, 100), { headers: { 'content-length': '100', 'accept-ranges': 'bytes' } }),
+    );
+    const error = await h.stream().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/no ETag or Last-Modified/);
+    expect(h.sent.filter((r) => r.headers.has('range'))).toHaveLength(0);
+  });
 
   it('refuses a path that is a directory before downloading anything', async () => {
     const h = await host(

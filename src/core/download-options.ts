@@ -1,0 +1,57 @@
+/** The options of a download and their schema, parsed once before anything is sent. */
+import * as z from 'zod/mini';
+import { checked } from './schema.js';
+import { MAX_RETRIES } from './retry.js';
+
+/** How far a download has got, given to `onProgress` after each chunk. */
+export interface DownloadProgress {
+  /** Bytes received so far (after a restart, counted again from 0). */
+  readonly bytes: number;
+  /** The artifact's size, when the host said it (`Content-Length` or `Content-Range`). */
+  readonly total: number | undefined;
+}
+
+/**
+ * Options of `builds.download` and `builds.downloadToFile`.
+ *
+ * @example
+ * ```ts
+ * await client.builds.downloadToFile(build, 'build.zip', { maxBytes: 500 * 1024 * 1024, signal: AbortSignal.timeout(600_000) });
+ * ```
+ */
+export interface DownloadOptions {
+  /** Aborts the download (and the build read, if one is needed); it rejects or errors with `AbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Called after each chunk. An observer: if it throws, rejects or hangs, the download goes on (and logs a warning). */
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
+  /** The most bytes accepted; a larger artifact fails with `ResponseValidationError`, before reading when its size is declared. */
+  maxBytes?: number | undefined;
+  /** The longest wait for the response or for the next chunk, in ms; a stall counts as a dropped connection. Default: the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** The whole download's time, in ms, its build reads included; past it, `TimeoutError` with `reason: 'deadline'`. Default: none. */
+  deadlineMs?: number | undefined;
+  /** Retries (a resume or a new request) in a row without a new byte received, 0 to 10. Default: the client's `maxRetries`. */
+  maxRetries?: number | undefined;
+}
+
+// The fields a call's options share are worded as the client's are, so one bad value reads the same everywhere.
+const field = <T>(what: string, test: (value: unknown) => boolean) => z.optional(checked<T>(what, test));
+const ms = () => field<number>('a number of milliseconds > 0', (v) => Number.isFinite(v) && (v as number) > 0);
+const isSignal = (v: unknown) => typeof v === 'object' && typeof (v as AbortSignal | null)?.aborted === 'boolean';
+
+/** Unknown fields are ignored, as a call's are. Built when asked, so that nothing runs on import. */
+export function downloadOptionsSchema() {
+  return z.optional(
+    z.looseObject({
+      signal: field<AbortSignal>('an AbortSignal', isSignal),
+      onProgress: field<DownloadOptions['onProgress']>('a function', (v) => typeof v === 'function'),
+      maxBytes: field<number>('a whole number of bytes >= 0', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
+      timeoutMs: ms(),
+      deadlineMs: ms(),
+      maxRetries: field<number>(
+        `a whole number from 0 to ${MAX_RETRIES}`,
+        (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_RETRIES,
+      ),
+    }),
+  );
+}

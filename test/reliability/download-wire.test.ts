@@ -1,0 +1,176 @@
+/**
+ * Downloads against a raw TCP host on 127.0.0.1 that writes its responses byte by byte as a test tells it:
+ * where the file goes (checked before any request), a resume without validators after the artifact changed,
+ * and bodies that end early with and without a length the client can know.
+ */
+import { createServer, type Socket } from 'node:net';
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client, ConnectionError, ValidationError, WfaError } from '../../src/index.js';
+
+/** One request as it came off the wire: its path and its headers, names in lower case. */
+interface Seen {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** What the host writes for the `n`th request (from 1); the connection is then closed (FIN, not a reset). */
+type Respond = (request: Seen, n: number) => string | Buffer;
+
+interface Host {
+  url: string;
+  seen: Seen[];
+  close(): Promise<void>;
+}
+
+async function rawHost(respond: Respond): Promise<Host> {
+  const seen: Seen[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let head = '';
+    socket.on('data', (data) => {
+      head += data.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [line = '', ...fields] = head.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
+      const request = { path: line.split(' ')[1] ?? '', headers };
+      seen.push(request);
+      head = '';
+      socket.end(respond(request, seen.length));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const A = Buffer.alloc(100, 0x41);
+const B = Buffer.alloc(100, 0x42);
+const response = (status: string, headers: Record<string, string>, body: Buffer | string) =>
+  Buffer.concat([
+    Buffer.from(
+      `HTTP/1.1 ${status}\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`,
+      'latin1',
+    ),
+    Buffer.from(body),
+  ]);
+const BUILD = (url: string) => ({ status: 'completed', download_url: `${url}/a.zip` });
+
+let host: Host | undefined;
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wfa-download-wire-'));
+});
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(respond: Respond, maxRetries = 2) {
+  host = await rawHost(respond);
+  return new Client({ baseUrl: host.url, apiKey: 'wfa_test_key', apiPrefix: '', maxRetries });
+}
+
+describe('downloadToFile: where the file goes', () => {
+  it.each([
+    ['into a folder that does not exist', () => join(dir, 'missing', 'build.zip')],
+    ['to a path with a NUL byte', () => join(dir, 'bu\0ild.zip')],
+  ])('refuses a path %s with ValidationError before any request, the build read included', async (_, path) => {
+    const client = await start(() => response('200 OK', { 'content-length': '100' }, A));
+    const error = await client.builds.downloadToFile('bld_1', path()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe('path');
+    expect(host!.seen).toHaveLength(0);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('turns a file error during the download into a WfaError with the cause, and leaves no file', async () => {
+    const folder = join(dir, 'out');
+    await mkdir(folder);
+    // The folder goes away while the build is read, after the temporary file was made: the final rename fails.
+    const client = await start((request) => {
+      if (request.path.endsWith('.zip')) return response('200 OK', { 'content-length': '100' }, A);
+      rmSync(folder, { recursive: true });
+      const build = { id: 'bld_1', workflow_id: 'wf_1', status: 'completed', progress: 100, download_url: `${host!.url}/a.zip` };
+      return response('200 OK', { 'content-type': 'application/json' }, JSON.stringify(build));
+    });
+    const error = await client.builds.downloadToFile('bld_1', join(folder, 'build.zip')).catch((e: unknown) => e);
+    expect(WfaError.is(error)).toBe(true);
+    expect((error as Error).message).toContain(join(folder, 'build.zip'));
+    expect(((error as Error).cause as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect(host!.seen.map((r) => r.path)).toEqual(['/builds/bld_1', '/a.zip']);
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('a resume when the host gives neither ETag nor Last-Modified', () => {
+  // Version A's first half, then the connection ends short; by the next request the artifact is version B.
+  const changing: Respond = (request, n) => {
+    if (n === 1) return response('200 OK', { 'content-length': '100', 'accept-ranges': 'bytes' }, A.subarray(0, 50));
+    const range = /^bytes=(\d+)-$/.exec(request.headers['range'] ?? '');
+    if (range)
+      return response('206 Partial Content', { 'content-range': `bytes ${range[1]}-99/100`, 'content-length': '50' }, B.subarray(50));
+    return response('200 OK', { 'content-length': '100', 'accept-ranges': 'bytes' }, B);
+  };
+
+  it('starts a file over from byte 0 (no Range) and writes one version, never two spliced', async () => {
+    const client = await start(changing);
+    const path = join(dir, 'build.zip');
+    await expect(client.builds.downloadToFile(BUILD(host!.url), path)).resolves.toEqual({ path, bytes: 100 });
+    expect(Buffer.compare(await readFile(path), B)).toBe(0);
+    expect(host!.seen.map((r) => r.headers['range'])).toEqual([undefined, undefined]);
+  });
+
+  it('ends a stream with ConnectionError rather than resume it unchecked', async () => {
+    const client = await start(changing);
+    const stream = await client.builds.download(BUILD(host!.url));
+    const error = await new Response(stream).arrayBuffer().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/no ETag or Last-Modified/);
+    expect(host!.seen).toHaveLength(1);
+  });
+});
+
+describe('a body that ends early', () => {
+  const short = {
+    'a Content-Length': response('200 OK', { 'content-length': '100' }, A.subarray(0, 50)),
+    'chunked, without its last chunk': response('200 OK', { 'transfer-encoding': 'chunked' }, `32\r\n${'A'.repeat(50)}\r\n`),
+  };
+
+  it.each(Object.entries(short))('with %s, is refused: no file, a ConnectionError', async (_, raw) => {
+    const client = await start(() => raw, 0);
+    const error = await client.builds.downloadToFile(BUILD(host!.url), join(dir, 'build.zip')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it.each(Object.entries(short))('with %s, is fetched again whole when retries allow', async (_, raw) => {
+    const client = await start((_, n) => (n === 1 ? raw : response('200 OK', { 'content-length': '100' }, A)));
+    const path = join(dir, 'build.zip');
+    await expect(client.builds.downloadToFile(BUILD(host!.url), path)).resolves.toEqual({ path, bytes: 100 });
+    expect(Buffer.compare(await readFile(path), A)).toBe(0);
+  });
+
+  it('with neither, ends where the connection closes: no length to check (docs/waiting-for-builds.md says so)', async () => {
+    const client = await start(() => response('200 OK', {}, A.subarray(0, 50)));
+    const path = join(dir, 'build.zip');
+    await expect(client.builds.downloadToFile(BUILD(host!.url), path)).resolves.toEqual({ path, bytes: 50 });
+  });
+});
