@@ -88,7 +88,8 @@ export async function confirmBuildCompleted(
   } catch (error) {
     if (NotFoundError.is(error)) return disagree(`workflow ${clip(event.workflow_id)} or its build was not found`);
     // The client refused the id before any request ("..", too long, a lone surrogate): a forgery, not an outage.
-    if (ValidationError.is(error)) return disagree(`the event's workflow_id cannot be a workflow's id (${error.issues[0]?.message ?? 'invalid'})`);
+    if (ValidationError.is(error))
+      return disagree(`the event's workflow_id cannot be a workflow's id (${error.issues[0]?.message ?? 'invalid'})`);
     return { agrees: undefined, error };
   } finally {
     clearTimeout(timer);

@@ -190,7 +190,8 @@ describe('standardWebhooks', () => {
   it('checks the first 10 signatures of the list, as documented: a valid one 10th is accepted, 11th is not', async () => {
     const headers = await signWebhook(verify, body);
     const others = Array.from({ length: 10 }, (_, i) => `v1,${btoa(String(i).padStart(32, '0'))}`);
-    const at = (position: number) => [...others.slice(0, position - 1), headers['webhook-signature'], ...others.slice(position - 1)].join(' ');
+    const at = (position: number) =>
+      [...others.slice(0, position - 1), headers['webhook-signature'], ...others.slice(position - 1)].join(' ');
     expect((await deliver(verify, { ...headers, 'webhook-signature': at(10) })).status).toBe(200);
     expect((await deliver(verify, { ...headers, 'webhook-signature': at(11) })).status).toBe(401);
   });
