@@ -25,7 +25,7 @@ export interface WebhookConfirmClient {
     /** Reads one workflow; `signal` aborts it when `confirmTimeoutMs` has passed. */
     get(
       id: string,
-      options?: { signal?: AbortSignal },
+      options?: { signal?: AbortSignal | undefined },
     ): PromiseLike<{
       /** The workflow's current build. */
       build_id?: string | null | undefined;
@@ -36,7 +36,7 @@ export interface WebhookConfirmClient {
     /** Reads one build; `signal` aborts it when `confirmTimeoutMs` has passed. */
     get(
       id: string,
-      options?: { signal?: AbortSignal },
+      options?: { signal?: AbortSignal | undefined },
     ): PromiseLike<{
       /** Must be `completed`. */
       status: string;

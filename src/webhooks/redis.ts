@@ -38,7 +38,7 @@ export type RedisLikeClient =
  */
 export interface RedisStoreOptions {
   /** Put before every key, so that the keys are easy to find and several endpoints can share a database. Default `wfa:webhook:`. */
-  prefix?: string;
+  prefix?: string | undefined;
 }
 
 // Compare-and-set and compare-and-delete, each one atomic step on the server: a key that expired and was
