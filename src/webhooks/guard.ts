@@ -30,7 +30,7 @@ export interface WebhookDelivery {
  * `build.completed`):
  * - `'reject'` (the default): 401, and its callback does not run;
  * - `'accept'`: its callback runs, with `delivery.confirmed` false;
- * - `'handler-decides'`: its callback runs, with `delivery.confirmed` false, and returning `false` answers 401.
+ * - `'handler-decides'`: its callback runs, with `delivery.confirmed` false, and returning `false` gets a 401.
  *
  * @example
  * ```ts
@@ -50,7 +50,7 @@ export interface GuardContext {
   timedOut: symbol;
   /** What the callback is, for messages: `handler for "build.completed"` or `onUnknown`. */
   label: string;
-  /** Reports to `onError`, then answers 503 naming what did not settle. */
+  /** Reports to `onError`, then responds 503 naming what did not settle. */
   tooLong: (what: string) => Response;
   report: (error: unknown) => Promise<void>;
   reply: (status: number, body: unknown, headers?: Record<string, string>) => Response;
@@ -64,7 +64,7 @@ const notConfirmed = { error: 'Webhook delivery could not be confirmed' };
 
 export async function guard(ctx: GuardContext): Promise<Response> {
   const { event, dedupe } = ctx;
-  // A store call, bounded like a callback: a store that throws or hangs answers 503, so the sender retries.
+  // A store call, bounded like a callback: a store that throws or hangs means a 503, so the sender retries.
   const store = async <T>(what: string, operation: (store: WebhookDedupeStore) => Promise<T>): Promise<T | Response> => {
     let outcome: T | symbol;
     try {
@@ -130,7 +130,7 @@ export async function guard(ctx: GuardContext): Promise<Response> {
       const verdict = await confirmBuildCompleted(ctx.confirm, event as Parameters<typeof confirmBuildCompleted>[1], ctx.confirmTimeoutMs);
       if (verdict.agrees === false) return refuse(401, verdict.error, notConfirmed);
       if (verdict.agrees === undefined) {
-        const error = new WfaError('Webhook delivery could not be confirmed: the service did not answer', { cause: verdict.error });
+        const error = new WfaError('Webhook delivery could not be confirmed: the service did not respond', { cause: verdict.error });
         return refuse(503, error, { error: 'Webhook delivery could not be confirmed now; try again later' });
       }
       confirmed = true;

@@ -106,8 +106,8 @@ export interface WebhookHandlerOptions {
 
 /**
  * A field's rule: what it must be, the test, and whether it must be present. The options are checked against
- * these tables by one function, not zod: zod would add about 5 kB gzip to every import of this entry
- * (docs/design.md, "Webhook options").
+ * these tables by one function, not zod, which would weigh on every import of this entry (docs/design.md,
+ * "Webhook options").
  */
 type Rule = readonly [must: string, test: (value: unknown) => boolean, required?: true];
 

@@ -31,7 +31,7 @@ export interface NodeWebhookRequest {
   headers: { readonly [name: string]: string | string[] | undefined };
   /** Read only to tell TLS connections (`encrypted: true`) apart, for the `Request`'s URL scheme. */
   socket?: unknown;
-  /** Whether the whole body was received: if not, the connection is closed after the answer. */
+  /** Whether the whole body was received: if not, the connection is closed after the response. */
   complete: boolean;
   /** Whether the body stream was read to the end, which means a framework read it first. */
   readableEnded: boolean;
@@ -99,7 +99,7 @@ export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookRespo
  * before `express.json()`, or behind `express.raw({ type: '*\/*' })`: a body rebuilt from a parsed `req.body`
  * (an object or text) is warned about once with `console.warn`, and a `verify` that refuses it gives `onError` a
  * `WfaError` naming the parser and the fix. A body that was read and kept nowhere here (Fastify's JSON parser
- * keeps it on its own request) is answered 500, with a `WfaError` for `onError`.
+ * keeps it on its own request) gets a 500, with a `WfaError` for `onError`.
  *
  * @example
  * ```ts
@@ -139,7 +139,7 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
     const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
     const preRead = bodyReadByFramework(req);
     if (preRead === lost) {
-      // No body: the handler sees the mark and answers 500 with a WfaError for `onError`.
+      // No body: the handler sees the mark and responds 500 with a WfaError for `onError`.
       const request = new Request(urlOf(req), init);
       Object.defineProperty(request, BODY_READ_BY_FRAMEWORK, { value: true });
       response = await handler(request);

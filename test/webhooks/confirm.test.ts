@@ -183,7 +183,7 @@ describe('confirm: the service cannot answer → 503, so the sender retries', ()
     expect(await first.json()).toEqual({ error: 'Webhook delivery could not be confirmed now; try again later' });
     expect(onBuildCompleted).not.toHaveBeenCalled();
     expect(onError).toHaveBeenCalledOnce();
-    expect(errorOf(onError).message).toMatch(/could not be confirmed: the service did not answer/);
+    expect(errorOf(onError).message).toMatch(/could not be confirmed: the service did not respond/);
 
     expect((await handler(delivery())).status).toBe(200);
     expect(onBuildCompleted).toHaveBeenCalledOnce();
