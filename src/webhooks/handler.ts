@@ -8,7 +8,7 @@
 import { WebhookParseError, WfaError } from '../core/errors.js';
 import type { WebhookDelivery } from './guard.js';
 import { handlerSettings, type WebhookHandlerOptions } from './handler-options.js';
-import { bodyConsumedError, rebuiltBodyError } from './mounting.js';
+import { bodyConsumedError, isRebuilt } from './mounting.js';
 import { isKnownWebhookEvent, parseWebhookEvent, type KnownWebhookEventKind, type WebhookEvent } from './parse.js';
 import { methodNotAllowed, readBody, reply, report, timedOut, tooLarge, tooSlow, unreadable, within, type Run } from './receive.js';
 
@@ -88,8 +88,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       if (verified === timedOut) return tooLong('verify', undefined);
       if (verified !== true) {
         // A body rebuilt by a parser fails any signature: say so, or it looks like a wrong secret.
-        const rebuilt = rebuiltBodyError(request);
-        if (rebuilt) await report(run, settings.onError ?? logMisconfiguration, rebuilt, undefined);
+        if (isRebuilt(request)) {
+          const { rebuiltBodyError } = await import('./rebuilt-body.js');
+          await report(run, settings.onError ?? logMisconfiguration, rebuiltBodyError(), undefined);
+        }
         return reply(401, { error: 'Webhook verification failed' });
       }
     }

@@ -13,8 +13,8 @@ export const BODY_READ_BY_FRAMEWORK = Symbol.for('workflow-automation-sdk.webhoo
 /** Set by `toNodeHandler` on a Request whose body it rebuilt from a parsed `req.body` (an object, or text). */
 export const BODY_REBUILT = Symbol.for('workflow-automation-sdk.webhookBodyRebuilt');
 
-const RECIPES = 'Recipes for Express, Fastify, Hono and Next.js: docs/webhooks.md';
-const EXPRESS_FIX = "mount the webhook route before express.json(), or behind express.raw({ type: '*/*' })";
+/** Where the recipes are, for every message about mounting. */
+export const RECIPES = 'Recipes for Express, Fastify, Hono and Next.js: docs/webhooks.md';
 
 /** The receiver's misconfiguration, when something read the body before the handler: a 500, not a 400 blaming the sender. */
 export function bodyConsumedError(request: Request): WfaError | undefined {
@@ -39,16 +39,7 @@ export function markRebuilt(request: Request): Request {
   return request;
 }
 
-/** For `onError` when `verify` refused a rebuilt body: the likely cause is the parser, not the secret. */
-export function rebuiltBodyError(request: Request): WfaError | undefined {
-  if (!(request as { [BODY_REBUILT]?: true })[BODY_REBUILT]) return undefined;
-  return new WfaError(
-    'Webhook verification failed on a body rebuilt from req.body: a body parser (such as express.json() or express.text()) read the request before toNodeHandler, ' +
-      `so verify checked re-serialised text, not the bytes that were signed. This usually means a mounting problem, not a wrong secret: ${EXPRESS_FIX}. ${RECIPES}`,
-  );
+/** Whether `toNodeHandler` rebuilt this request's body from a parser's `req.body`. */
+export function isRebuilt(request: Request): boolean {
+  return (request as { [BODY_REBUILT]?: true })[BODY_REBUILT] === true;
 }
-
-/** Said once per `toNodeHandler`, even when nothing fails: a signature check or dedupe on a rebuilt body is wrong. */
-export const REBUILT_BODY_WARNING =
-  'workflow-automation-sdk: a body parser (such as express.json()) read the webhook request before toNodeHandler, which rebuilt the body from req.body. ' +
-  `Those are not the bytes that were sent: a signature check on them fails, and dedupe keys on the rebuilt text. Fix: ${EXPRESS_FIX}. ${RECIPES}`;

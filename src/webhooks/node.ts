@@ -6,7 +6,8 @@
  */
 
 import type { WebhookHandler } from './handler.js';
-import { BODY_READ_BY_FRAMEWORK, markRebuilt, REBUILT_BODY_WARNING } from './mounting.js';
+import { BODY_READ_BY_FRAMEWORK, markRebuilt } from './mounting.js';
+import { REBUILT_BODY_WARNING } from './rebuilt-body.js';
 import { methodNotAllowed } from './receive.js';
 
 /**
