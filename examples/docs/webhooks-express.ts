@@ -10,7 +10,7 @@ const handleWebhook = toNodeHandler(
 );
 
 export const app = express();
-app.post('/wfa-webhook', handleWebhook); // first: the body is still unread here
+app.all('/wfa-webhook', handleWebhook); // first: the body is still unread here; all: any other method gets 405
 app.use(express.json()); // then the parser your other routes use
 app.post('/orders', (req, res) => {
   res.json({ received: req.body });

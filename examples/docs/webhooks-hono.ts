@@ -9,5 +9,5 @@ const handleWebhook = createWebhookHandler({
 
 export const app = new Hono();
 // No c.req.json() (or body-reading middleware) before it: a body already read is answered 500.
-app.post('/wfa-webhook', (c) => handleWebhook(c.req.raw));
+app.all('/wfa-webhook', (c) => handleWebhook(c.req.raw)); // all: any other method gets 405
 // export default app;   (Bun, Deno, Cloudflare Workers)

@@ -6,5 +6,5 @@ const handler = createWebhookHandler({
 });
 
 // A node:http request listener; the same function is an Express route handler:
-//   app.post('/wfa-webhook', toNodeHandler(handler))   (mount it before express.json(), see below)
+//   app.all('/wfa-webhook', toNodeHandler(handler))   (mount it before express.json(), see below)
 createServer(toNodeHandler(handler)).listen(3000, () => console.log('Receiving webhooks at http://localhost:3000/'));

@@ -29,7 +29,7 @@ export const MOCK_BASE_URL = 'https://api.example.test';
  */
 export interface MockHandlersTarget {
   /** The service's origin. A path on it is ignored: both prefixes and `/v1/auth` live at the origin. Default {@link MOCK_BASE_URL}. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 }
 
 /**

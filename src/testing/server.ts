@@ -22,11 +22,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
  */
 export interface MockServerOptions extends MockServiceOptions {
   /** Default 0: a free port, read back from `url`. */
-  port?: number;
+  port?: number | undefined;
   /** Default `'127.0.0.1'`. */
-  host?: string;
+  host?: string | undefined;
   /** Serve this service instead of creating one; the other service options are then not used. */
-  service?: MockService;
+  service?: MockService | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import { codeForStatus, errorResponse, HttpError } from './responses.js';
 import { AUTH_PATH, route } from './routes.js';
 import { createStore, type Store } from './store.js';
 import type { MockService, MockServiceOptions, MockUser, MockWorkflow } from './types.js';
-import { createBuildNotifier } from './webhooks.js';
+import { createBuildNotifier } from './build-notifier.js';
 
 /**
  * The user every mock knows, whatever its options: log in with it through `POST /v1/auth`.

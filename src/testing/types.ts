@@ -224,7 +224,7 @@ export interface MockUser {
   /** Checked as is, by `POST /v1/auth`. */
   password: string;
   /** A key valid for this user from the start (and after `reset()`). Default: one generated key. */
-  apiKey?: string;
+  apiKey?: string | undefined;
 }
 
 /**
@@ -281,7 +281,7 @@ export interface MockRateLimit {
   /** N: the Nth, 2Nth, 3Nth... request is answered 429. */
   every: number;
   /** The `Retry-After` header value. Default 1. */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
 }
 
 /**
@@ -298,37 +298,37 @@ export interface MockServiceOptions {
    * Path prefixes the resources answer under. Default `['/api/v1', '/v1']`; `''` (or `'/'`) serves them at the
    * root, as a gateway may. Keys are issued at `authPath` regardless.
    */
-  prefixes?: readonly string[];
+  prefixes?: readonly string[] | undefined;
   /** Where `POST` issues keys. Default `/v1/auth`. */
-  authPath?: string;
+  authPath?: string | undefined;
   /** Users besides the default `demo@example.com` / `demo` (a user with that email replaces it). */
-  users?: readonly MockUser[];
+  users?: readonly MockUser[] | undefined;
   /** Orders seeded for each user. Default 5, one of each status. */
-  ordersPerUser?: number;
+  ordersPerUser?: number | undefined;
   /** Body shape of list endpoints. Default `'data'`. */
-  listEnvelope?: MockListEnvelope;
+  listEnvelope?: MockListEnvelope | undefined;
   /** Time from workflow creation to the end of its build. Default 3000. */
-  buildDurationMs?: number;
+  buildDurationMs?: number | undefined;
   /** Make builds end `failed`: all of them (`true`) or those the function picks. Default `false`. */
-  failBuilds?: boolean | ((workflow: MockWorkflow) => boolean);
+  failBuilds?: boolean | ((workflow: MockWorkflow) => boolean) | undefined;
   /** Where `build.completed` events are POSTed. Default: none (no deliveries). */
-  webhookUrl?: string;
+  webhookUrl?: string | undefined;
   /** The clock, in epoch milliseconds. Default `Date.now()` (so vitest fake timers drive it too). */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Seed of the mock's random numbers (ids, keys, error rate). Default: a random seed. */
-  seed?: number;
+  seed?: number | undefined;
   /** Delay added before each response. Default 0. */
-  latencyMs?: number;
+  latencyMs?: number | undefined;
   /** Share of requests, from 0 to 1, answered with a 500. Default 0. */
-  errorRate?: number;
+  errorRate?: number | undefined;
   /** Refuse every Nth request with 429. Default: no limit. */
-  rateLimit?: MockRateLimit;
+  rateLimit?: MockRateLimit | undefined;
   /** The fetch used to deliver webhooks. Default the global `fetch`. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** Origin of `download_url`s. Default: the origin the workflow was created through. */
-  downloadBaseUrl?: string;
+  downloadBaseUrl?: string | undefined;
   /** Build artifacts: their size, URLs that expire, ranges, connections that reset mid-body. */
-  artifacts?: MockArtifactOptions;
+  artifacts?: MockArtifactOptions | undefined;
 }
 
 /**
@@ -341,18 +341,18 @@ export interface MockServiceOptions {
  */
 export interface MockArtifactOptions {
   /** Bytes in each artifact. Default 22: an empty ZIP archive. Larger ones are a fixed byte pattern, made as sent. */
-  size?: number;
+  size?: number | undefined;
   /**
    * A `download_url` carries `expires` and `signature` and is refused with 403 this long after the read that
    * gave it; each build read gives a fresh one. Default: URLs never expire.
    */
-  expiresAfterMs?: number;
+  expiresAfterMs?: number | undefined;
   /** Answers `Range: bytes=N-` with 206 (`If-Range` against `ETag` or `Last-Modified`). Default `true`. */
-  ranges?: boolean;
+  ranges?: boolean | undefined;
   /** Break the connection after this many body bytes (a reset socket on the HTTP server). Default: never. */
-  resetAfterBytes?: number;
+  resetAfterBytes?: number | undefined;
   /** How many responses `resetAfterBytes` breaks; later ones are whole. Default: all of them. */
-  resets?: number;
+  resets?: number | undefined;
 }
 
 /**
@@ -380,9 +380,9 @@ export interface MockDownloadRequest {
  */
 export interface FailNextOptions {
   /** Sets `Retry-After`. For 429 the default is 1; otherwise no header. */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
   /** The error message in the body. */
-  message?: string;
+  message?: string | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { NotFoundError, WfaError } from '../core/errors.js';
+import { NotFoundError, ValidationError, WfaError } from '../core/errors.js';
 import type { BuildCompletedEvent } from './parse.js';
 
 /**
@@ -25,7 +25,7 @@ export interface WebhookConfirmClient {
     /** Reads one workflow; `signal` aborts it when `confirmTimeoutMs` has passed. */
     get(
       id: string,
-      options?: { signal?: AbortSignal },
+      options?: { signal?: AbortSignal | undefined },
     ): PromiseLike<{
       /** The workflow's current build. */
       build_id?: string | null | undefined;
@@ -36,7 +36,7 @@ export interface WebhookConfirmClient {
     /** Reads one build; `signal` aborts it when `confirmTimeoutMs` has passed. */
     get(
       id: string,
-      options?: { signal?: AbortSignal },
+      options?: { signal?: AbortSignal | undefined },
     ): PromiseLike<{
       /** Must be `completed`. */
       status: string;
@@ -51,8 +51,8 @@ export type Confirmation = { agrees: true } | { agrees: false; error: WfaError }
 
 /**
  * Reads the workflow, then its build, and checks that the build is `completed` with the event's `download_url`.
- * A 404 is a disagreement: the subject does not exist for this key. Any other failure, or no answer within
- * `timeoutMs`, is "could not say".
+ * A 404 is a disagreement: the subject does not exist for this key; so is an id the client refuses to send.
+ * Any other failure, or no response within `timeoutMs`, is "could not say".
  */
 export async function confirmBuildCompleted(
   client: WebhookConfirmClient,
@@ -87,6 +87,9 @@ export async function confirmBuildCompleted(
     return { agrees: true };
   } catch (error) {
     if (NotFoundError.is(error)) return disagree(`workflow ${clip(event.workflow_id)} or its build was not found`);
+    // The client refused the id before any request ("..", too long, a lone surrogate): a forgery, not an outage.
+    if (ValidationError.is(error))
+      return disagree(`the event's workflow_id cannot be a workflow's id (${error.issues[0]?.message ?? 'invalid'})`);
     return { agrees: undefined, error };
   } finally {
     clearTimeout(timer);

@@ -24,7 +24,10 @@ export interface WebhookDedupeStore {
   reserve(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** The value of `key`, or `undefined` when it is absent or expired. */
   get(key: string): Promise<string | undefined>;
-  /** Sets `key` to `value` for `ttlMs` only if it still holds `expected`; true when replaced. */
+  /**
+   * Sets `key` to `value` for `ttlMs` only if it still holds `expected`; true when replaced. The handler calls
+   * it with `value` equal to `expected` to renew a reservation while its callback runs.
+   */
   replace(key: string, expected: string, value: string, ttlMs: number): Promise<boolean>;
   /** Deletes `key` only if it still holds `expected`, so that a key that expired and was taken by another is kept. */
   release(key: string, expected: string): Promise<void>;
@@ -41,58 +44,72 @@ export interface WebhookDedupeStore {
 export interface WebhookDedupeOptions {
   /** Where the keys live: {@link memoryStore} for one process, {@link redisStore} across processes, or your own. */
   store: WebhookDedupeStore;
-  /** How long a handled delivery is remembered, in milliseconds: a duplicate within it is answered 200 and not run. Default 24 h. */
-  ttlMs?: number;
+  /** How long a handled delivery is remembered, in milliseconds: a duplicate within it gets a 200 and does not run. Default 24 h. */
+  ttlMs?: number | undefined;
   /**
-   * How long a delivery being handled holds its key, in milliseconds, so that a process that dies mid-handler
-   * does not block its delivery for `ttlMs`. Default `handlerTimeoutMs` + `confirmTimeoutMs`: the longest a
-   * delivery is allowed to take.
+   * How long a reservation lasts unless renewed, in milliseconds. While its callback runs, the handler renews
+   * it every third of `lockMs`, however long the callback takes; so only a process that dies (or stalls for
+   * two thirds of `lockMs`) lets the key go, and then its delivery may run again after `lockMs`. Default
+   * `handlerTimeoutMs` + `confirmTimeoutMs`.
    */
-  lockMs?: number;
+  lockMs?: number | undefined;
   /**
    * Request headers that carry a delivery id, first present wins. Default `webhook-id` (Standard Webhooks),
-   * `x-webhook-id`, `x-delivery-id`. Without one, the key is the SHA-256 of the exact body bytes.
+   * `x-webhook-id`, `x-delivery-id`. Without one, the key is the SHA-256 of the exact body bytes. Ignored
+   * with the presets, which key only on what they sign: `hmacSha256` on the body, `standardWebhooks` on
+   * `webhook-id`; a replay with a fresh unsigned id must not run again.
    */
-  idHeaders?: readonly string[];
+  idHeaders?: readonly string[] | undefined;
+}
+
+/** The dedupe settings the guard uses: every default filled in, and the headers a key may come from. */
+export interface DedupeSettings {
+  store: WebhookDedupeStore;
+  ttlMs: number;
+  lockMs: number;
+  idHeaders: readonly string[];
 }
 
 /**
  * A {@link WebhookDedupeStore} in this process's memory: for one process (a second process, or a restart, does
- * not see its keys). Keys expire after their TTL; beyond `maxKeys`, the oldest is forgotten first.
+ * not see its keys). Keys expire after their TTL; beyond `maxKeys`, the oldest finished key is forgotten first.
+ * A reservation still held (set by `reserve`, or renewed by `replace` with its own value) is never forgotten
+ * to make room, so a duplicate of a delivery in flight never runs; while more than `maxKeys` deliveries are
+ * in flight, the store holds more keys than that.
  *
  * @example
  * ```ts
  * const handler = createWebhookHandler({ on, dedupe: { store: memoryStore({ maxKeys: 50_000 }) } });
  * ```
  */
-export function memoryStore(options: { maxKeys?: number } = {}): WebhookDedupeStore {
+export function memoryStore(options: { maxKeys?: number | undefined } = {}): WebhookDedupeStore {
   const maxKeys = options.maxKeys ?? 10_000;
   if (!(Number.isInteger(maxKeys) && maxKeys > 0)) {
     throw new ValidationError('memoryStore options', [{ path: ['maxKeys'], message: 'must be a whole number > 0', code: 'invalid_value' }]);
   }
   // Insertion order is age order: `put` deletes before it sets, so the first key is always the oldest.
-  const keys = new Map<string, { value: string; expiresAt: number }>();
+  const keys = new Map<string, { value: string; expiresAt: number; held: boolean }>();
   const read = (key: string) => {
     const entry = keys.get(key);
     if (entry && entry.expiresAt <= Date.now()) keys.delete(key);
     return keys.get(key)?.value;
   };
-  const put = (key: string, value: string, ttlMs: number) => {
+  const put = (key: string, value: string, ttlMs: number, held: boolean) => {
     keys.delete(key);
     if (keys.size >= maxKeys) {
       const now = Date.now();
       for (const [old, entry] of keys) if (entry.expiresAt <= now) keys.delete(old);
-      for (const old of keys.keys()) {
+      for (const [old, entry] of keys) {
         if (keys.size < maxKeys) break;
-        keys.delete(old);
+        if (!entry.held) keys.delete(old);
       }
     }
-    keys.set(key, { value, expiresAt: Date.now() + ttlMs });
+    keys.set(key, { value, expiresAt: Date.now() + ttlMs, held });
   };
   return {
     async reserve(key, value, ttlMs) {
       if (read(key) !== undefined) return false;
-      put(key, value, ttlMs);
+      put(key, value, ttlMs, true);
       return true;
     },
     async get(key) {
@@ -100,7 +117,8 @@ export function memoryStore(options: { maxKeys?: number } = {}): WebhookDedupeSt
     },
     async replace(key, expected, value, ttlMs) {
       if (read(key) !== expected) return false;
-      put(key, value, ttlMs);
+      // The same value again is a renewal: the reservation stays held.
+      put(key, value, ttlMs, value === expected && keys.get(key)?.held === true);
       return true;
     },
     async release(key, expected) {

@@ -7,7 +7,7 @@
 
 import { WfaError } from '../core/errors.js';
 import type { WebhookConfirmClient } from './confirm.js';
-import { defaultIdHeaders, deliveryKey, type WebhookDedupeStore } from './dedupe.js';
+import { type DedupeSettings, deliveryKey, type WebhookDedupeStore } from './dedupe.js';
 import type { WebhookEvent } from './parse.js';
 
 /**
@@ -30,7 +30,7 @@ export interface WebhookDelivery {
  * `build.completed`):
  * - `'reject'` (the default): 401, and its callback does not run;
  * - `'accept'`: its callback runs, with `delivery.confirmed` false;
- * - `'handler-decides'`: its callback runs, with `delivery.confirmed` false, and returning `false` answers 401.
+ * - `'handler-decides'`: its callback runs, with `delivery.confirmed` false, and returning `false` gets a 401.
  *
  * @example
  * ```ts
@@ -50,21 +50,21 @@ export interface GuardContext {
   timedOut: symbol;
   /** What the callback is, for messages: `handler for "build.completed"` or `onUnknown`. */
   label: string;
-  /** Reports to `onError`, then answers 503 naming what did not settle. */
+  /** Reports to `onError`, then responds 503 naming what did not settle. */
   tooLong: (what: string) => Response;
   report: (error: unknown) => Promise<void>;
   reply: (status: number, body: unknown, headers?: Record<string, string>) => Response;
   confirm: WebhookConfirmClient | undefined;
   unconfirmed: UnconfirmedPolicy;
   confirmTimeoutMs: number;
-  dedupe: { store: WebhookDedupeStore; ttlMs: number; lockMs: number; idHeaders: readonly string[] | undefined } | undefined;
+  dedupe: DedupeSettings | undefined;
 }
 
 const notConfirmed = { error: 'Webhook delivery could not be confirmed' };
 
 export async function guard(ctx: GuardContext): Promise<Response> {
   const { event, dedupe } = ctx;
-  // A store call, bounded like a callback: a store that throws or hangs answers 503, so the sender retries.
+  // A store call, bounded like a callback: a store that throws or hangs means a 503, so the sender retries.
   const store = async <T>(what: string, operation: (store: WebhookDedupeStore) => Promise<T>): Promise<T | Response> => {
     let outcome: T | symbol;
     try {
@@ -77,11 +77,19 @@ export async function guard(ctx: GuardContext): Promise<Response> {
   };
 
   let held: { key: string; value: string } | undefined;
+  let stopRenewing = () => {};
   if (dedupe) {
-    const key = await deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders ?? defaultIdHeaders);
+    const key = await deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
     const value = `pending:${crypto.randomUUID()}`;
-    const reserved = await store('reserve', (s) => s.reserve(key, value, dedupe.lockMs));
-    if (reserved instanceof Response) return reserved;
+    const reserving = Promise.resolve().then(() => dedupe.store.reserve(key, value, dedupe.lockMs));
+    const reserved = await store('reserve', () => reserving);
+    if (reserved instanceof Response) {
+      // A reservation that failed or timed out may still land later (a client that queued it while
+      // disconnected): undo it then, so that it holds no key that nothing runs. Only ever our own value.
+      const undo = () => dedupe.store.release(key, value);
+      reserving.then((ok) => (ok ? undo() : undefined), undo).catch(() => {});
+      return reserved;
+    }
     if (!reserved) {
       const current = await store('read', (s) => s.get(key));
       if (current instanceof Response) return current;
@@ -94,11 +102,14 @@ export async function guard(ctx: GuardContext): Promise<Response> {
       );
     }
     held = { key, value };
+    stopRenewing = renew(dedupe, held, ctx.report);
   }
   const release = async () => {
+    stopRenewing();
     if (held) await store('release', (s) => s.release(held!.key, held!.value));
   };
   const complete = async () => {
+    stopRenewing();
     if (!held) return;
     const replaced = await store('mark done', (s) => s.replace(held!.key, held!.value, `done:${held!.value.slice(8)}`, dedupe!.ttlMs));
     if (replaced === false) {
@@ -119,7 +130,7 @@ export async function guard(ctx: GuardContext): Promise<Response> {
       const verdict = await confirmBuildCompleted(ctx.confirm, event as Parameters<typeof confirmBuildCompleted>[1], ctx.confirmTimeoutMs);
       if (verdict.agrees === false) return refuse(401, verdict.error, notConfirmed);
       if (verdict.agrees === undefined) {
-        const error = new WfaError('Webhook delivery could not be confirmed: the service did not answer', { cause: verdict.error });
+        const error = new WfaError('Webhook delivery could not be confirmed: the service did not respond', { cause: verdict.error });
         return refuse(503, error, { error: 'Webhook delivery could not be confirmed now; try again later' });
       }
       confirmed = true;
@@ -153,4 +164,37 @@ export async function guard(ctx: GuardContext): Promise<Response> {
   }
   await complete();
   return ctx.reply(200, { received: true });
+}
+
+/**
+ * Renews a reservation every third of `lockMs` while its delivery is handled, so that a callback longer than
+ * `lockMs` keeps its key and a retry meanwhile does not run it again. Returns the function that stops it.
+ */
+function renew(dedupe: DedupeSettings, held: { key: string; value: string }, report: (error: unknown) => Promise<void>): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(tick, Math.max(1, dedupe.lockMs / 3));
+    // Never what keeps a process alive: the callback's own work does that.
+    (timer as { unref?: () => void }).unref?.();
+  };
+  const tick = async () => {
+    let renewed: boolean | undefined;
+    try {
+      renewed = await dedupe.store.replace(held.key, held.value, held.value, dedupe.lockMs);
+    } catch {
+      // The store is down for now: try again at the next tick, while the key has time left.
+    }
+    if (stopped) return;
+    if (renewed === false) {
+      await report(new WfaError('Webhook dedupe reservation was lost while its handler ran (it expired, lockMs): a duplicate may run'));
+      return;
+    }
+    schedule();
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

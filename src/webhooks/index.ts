@@ -31,12 +31,8 @@ export {
   type UnknownWebhookEvent,
   type WebhookEvent,
 } from './parse.js';
-export {
-  createWebhookHandler,
-  type WebhookEventHandlers,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-} from './handler.js';
+export { createWebhookHandler, type WebhookHandler } from './handler.js';
+export type { WebhookEventHandlers, WebhookHandlerOptions } from './handler-options.js';
 export type { WebhookConfirmClient } from './confirm.js';
 export { memoryStore, type WebhookDedupeOptions, type WebhookDedupeStore } from './dedupe.js';
 export type { UnconfirmedPolicy, WebhookDelivery } from './guard.js';
@@ -48,7 +44,7 @@ export {
   createWebhookRequest,
   type BuildCompletedPayloadInput,
   type OtherWebhookPayloadInput,
-} from './testing.js';
+} from './payloads.js';
 export {
   hmacSha256,
   signWebhook,

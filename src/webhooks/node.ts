@@ -5,7 +5,10 @@
  * @module
  */
 
-import { BODY_READ_BY_FRAMEWORK, methodNotAllowed, type WebhookHandler } from './handler.js';
+import type { WebhookHandler } from './handler.js';
+import { BODY_READ_BY_FRAMEWORK, markRebuilt } from './mounting.js';
+import { REBUILT_BODY_WARNING } from './rebuilt-body.js';
+import { methodNotAllowed } from './receive.js';
 
 /**
  * What {@link toNodeHandler} reads of a request: a `node:http` `IncomingMessage`, or an Express `Request`
@@ -29,7 +32,7 @@ export interface NodeWebhookRequest {
   headers: { readonly [name: string]: string | string[] | undefined };
   /** Read only to tell TLS connections (`encrypted: true`) apart, for the `Request`'s URL scheme. */
   socket?: unknown;
-  /** Whether the whole body was received: if not, the connection is closed after the answer. */
+  /** Whether the whole body was received: if not, the connection is closed after the response. */
   complete: boolean;
   /** Whether the body stream was read to the end, which means a framework read it first. */
   readableEnded: boolean;
@@ -94,8 +97,10 @@ export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookRespo
  * Firebase and many `express.json({ verify })` setups keep), then `req.body` as bytes or a string (what
  * `express.raw()` and `express.text()` give), then `req.body` as an object, serialized back to JSON. That
  * last form is not the bytes that were sent, so a `verify` that checks a signature needs the route mounted
- * before `express.json()`, or behind `express.raw({ type: '*\/*' })`. A body that was read and kept nowhere
- * here (Fastify's JSON parser keeps it on its own request) is answered 500, with a `WfaError` for `onError`.
+ * before `express.json()`, or behind `express.raw({ type: '*\/*' })`: a body rebuilt from a parsed `req.body`
+ * (an object or text) is warned about once with `console.warn`, and a `verify` that refuses it gives `onError` a
+ * `WfaError` naming the parser and the fix. A body that was read and kept nowhere here (Fastify's JSON parser
+ * keeps it on its own request) gets a 500, with a `WfaError` for `onError`.
  *
  * @example
  * ```ts
@@ -103,7 +108,7 @@ export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookRespo
  * import { createWebhookHandler, toNodeHandler } from 'workflow-automation-sdk/webhooks';
  *
  * const app = express();
- * app.post('/webhooks', toNodeHandler(createWebhookHandler({
+ * app.all('/webhooks', toNodeHandler(createWebhookHandler({
  *   on: { 'build.completed': (event) => console.log('built', event.workflow_id, event.data.download_url) },
  * })));
  * app.use(express.json()); // other routes; mounted after, so the webhook route reads the raw body itself
@@ -111,8 +116,13 @@ export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookRespo
  * ```
  */
 export function toNodeHandler(handler: WebhookHandler): NodeWebhookHandler {
+  let warned = false;
+  const warnOnce = () => {
+    if (!warned) console.warn(REBUILT_BODY_WARNING);
+    warned = true;
+  };
   return (req, res) => {
-    handle(handler, req, res).catch((error: unknown) => {
+    handle(handler, req, res, warnOnce).catch((error: unknown) => {
       console.error('workflow-automation-sdk: webhook request failed', error);
       if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -121,7 +131,7 @@ export function toNodeHandler(handler: WebhookHandler): NodeWebhookHandler {
   };
 }
 
-async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
+async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: NodeWebhookResponse, warnOnce: () => void): Promise<void> {
   const method = req.method ?? 'GET';
   let response: Response;
   // Answered here: a `Request` cannot even be made for TRACE, CONNECT or TRACK.
@@ -130,18 +140,20 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
     const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
     const preRead = bodyReadByFramework(req);
     if (preRead === lost) {
-      // No body: the handler sees the mark and answers 500 with a WfaError for `onError`.
+      // No body: the handler sees the mark and responds 500 with a WfaError for `onError`.
       const request = new Request(urlOf(req), init);
       Object.defineProperty(request, BODY_READ_BY_FRAMEWORK, { value: true });
       response = await handler(request);
     } else {
-      if (preRead !== undefined) init.body = preRead;
+      if (preRead !== undefined) init.body = preRead.body;
       else {
         init.body = streamOf(req);
         // Required by the Fetch standard for a streamed request body.
         init.duplex = 'half';
       }
-      response = await handler(new Request(urlOf(req), init));
+      const request = new Request(urlOf(req), init);
+      if (preRead?.rebuilt) warnOnce();
+      response = await handler(preRead?.rebuilt ? markRebuilt(request) : request);
     }
   }
   const body = new Uint8Array(await response.arrayBuffer());
@@ -158,18 +170,22 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
 
 const lost = Symbol('lost');
 
-function bodyReadByFramework(req: NodeWebhookRequest): Uint8Array<ArrayBuffer> | string | typeof lost | undefined {
+/** What a framework kept of a body it read; `rebuilt` when that is not the bytes sent (parsed JSON, decoded text). */
+type PreRead = { body: Uint8Array<ArrayBuffer> | string; rebuilt: boolean };
+
+function bodyReadByFramework(req: NodeWebhookRequest): PreRead | typeof lost | undefined {
   // A body parser that skipped this request (wrong content type) may still set `req.body = {}`; only a
   // stream that was read to the end means the body is elsewhere.
   if (!req.readableEnded) return undefined;
-  if (req.rawBody instanceof Uint8Array) return ownBytes(req.rawBody);
+  if (req.rawBody instanceof Uint8Array) return { body: ownBytes(req.rawBody), rebuilt: false };
   const body = req.body;
-  if (body instanceof Uint8Array) return ownBytes(body);
-  if (typeof body === 'string') return body;
-  if (body !== undefined && body !== null) return JSON.stringify(body);
+  if (body instanceof Uint8Array) return { body: ownBytes(body), rebuilt: false };
+  if (typeof body === 'string') return { body, rebuilt: true };
+  if (body !== undefined && body !== null) return { body: JSON.stringify(body), rebuilt: true };
   // Read, and kept nowhere we can see (Fastify keeps it on its own request object): lost, unless none was sent.
   const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (typeof length === 'string' && Number(length) > 0) ? lost : new Uint8Array(0);
+  const sent = req.headers['transfer-encoding'] !== undefined || (typeof length === 'string' && Number(length) > 0);
+  return sent ? lost : { body: new Uint8Array(0), rebuilt: false };
 }
 
 // A `Request` body may not be a view of shared memory: copy only in that rare case.

@@ -128,7 +128,7 @@ export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent<UnknownEventK
  */
 export interface ParseWebhookEventOptions {
   /** Reject event kinds this SDK version does not know instead of returning them. Default `false`. */
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /**

@@ -5,12 +5,12 @@
  * @module
  */
 
-import { ValidationError } from '../core/errors.js';
+import { ValidationError, WfaError } from '../core/errors.js';
 import type { WebhookDedupeStore } from './dedupe.js';
 
 /**
  * A node-redis (v4 and later) or ioredis client, as {@link redisStore} uses it: node-redis's
- * `sendCommand([...])` or ioredis's `call(command, ...args)`. The client must be connected.
+ * `sendCommand([...])` or ioredis's `call(command, ...args)`. The client must be connected: while it is not (its `status` or `isReady` says so), a delivery gets a 503.
  *
  * @example
  * ```ts
@@ -38,7 +38,7 @@ export type RedisLikeClient =
  */
 export interface RedisStoreOptions {
   /** Put before every key, so that the keys are easy to find and several endpoints can share a database. Default `wfa:webhook:`. */
-  prefix?: string;
+  prefix?: string | undefined;
 }
 
 // Compare-and-set and compare-and-delete, each one atomic step on the server: a key that expired and was
@@ -62,6 +62,9 @@ export function redisStore(client: RedisLikeClient, options: RedisStoreOptions =
   const send = commandSender(client);
   return {
     async reserve(key, value, ttlMs) {
+      // Both clients queue commands while disconnected and send them on reconnect, when a reservation would
+      // hold a key that nothing runs: refused at once instead, and the sender gets a 503 to retry.
+      if (!connected(client)) throw new WfaError('Redis client is not connected: the delivery was not reserved');
       return (await send(['SET', prefix + key, value, 'NX', 'PX', ms(ttlMs)])) === 'OK';
     },
     async get(key) {
@@ -75,6 +78,14 @@ export function redisStore(client: RedisLikeClient, options: RedisStoreOptions =
       await send(['EVAL', RELEASE, '1', prefix + key, expected]);
     },
   };
+}
+
+/** ioredis's `status` or node-redis's `isReady`, when the client has one; a client with neither is trusted. */
+function connected(client: RedisLikeClient): boolean {
+  const { status, isReady } = client as { status?: unknown; isReady?: unknown };
+  if (typeof status === 'string') return status === 'ready';
+  if (typeof isReady === 'boolean') return isReady;
+  return true;
 }
 
 function commandSender(client: RedisLikeClient): (args: string[]) => Promise<unknown> {

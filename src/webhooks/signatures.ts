@@ -56,8 +56,9 @@ export interface StandardWebhooksOptions {
   /** The signing secret: `whsec_` and the key's bytes in base64 (the prefix may be left out), or the key's bytes. */
   secret: string | Uint8Array;
   /**
-   * How far `webhook-timestamp` may be from this machine's clock, in seconds, either way: an older (replayed)
-   * or later delivery is refused. Default 300 (5 minutes), as the specification says.
+   * How far `webhook-timestamp` may be from this machine's clock, in whole seconds, either way: an older
+   * (replayed) or later delivery is refused. 0 accepts only the current second. Default 300 (5 minutes), as
+   * the specification says.
    */
   toleranceSeconds?: number | undefined;
 }
@@ -127,8 +128,9 @@ export function hmacSha256(options: HmacSha256Options): WebhookSignaturePreset {
 /**
  * Checks a delivery signed as the Standard Webhooks specification says (https://www.standardwebhooks.com):
  * `webhook-id`, `webhook-timestamp` (within `toleranceSeconds` of now) and `webhook-signature`, a
- * space-separated list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, any of which may match. The
- * comparison is Web Crypto's constant-time `verify`.
+ * space-separated list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, any of the first 10 of which may
+ * match (more are ignored, so a long list cannot cost a hash each). The comparison is Web Crypto's
+ * constant-time `verify`.
  *
  * @example
  * ```ts
@@ -160,7 +162,8 @@ export function standardWebhooks(options: StandardWebhooksOptions): WebhookSigna
       const timestamp = headers.get('webhook-timestamp')?.trim() ?? '';
       const list = headers.get('webhook-signature');
       if (!id || !list || !/^\d{1,12}$/.test(timestamp)) return false;
-      if (Math.abs(Date.now() / 1000 - Number(timestamp)) > tolerance) return false;
+      // In whole seconds, as the timestamp is: with a tolerance of 0, the current second is accepted.
+      if (Math.abs(Math.floor(Date.now() / 1000) - Number(timestamp)) > tolerance) return false;
       const data = signed(id, timestamp, rawBody);
       // A bounded number of entries: a sender rotating secrets sends two or three, not hundreds.
       for (const entry of list.trim().split(/\s+/).slice(0, 10)) {

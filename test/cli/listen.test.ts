@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
+import { standardWebhooks } from '../../src/webhooks/index.js';
 import { http, HttpResponse } from 'msw';
 import { BASE_URL, API_KEY, useService } from '../helpers/service.js';
 import { runMain, startMain } from './in-process.js';
@@ -60,6 +61,18 @@ describe('wfa listen', () => {
       'wfa: ConfigError: --sign standard-webhooks needs the signing secret in the environment variable WFA_WEBHOOK_SECRET',
     );
     expect(custom.stderr).toContain('environment variable MY_SECRET, which is not set');
+  });
+
+  test.each([
+    ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    ['sk_live_51HqLyjWDarjtT1zdp7dc', '51HqLyjWDarjtT1zdp7dc'],
+    ['s3cr3t+value/with=base64', 's3cr3t'],
+  ])('--secret-env %s (a secret typed where a variable name belongs) is never quoted', async (value, part) => {
+    const result = await runMain(['listen', ...FORWARD, '--sign', 'standard-webhooks', '--secret-env', value], CONNECTION);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/--secret-env/);
+    expect(result.stderr).not.toContain(part);
   });
 
   test('a secret that is not a Standard Webhooks secret is refused without being quoted', async () => {
@@ -137,6 +150,45 @@ describe('wfa listen, polling the msw mock', () => {
     expect(result.stderr).toContain('wfa listen: build bld_gone of workflow wf_gone could not be read');
     expect(result.stderr).toContain('workflow wf_empty');
     expect(badReads).toBe(3);
+  });
+
+  test('--pretty-body sends the body pretty-printed, keys in another order, signed as sent: a re-serialising receiver fails as in production', async () => {
+    const bodies: string[] = [];
+    const headers: Headers[] = [];
+    let started: ReturnType<typeof startMain> | undefined;
+    service.use(
+      http.post('http://localhost:3000/webhooks', async ({ request }) => {
+        bodies.push(await request.text());
+        headers.push(request.headers);
+        started?.interrupt();
+        return new HttpResponse('ok');
+      }),
+    );
+    serveCompletedWorkflow();
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    started = startMain(
+      ['listen', ...FORWARD, '--workflow', 'wf_ok', '--interval', '1ms', '--sign', 'standard-webhooks', '--pretty-body'],
+      {
+        WFA_BASE_URL: BASE_URL,
+        WFA_API_KEY: API_KEY,
+        WFA_WEBHOOK_SECRET: secret,
+      },
+    );
+    expect((await started.finished).code).toBe(ExitCode.Interrupted);
+
+    const body = bodies[0] ?? '';
+    expect(body).toContain('\n  ');
+    expect(Object.keys(JSON.parse(body))).toEqual(['data', 'workflow_id', 'event']);
+    expect(JSON.parse(body)).toEqual({
+      event: 'build.completed',
+      workflow_id: 'wf_ok',
+      data: { download_url: 'https://files.example.com/ok.zip' },
+    });
+    const verify = standardWebhooks({ secret });
+    const signed = new Headers(headers[0]);
+    expect(await verify(new TextEncoder().encode(body), signed)).toBe(true);
+    // What a receiver behind express.json() would check: the same JSON, compact. It fails, as in production.
+    expect(await verify(new TextEncoder().encode(JSON.stringify(JSON.parse(body))), signed)).toBe(false);
   });
 
   test('a workflow that cannot be read (a 400, which is not retried) is reported once; the other workflows are still forwarded', async () => {

@@ -6,9 +6,9 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** No persistence (`--save ''`, no AOF): nothing is written to disk, and nothing outlives the test. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** No persistence (`--save ''`, no AOF): nothing is written to disk, and nothing outlives the test. `port`: to restart one. */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const daemon = await startDaemon(
     'redis-server',
     ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],

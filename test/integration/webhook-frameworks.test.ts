@@ -4,9 +4,17 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWebhookBody, createWebhookHandler, toNodeHandler, WfaError } from '../../src/webhooks/index.js';
+import {
+  createWebhookBody,
+  createWebhookHandler,
+  signWebhook,
+  standardWebhooks,
+  toNodeHandler,
+  WfaError,
+} from '../../src/webhooks/index.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -97,6 +105,44 @@ describe('toNodeHandler after a framework read the body', () => {
   });
 });
 
+describe('Express: a receiver mounted behind express.json() (mis-mounted)', () => {
+  const verify = standardWebhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+  // As a real sender may send it: pretty-printed. Re-serialised by express.json(), it is no longer these bytes.
+  const pretty = JSON.stringify(JSON.parse(createWebhookBody()), null, 2);
+
+  async function misMounted(options: { verify?: typeof verify }) {
+    const errors: unknown[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const app = express();
+    app.use(express.json());
+    app.all('/hooks', toNodeHandler(createWebhookHandler({ on: {}, onError: (error) => void errors.push(error), ...options })));
+    const url = `${await listen(createServer(app))}/hooks`;
+    return { errors, warn, url };
+  }
+
+  it('a correctly signed delivery fails verification, and onError gets a WfaError naming the parser and the fix', async () => {
+    const { errors, url } = await misMounted({ verify });
+    const headers = { 'content-type': 'application/json', ...(await signWebhook(verify, pretty)) };
+    const response = await fetch(url, { method: 'POST', body: pretty, headers });
+    expect(response.status).toBe(401);
+    expect(errors).toHaveLength(1);
+    expect(WfaError.is(errors[0])).toBe(true);
+    expect((errors[0] as Error).message).toMatch(/rebuilt from req\.body/);
+    expect((errors[0] as Error).message).toMatch(/mount the webhook route before express\.json\(\), or behind express\.raw/);
+  });
+
+  it('warns once, even when nothing fails (no verify): dedupe would key on re-serialised JSON', async () => {
+    const { errors, warn, url } = await misMounted({});
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(url, { method: 'POST', body: pretty, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(200);
+    }
+    expect(errors).toEqual([]);
+    expect(warn).toHaveBeenCalledOnce();
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/body parser \(such as express\.json\(\)\).*dedupe keys on the rebuilt text/s);
+  });
+});
+
 describe("the guide's framework recipes, on real servers", () => {
   it('Express: the webhook route answers 200, and the routes after express.json() still parse JSON', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -106,6 +152,10 @@ describe("the guide's framework recipes, on real servers", () => {
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/^Build of wf_\w+ ready: https:/));
     const orders = await fetch(`${url}/orders`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
     expect(await orders.json()).toEqual({ received: { a: 1 } });
+    // app.all: a GET gets the documented 405, not Express's 404.
+    const get = await fetch(`${url}/wfa-webhook`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
   });
 
   it('Fastify: the webhook route answers 200 and 400, and the other routes keep the JSON parser', async () => {

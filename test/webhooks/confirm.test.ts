@@ -140,6 +140,20 @@ describe('confirm: build.completed', () => {
     expect(errorOf(onError).message).toMatch(/workflow "wf_forged" or its build was not found/);
   });
 
+  it.each([
+    ['..', '..'],
+    ['2,000 characters', 'w'.repeat(2_000)],
+    ['a lone surrogate', 'wf_\ud800'],
+  ])('answers 401, not 503, for a forged event whose workflow_id cannot exist (%s)', async (_, workflowId) => {
+    const { client, downloadUrl } = await completedBuild();
+    const { handler, onBuildCompleted, onError } = receiver(client);
+    const response = await handler(createWebhookRequest({ workflow_id: workflowId, data: { download_url: downloadUrl } }));
+    expect(response.status).toBe(401);
+    expect(onBuildCompleted).not.toHaveBeenCalled();
+    expect(errorOf(onError).message).toMatch(/workflow_id cannot be a workflow's id/);
+    expect(errorOf(onError).message).not.toContain('w'.repeat(100));
+  });
+
   it('answers 401 for a workflow without a build_id to read', async () => {
     const client: WebhookConfirmClient = {
       workflows: { get: async () => ({}) },
@@ -169,7 +183,7 @@ describe('confirm: the service cannot answer → 503, so the sender retries', ()
     expect(await first.json()).toEqual({ error: 'Webhook delivery could not be confirmed now; try again later' });
     expect(onBuildCompleted).not.toHaveBeenCalled();
     expect(onError).toHaveBeenCalledOnce();
-    expect(errorOf(onError).message).toMatch(/could not be confirmed: the service did not answer/);
+    expect(errorOf(onError).message).toMatch(/could not be confirmed: the service did not respond/);
 
     expect((await handler(delivery())).status).toBe(200);
     expect(onBuildCompleted).toHaveBeenCalledOnce();

@@ -4,8 +4,11 @@ import {
   createWebhookBody,
   createWebhookHandler,
   createWebhookRequest,
+  hmacSha256,
   memoryStore,
   redisStore,
+  signWebhook,
+  standardWebhooks,
   ValidationError,
   type WebhookDedupeStore,
   type WebhookHandlerOptions,
@@ -144,6 +147,96 @@ describe('dedupe with memoryStore()', () => {
     }
   });
 
+  it('renews the reservation while a slow handler runs: the same delivery at 0, 0.7 and 1.0 s runs once (fake clock)', async () => {
+    fakeClockInThisTest();
+    let running = 0;
+    let most = 0;
+    const onBuildCompleted = vi.fn(async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      running--;
+    });
+    // lockMs is handlerTimeoutMs + confirmTimeoutMs: 500 ms, a third of the handler's time.
+    const { handler } = receiver({ on: { 'build.completed': onBuildCompleted }, handlerTimeoutMs: 300, confirmTimeoutMs: 200 });
+
+    const first = handler(delivery());
+    await called(onBuildCompleted, Number.POSITIVE_INFINITY); // past the key's SHA-256, which no clock moves
+    await vi.advanceTimersByTimeAsync(700);
+    expect((await first).status).toBe(503); // past handlerTimeoutMs: still running
+    // A duplicate needs no timer to be refused: each is awaited before the clock moves on.
+    expect((await handler(delivery())).status).toBe(503); // at 0.7 s
+    await vi.advanceTimersByTimeAsync(300);
+    expect((await handler(delivery())).status).toBe(503); // at 1.0 s
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+    expect(most).toBe(1);
+    expect(await (await run(handler(delivery()))).json()).toEqual({ received: true, duplicate: true });
+  });
+
+  it('memoryStore: after maxKeys other deliveries, a duplicate of one still running does not run again', async () => {
+    let finish: () => void = () => {};
+    const slow = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const onBuildCompleted = vi.fn((event: { workflow_id: string }) => (event.workflow_id === 'wf_slow' ? slow() : undefined));
+    const { handler } = receiver({
+      on: { 'build.completed': onBuildCompleted },
+      store: memoryStore({ maxKeys: 3 }),
+      handlerTimeoutMs: 1_000,
+    });
+
+    const first = handler(delivery({}, 'wf_slow'));
+    await vi.waitFor(() => expect(slow).toHaveBeenCalledOnce());
+    for (let i = 0; i < 5; i++) expect((await handler(delivery({}, `wf_${i}`))).status).toBe(200);
+    expect((await handler(delivery({}, 'wf_slow'))).status).toBe(503);
+    expect(slow).toHaveBeenCalledOnce();
+    finish();
+    expect((await first).status).toBe(200);
+  });
+
+  it('with hmacSha256, keys on the signed body: a captured delivery replayed with a fresh x-delivery-id does not run again', async () => {
+    const verify = hmacSha256({ secret: 's3cr3t', header: 'x-signature' });
+    const { handler, onBuildCompleted } = receiver({ verify });
+    const body = createWebhookBody({ workflow_id: 'wf_1' });
+    const signed = await signWebhook(verify, body);
+    const send = (id: string) =>
+      new Request('https://example.com/hooks', { method: 'POST', body, headers: { ...signed, 'x-delivery-id': id } });
+    expect((await handler(send('d_1'))).status).toBe(200);
+    const replay = await handler(send('d_2'));
+    expect(await replay.json()).toEqual({ received: true, duplicate: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+    expect(onBuildCompleted.mock.calls[0]?.[2].key).toMatch(/^body:/);
+  });
+
+  it('with standardWebhooks, keys on the signed webhook-id, not on an unsigned x-delivery-id', async () => {
+    const verify = standardWebhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    const { handler, onBuildCompleted } = receiver({ verify, dedupe: { store: memoryStore(), idHeaders: ['x-delivery-id'] } });
+    const body = createWebhookBody({ workflow_id: 'wf_1' });
+    const signed = await signWebhook(verify, body, { id: 'msg_1' });
+    const send = (id: string) =>
+      new Request('https://example.com/hooks', { method: 'POST', body, headers: { ...signed, 'x-delivery-id': id } });
+    expect((await handler(send('d_1'))).status).toBe(200);
+    expect(await (await handler(send('d_2'))).json()).toEqual({ received: true, duplicate: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+
+  it('undoes a reservation whose store call failed or timed out, so a command that lands late holds nothing', async () => {
+    fakeClockInThisTest();
+    const store = memoryStore();
+    let land: () => void = () => {};
+    // A reservation queued while disconnected: it lands only after the handler gave up on it.
+    const reserve = vi.fn(
+      (key: string, value: string, ttlMs: number) =>
+        new Promise<boolean>((resolve) => (land = () => resolve(store.reserve(key, value, ttlMs) as unknown as boolean))),
+    );
+    const { handler, onBuildCompleted } = receiver({ store: { ...store, reserve }, handlerTimeoutMs: 1_000 });
+    const answer = handler(delivery());
+    await called(reserve);
+    expect((await run(answer)).status).toBe(503);
+    land();
+    await called({ mock: { calls: [] } }, 20);
+    expect(await store.get((await keyOf(delivery())) ?? '')).toBeUndefined();
+    expect(onBuildCompleted).not.toHaveBeenCalled();
+  });
+
   it('does not reserve deliveries nothing handles', async () => {
     const store = memoryStore();
     const reserve = vi.spyOn(store, 'reserve');
@@ -166,11 +259,26 @@ describe('memoryStore()', () => {
     expect(await store.get('k')).toBe('done');
   });
 
-  it('is bounded: beyond maxKeys the oldest key is forgotten first', async () => {
+  it('is bounded: beyond maxKeys the oldest finished key is forgotten first', async () => {
     const store = memoryStore({ maxKeys: 3 });
-    for (const key of ['a', 'b', 'c', 'd']) await store.reserve(key, '1', 60_000);
+    for (const key of ['a', 'b', 'c', 'd']) {
+      await store.reserve(key, '1', 60_000);
+      await store.replace(key, '1', 'done', 60_000);
+    }
     expect(await store.get('a')).toBeUndefined();
-    expect(await Promise.all(['b', 'c', 'd'].map((key) => store.get(key)))).toEqual(['1', '1', '1']);
+    expect(await Promise.all(['b', 'c', 'd'].map((key) => store.get(key)))).toEqual(['done', 'done', 'done']);
+  });
+
+  it('never forgets a reservation still held (reserved, or renewed with its own value) to make room', async () => {
+    const store = memoryStore({ maxKeys: 2 });
+    await store.reserve('running', 'pending:1', 60_000);
+    await store.replace('running', 'pending:1', 'pending:1', 60_000); // a renewal keeps it held
+    for (const key of ['a', 'b', 'c']) {
+      await store.reserve(key, '1', 60_000);
+      await store.replace(key, '1', 'done', 60_000);
+    }
+    expect(await store.get('running')).toBe('pending:1');
+    expect(await store.get('c')).toBe('done');
   });
 
   it('refuses bad options when created, and so does the handler', () => {
@@ -200,3 +308,9 @@ it('createWebhookRequest deliveries of the same payload share a key', async () =
   await handler(createWebhookRequest({ workflow_id: 'wf_9' }));
   expect(onBuildCompleted).toHaveBeenCalledOnce();
 });
+
+/** The key a delivery gets without an id header: the store's view of it, for checking what a store holds. */
+async function keyOf(request: Request): Promise<string | undefined> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await request.arrayBuffer()));
+  return `body:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}

@@ -4,6 +4,8 @@ import {
   createWebhookHandler,
   createWebhookPayload,
   createWebhookRequest,
+  memoryStore,
+  ValidationError,
   WfaError,
   type WebhookEvent,
 } from '../../src/webhooks/index.js';
@@ -264,9 +266,13 @@ describe('createWebhookHandler: 413 past maxBodyBytes', () => {
     expect(onBuildCompleted).not.toHaveBeenCalled();
   });
 
-  it('refuses a maxBodyBytes that is not a non-negative number', () => {
-    expect(() => createWebhookHandler({ on: {}, maxBodyBytes: -1 })).toThrow(RangeError);
-    expect(() => createWebhookHandler({ on: {}, maxBodyBytes: Number.NaN })).toThrow(RangeError);
+  it('refuses a maxBodyBytes that is not a non-negative number, with a ValidationError naming the field', () => {
+    for (const maxBodyBytes of [-1, Number.NaN]) {
+      const error = thrownBy(() => createWebhookHandler({ on: {}, maxBodyBytes }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).field).toBe('maxBodyBytes');
+      expect((error as Error).message).toMatch(/maxBodyBytes: must be a number of bytes >= 0/);
+    }
   });
 });
 
@@ -416,9 +422,47 @@ describe('time bounds', () => {
   });
 
   it.each([0, -1, Number.NaN, '5' as unknown as number])('refuses bodyTimeoutMs and handlerTimeoutMs of %s', (value) => {
-    expect(() => createWebhookHandler({ on: {}, bodyTimeoutMs: value })).toThrow(/bodyTimeoutMs must be a number of milliseconds > 0/);
-    expect(() => createWebhookHandler({ on: {}, handlerTimeoutMs: value })).toThrow(
-      /handlerTimeoutMs must be a number of milliseconds > 0/,
-    );
+    for (const field of ['bodyTimeoutMs', 'handlerTimeoutMs', 'confirmTimeoutMs'] as const) {
+      const error = thrownBy(() => createWebhookHandler({ on: {}, [field]: value }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).field).toBe(field);
+      expect((error as Error).message).toMatch(new RegExp(`${field}: must be a number of milliseconds > 0`));
+    }
+  });
+
+  it('refuses every bad option the one way: a ValidationError naming the field', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ on: undefined }, 'on'],
+      [{ on: { 'build.completed': 'not a function' } }, 'on'],
+      [{ on: {}, verify: 'x' }, 'verify'],
+      [{ on: {}, onError: 1 }, 'onError'],
+      [{ on: {}, onUnknown: {} }, 'onUnknown'],
+      [{ on: {}, dedupe: { store: memoryStore(), lockMs: 0 } }, 'dedupe.lockMs'],
+      [{ on: {}, dedupe: { store: memoryStore(), idHeaders: 'webhook-id' } }, 'dedupe.idHeaders'],
+    ];
+    for (const [options, field] of cases) {
+      const error = thrownBy(() => createWebhookHandler(options as never));
+      expect(error, field).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).field).toBe(field);
+      expect((error as Error).message).toMatch(/^Invalid options of createWebhookHandler: /);
+    }
+  });
+
+  it('accepts undefined for every optional field, as exactOptionalPropertyTypes users pass it', async () => {
+    const handler = createWebhookHandler({
+      on: { 'build.completed': undefined },
+      ...{ onUnknown: undefined, verify: undefined, onError: undefined, maxBodyBytes: undefined, bodyTimeoutMs: undefined },
+      ...{ handlerTimeoutMs: undefined, confirm: undefined, unconfirmed: undefined, confirmTimeoutMs: undefined, dedupe: undefined },
+    });
+    expect((await handler(createWebhookRequest())).status).toBe(200);
   });
 });
+
+function thrownBy(action: () => unknown): unknown {
+  try {
+    action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}

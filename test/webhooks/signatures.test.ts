@@ -178,6 +178,24 @@ describe('standardWebhooks', () => {
     expect((await deliver(strict, elevenOld)).status).toBe(401);
   });
 
+  it('toleranceSeconds: 0 accepts a delivery signed in the current second, and refuses one a second away', async () => {
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0) + 700; // mid-second: the timestamp has whole seconds only
+    clockAt(now);
+    const exact = standardWebhooks({ secret: SW_SECRET, toleranceSeconds: 0 });
+    expect((await deliver(exact, await signWebhook(exact, body, { timestamp: new Date(now) }))).status).toBe(200);
+    expect((await deliver(exact, await signWebhook(exact, body, { timestamp: new Date(now - 1_000) }))).status).toBe(401);
+    expect((await deliver(exact, await signWebhook(exact, body, { timestamp: new Date(now + 1_000) }))).status).toBe(401);
+  });
+
+  it('checks the first 10 signatures of the list, as documented: a valid one 10th is accepted, 11th is not', async () => {
+    const headers = await signWebhook(verify, body);
+    const others = Array.from({ length: 10 }, (_, i) => `v1,${btoa(String(i).padStart(32, '0'))}`);
+    const at = (position: number) =>
+      [...others.slice(0, position - 1), headers['webhook-signature'], ...others.slice(position - 1)].join(' ');
+    expect((await deliver(verify, { ...headers, 'webhook-signature': at(10) })).status).toBe(200);
+    expect((await deliver(verify, { ...headers, 'webhook-signature': at(11) })).status).toBe(401);
+  });
+
   it('takes the secret with or without whsec_, or as the key bytes', async () => {
     const headers = await signWebhook(verify, body);
     const bytes = Uint8Array.from(atob(SW_KEY_BASE64), (char) => char.charCodeAt(0));

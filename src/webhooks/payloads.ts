@@ -17,11 +17,11 @@ import type { BuildCompletedData, BuildCompletedEvent, UnknownWebhookEvent } fro
  */
 export interface BuildCompletedPayloadInput {
   /** Default `'build.completed'`. */
-  event?: 'build.completed';
+  event?: 'build.completed' | undefined;
   /** Default `'wf_test'`. */
-  workflow_id?: string;
+  workflow_id?: string | undefined;
   /** Merged into `{ download_url: 'https://downloads.example.com/wf_test.zip' }`. */
-  data?: Partial<BuildCompletedData>;
+  data?: Partial<BuildCompletedData> | undefined;
   [key: string]: unknown;
 }
 
@@ -37,9 +37,9 @@ export interface OtherWebhookPayloadInput {
   /** The event kind, for example one the SDK does not know yet. */
   event: string;
   /** Default `'wf_test'`. */
-  workflow_id?: string;
+  workflow_id?: string | undefined;
   /** Default `{}`. */
-  data?: Record<string, unknown>;
+  data?: Record<string, unknown> | undefined;
   [key: string]: unknown;
 }
 
@@ -92,7 +92,7 @@ export function createWebhookBody(input?: BuildCompletedPayloadInput | OtherWebh
  */
 export function createWebhookRequest(
   input?: BuildCompletedPayloadInput | OtherWebhookPayloadInput,
-  init: { url?: string; headers?: ConstructorParameters<typeof Headers>[0] } = {},
+  init: { url?: string | undefined; headers?: ConstructorParameters<typeof Headers>[0] | undefined } = {},
 ): Request {
   const headers = new Headers(init.headers);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');

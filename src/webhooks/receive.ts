@@ -1,0 +1,108 @@
+/**
+ * The handler's bounded steps: reading a body within a size and a time limit, running a user's callback
+ * within a time limit, and the JSON responses it sends.
+ *
+ * @module
+ */
+
+import type { WebhookEvent } from './parse.js';
+
+/** What a bounded step settles with when its time ran out. */
+export const timedOut = Symbol('timed out');
+
+/** Runs a user's callback within the handler's time bound: a sync throw counts as a rejection. */
+export type Run = <T>(callback: () => T | Promise<T>) => Promise<T | typeof timedOut>;
+
+/** What `work` settles with, or `timedOut` after `ms`; the timer never outlives the race. */
+export async function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
+  // setTimeout fires at once past 2^31 - 1 ms: a longer bound is no bound.
+  if (ms > 2 ** 31 - 1) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([work, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(resolve, ms, timedOut)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const tooLarge = Symbol('too large');
+export const tooSlow = Symbol('too slow');
+export const unreadable = Symbol('unreadable');
+
+/** Reads the body, counting bytes as they arrive, and gives up as soon as the limit or the deadline is passed. */
+export async function readBody(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+): Promise<Uint8Array | typeof tooLarge | typeof tooSlow | typeof unreadable> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await request.body?.cancel().catch(() => {});
+    return tooLarge;
+  }
+  if (!request.body) return new Uint8Array(0);
+
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    // Inside the `try`: a stream that fails to start is a 400, not a crash.
+    reader = request.body.getReader();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const read = await within(Math.max(0, deadline - Date.now()), reader.read());
+      if (read === timedOut) {
+        await reader.cancel().catch(() => {});
+        return tooSlow;
+      }
+      const { done, value } = read;
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return tooLarge;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return unreadable;
+  } finally {
+    reader?.releaseLock();
+  }
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Gives `error` to `onError` within the bound; an `onError` that fails itself is logged with the error. */
+export async function report(
+  run: Run,
+  onError: (error: unknown, event: WebhookEvent | undefined) => unknown,
+  error: unknown,
+  event: WebhookEvent | undefined,
+): Promise<void> {
+  try {
+    await run(() => onError(error, event));
+  } catch (hookError) {
+    // The hook itself failed: log both rather than lose the original error.
+    console.error('workflow-automation-sdk: webhook onError hook threw', hookError, 'while reporting', error);
+  }
+}
+
+/** A JSON response. */
+export function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** The 405 both faces send for any method but POST. */
+export function methodNotAllowed(method: string): Response {
+  return reply(405, { error: `Method ${method} not allowed; webhooks are delivered by POST` }, { allow: 'POST' });
+}
