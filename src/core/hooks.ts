@@ -175,22 +175,6 @@ export interface Hooks {
   onWait?: Hook<WaitEvent> | undefined;
 }
 
-const HOOK_NAMES = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onSuccess', 'onError', 'onWait'] as const;
-
-/** `undefined` when no hook is set, so that the hot path checks one field. */
-export function checkHooks(hooks: Hooks | undefined): Hooks | undefined {
-  if (hooks === undefined) return undefined;
-  if (typeof hooks !== 'object' || hooks === null) throw new WfaError('hooks must be an object of functions');
-  const kept: Record<string, unknown> = {};
-  for (const name of Object.keys(hooks)) {
-    const hook = (hooks as Record<string, unknown>)[name];
-    if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new WfaError(`hooks.${name} is not a hook (${HOOK_NAMES.join(', ')})`);
-    if (hook !== undefined && typeof hook !== 'function') throw new WfaError(`hooks.${name} must be a function`);
-    if (hook) kept[name] = hook;
-  }
-  return Object.keys(kept).length ? (kept as Hooks) : undefined;
-}
-
 let lastId = 0;
 /** Ids for calls and waits seen by hooks. */
 export function nextId(): number {

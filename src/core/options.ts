@@ -1,7 +1,6 @@
-/** The options a `Client` and each call accept, and the checks of a call's options. */
-import { ValidationError, type Issue } from './errors.js';
+/** The options a `Client` and each call accept, documented where defined; `settings.ts` checks them. */
 import type { Hooks } from './hooks.js';
-import { MAX_RETRIES, type RetryOptions } from './retry.js';
+import type { RetryOptions } from './retry.js';
 
 /**
  * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
@@ -196,53 +195,4 @@ export function readEnv(name: string): string | undefined {
     // Deno without --allow-env throws on access.
     return undefined;
   }
-}
-
-// An HTTP token (RFC 9110).
-const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;
-// What a Fetch `ByteString` header value may hold.
-const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
-
-/**
- * A wrong option is the caller's mistake, to be named before anything is sent, not retried or reported as a
- * network failure. Header values are never quoted: they may be secrets.
- */
-export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
-  const issues: Issue[] = [];
-  const { signal, timeoutMs, maxRetries, headers, deadlineMs } = options;
-  if (deadlineMs !== undefined && !(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
-    issues.push({ path: ['deadlineMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
-  }
-  // `typeof null` is 'object': a null signal fails on `aborted`.
-  if (
-    signal !== undefined &&
-    !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')
-  ) {
-    issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
-  }
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= MAX_RETRIES)) {
-    issues.push({ path: ['maxRetries'], message: `must be a whole number from 0 to ${MAX_RETRIES}`, code: 'invalid_value' });
-  }
-  if (headers !== undefined) {
-    const proto = headers !== null && typeof headers === 'object' ? Object.getPrototypeOf(headers) : undefined;
-    // A Headers instance or a Map spreads to `{}`: its headers would be dropped without a word.
-    if (proto !== Object.prototype && proto !== null) {
-      issues.push({ path: ['headers'], message: 'must be a plain object of header names to strings', code: 'invalid_type' });
-    } else {
-      for (const [name, value] of Object.entries(headers)) {
-        if (!HEADER_NAME.test(name)) issues.push({ path: ['headers', name], message: 'is not a valid header name', code: 'invalid_value' });
-        else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-          issues.push({
-            path: ['headers', name],
-            message: 'must be a string without line breaks or characters past U+00FF',
-            code: 'invalid_value',
-          });
-        }
-      }
-    }
-  }
-  if (issues.length) throw new ValidationError(what, issues);
 }

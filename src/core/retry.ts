@@ -5,7 +5,7 @@
  */
 import { parseRetryAfter } from './retry-after.js';
 import { now, runPhase, sleepWithin } from './poll.js';
-import { thrownName } from './redact.js';
+import { safeCause, thrownName } from './redact.js';
 
 /**
  * The longest `Retry-After` the SDK sleeps on by itself: one minute. A longer one ends the call with the
@@ -144,6 +144,10 @@ export interface RetryPolicy {
   /** Shared by every hop of one call (redirects, the prefix fallback); on {@link now}'s clock. */
   deadline: number;
   retry?: RetryOptions | undefined;
+  /** Removed from the error `shouldRetry` is shown. */
+  secrets?: readonly string[] | undefined;
+  /** A hook the attempt was waiting for when its time ran out: that error ends the call, not retried. */
+  hookTimeout?: (() => Error | undefined) | undefined;
   /** For `shouldRetry`: the attempt's URL without secrets. */
   shownUrl?: string | undefined;
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
@@ -207,9 +211,14 @@ export function retryDelay(
   return step / 2 + (Math.random() * step) / 2;
 }
 
-/** What `shouldRetry` is shown of a failure: what the transport threw, not the core's wrapper. */
+/** What `shouldRetry` is shown of a failure: what the transport threw, or a `TimeoutError`, not the core's wrapper. */
 function causeOf(error: unknown): unknown {
-  return error instanceof AttemptFailure && 'cause' in error.failure ? error.failure.cause : error;
+  if (!(error instanceof AttemptFailure)) return error;
+  const { failure } = error;
+  if ('cause' in failure) return failure.cause;
+  const timeout = new Error('The attempt timed out');
+  timeout.name = 'TimeoutError';
+  return timeout;
 }
 
 /** One attempt's time plus the longest backoff, for each attempt allowed. */
@@ -230,6 +239,8 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
     if (result.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: result.reason });
     // The call's deadline ends the call: nothing is retried after it.
     if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure({ kind: 'deadline' });
+    const hookTimedOut = result.type === 'deadline' ? policy.hookTimeout?.() : undefined;
+    if (hookTimedOut) throw hookTimedOut;
     const outcome =
       result.type === 'done'
         ? result.value
@@ -239,7 +250,8 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
       ? (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => {
           let said: unknown;
           try {
-            said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context });
+            const error = context.error === undefined ? undefined : safeCause(context.error, policy.secrets ?? []);
+            said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context, error });
           } catch (error) {
             throw new AttemptFailure({ kind: 'should-retry', cause: error });
           }

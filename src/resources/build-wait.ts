@@ -13,7 +13,7 @@
 import { thrownName } from '../core/redact.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import type { CoreResponse, HttpCore, ResponseSpec } from '../core/http.js';
-import { checkRequestOptions } from '../core/options.js';
+import { checkRequestOptions } from '../core/settings.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin } from '../core/poll.js';
 import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
