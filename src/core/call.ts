@@ -10,9 +10,10 @@ import type { ResponseDetails } from './options.js';
 import { now } from './poll.js';
 import { queryString, withSearch } from './query.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
-import { parseBody, redactHeaders } from './response.js';
+import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
+import { checkCall, targetOf, underRoot, type Target } from './target.js';
 import { asResponse, type TransportResponse } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
@@ -31,14 +32,7 @@ export interface Received {
   readonly raw?: TransportResponse | undefined;
 }
 
-/** Where the call goes: a route under the service root, or another URL, which gets no key and no client header. */
-type Target = { route: Route; url?: undefined } | { route?: undefined; url: string };
-
 const MAX_REDIRECTS = 5;
-// What `fetch` sends everywhere: CONNECT, TRACE and TRACK are forbidden to it.
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-// `.` and `..` segments, plain or percent-encoded, after `/` or `\` (which URLs read as `/`).
-const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i;
 // Many servers and proxies refuse longer URLs, and an error quotes its URL.
 const MAX_URL_LENGTH = 8192;
 
@@ -54,6 +48,7 @@ export class Call<T> {
   protected timeoutMs: number;
   protected headers: Record<string, string> = {};
   protected body: string | undefined;
+  protected search = '';
 
   constructor(
     readonly core: CallHost,
@@ -70,7 +65,7 @@ export class Call<T> {
   /** Rejects only with the SDK's errors. */
   async run(): Promise<CoreResponse<T>> {
     const target = await this.prepare();
-    const search = queryString(this.req.query);
+    const { search } = this;
     const received = target.route ? await this.sendRouted(target.route, search) : await this.send(withSearch(target.url, search));
     return this.respond(received);
   }
@@ -88,8 +83,9 @@ export class Call<T> {
     // One deadline for the whole call: every redirect hop and every route tried run inside it.
     this.deadline =
       deadlineMs === undefined ? callDeadline(this.timeoutMs, options.maxRetries ?? settings.maxRetries) : this.started + deadlineMs;
-    const target = this.target(req.path);
+    const target = targetOf(req.path, core.routes);
     this.body = jsonBody(req.body);
+    this.search = queryString(req.query);
     // Client-level headers go only where the key may go; the call's own go wherever the call goes.
     const headers: Record<string, string> = { accept: 'application/json', ...(target.route && settings.headers), ...options.headers };
     let key = headers['x-api-key'];
@@ -115,37 +111,15 @@ export class Call<T> {
     }
   }
 
-  /** An absolute URL under the root (by whole path segments) is routed like its path; any other is foreign. */
-  target(path: string): Target {
-    const { routes } = this.core;
-    let rest = path;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
-      const url = new URL(path);
-      if (url.username || url.password) {
-        // fetch refuses such a URL, and an error quoting it would show the password.
-        const message = 'must not contain user:password@; send credentials in headers';
-        throw new ValidationError('request', [{ path: ['path'], message, code: 'invalid_value' }]);
-      }
-      url.hash = '';
-      const rootPath = underRoot(url.href, routes.root);
-      if (rootPath === undefined) return { url: url.href };
-      rest = url.pathname.slice(rootPath.length) + url.search;
-    }
-    if (DOT_SEGMENT.test(rest.split(/[?#]/, 1)[0]!)) {
-      // A URL parser resolves them, and the call would leave the service root with the key.
-      throw new ValidationError('request', [{ path: ['path'], message: 'must not hold "." or ".." segments', code: 'invalid_value' }]);
-    }
-    return { route: routes.route(rest.startsWith('/') ? rest : `/${rest}`) };
-  }
-
   /** Sends to the route's URL. Before the prefix is confirmed, a 404 is tried once under the other prefix. */
   async sendRouted(route: Route, search: string): Promise<Received> {
     let url = route.url;
     let first: ApiError | undefined;
     for (;;) {
-      let received: Received;
       try {
-        received = await this.send(withSearch(url, search));
+        const received = await this.send(withSearch(url, search));
+        route.confirm(received.status);
+        return received;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         route.confirm(error.status);
@@ -153,10 +127,7 @@ export class Call<T> {
         if (next === undefined) throw first && error.status === 404 ? notFoundUnderBoth(error, first) : error;
         first = error;
         url = next;
-        continue;
       }
-      route.confirm(received.status);
-      return received;
     }
   }
 
@@ -214,18 +185,12 @@ export class Call<T> {
     return this.read(request, await this.transmit(request, this.headers, signal));
   }
 
-  protected async transmit(request: Outgoing, headers: Record<string, string>, signal: AbortSignal): Promise<TransportResponse> {
-    const { method, url, body } = request;
+  protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSignal): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it.
     const caller = this.raw ? this.options.signal : undefined;
+    const signal = caller ? AbortSignal.any([attempt, caller]) : attempt;
     try {
-      return await this.core.settings.transport({
-        method,
-        url,
-        headers,
-        body,
-        signal: caller ? AbortSignal.any([signal, caller]) : signal,
-      });
+      return await this.core.settings.transport({ ...request, headers, signal });
     } catch (error) {
       throw new AttemptFailure({ kind: 'network', cause: error });
     }
@@ -297,6 +262,7 @@ export class Call<T> {
     return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
   }
 
+  /** What an `ApiError` says of the request and response, secrets removed. */
   errorFields(request: Outgoing, received: Received) {
     const { status, headers } = received;
     return { status, headers: redactHeaders(headers, this.secrets), method: request.method, url: redactText(request.url, this.secrets) };
@@ -330,42 +296,5 @@ export class Call<T> {
     };
     const { raw } = received;
     return { data, response, raw: raw && asResponse(secrets.length ? { ...raw, headers: response.headers } : raw) };
-  }
-}
-
-/** The root's path when `url` is under it by whole segments (`/gw` holds `/gw/x`, not `/gw2/x`); else `undefined`. */
-function underRoot(url: string, root: string): string | undefined {
-  const { origin } = new URL(root);
-  const rootPath = root.slice(origin.length);
-  if (!url.startsWith(origin)) return undefined;
-  const rest = url.slice(origin.length);
-  return rest === rootPath || rest.startsWith(`${rootPath}/`) || rest.startsWith(`${rootPath}?`) || rootPath === '' ? rootPath : undefined;
-}
-
-/** The fallback's 404 names the URL tried first too: that is the one the caller expects. */
-function notFoundUnderBoth(error: ApiError, first: ApiError): ApiError {
-  const { status, headers, body, method, url } = error;
-  const message = `${messageFromBody(status, body)}; tried ${pathOf(first.url)} first`;
-  return ApiError.from({ status, headers, body, method, url, message });
-}
-
-/** Refuses, before anything is sent, a method or path a JavaScript caller got wrong. */
-function checkCall(req: CoreRequest<unknown>): void {
-  const issues = [];
-  if (typeof req.method !== 'string' || !METHODS.includes(req.method.toUpperCase())) {
-    issues.push({ path: ['method'], message: `must be one of ${METHODS.join(', ')}`, code: 'invalid_value' });
-  }
-  if (typeof req.path !== 'string' || req.path === '') {
-    issues.push({ path: ['path'], message: 'must be a non-empty string', code: 'invalid_type' });
-  }
-  if (issues.length) throw new ValidationError('request', issues);
-}
-
-function parseErrorBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -1,5 +1,6 @@
 /** What a call hands back from a response: its body parsed and checked, its headers with secrets removed. */
-import { ResponseValidationError, type Issue } from './errors.js';
+import { ApiError, ResponseValidationError, type Issue } from './errors.js';
+import { messageFromBody, pathOf } from './error-message.js';
 import type { ResponseSpec } from './request.js';
 import { redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';
@@ -56,4 +57,21 @@ export function parseBody<T>(
     url: redactText(received.url, secrets),
     what: spec?.name,
   });
+}
+
+/** The fallback's 404 names the URL tried first too: that is the one the caller expects. */
+export function notFoundUnderBoth(error: ApiError, first: ApiError): ApiError {
+  const { status, headers, body, method, url } = error;
+  const message = `${messageFromBody(status, body)}; tried ${pathOf(first.url)} first`;
+  return ApiError.from({ status, headers, body, method, url, message });
+}
+
+/** An error body as JSON where it is, else as text; `undefined` when empty. */
+export function parseErrorBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
