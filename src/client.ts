@@ -149,7 +149,7 @@ export class Client {
     baseUrl: string;
     /** The path prefix in use (or tried first, until confirmed). */
     apiPrefix: string;
-    /** Set in the options, or answered other than 404; until then a 404 makes the client try the other. */
+    /** Set in the options, or a response other than 404 under it; until then a 404 makes the client try the other. */
     prefixConfirmed: boolean;
     /** `'[redacted]'` or `'(none)'`: whether a key is set helps debugging; its value never would. */
     apiKey: string;

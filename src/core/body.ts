@@ -7,8 +7,8 @@ import { AttemptFailure } from './retry.js';
 import type { TransportResponse } from './transport.js';
 
 /**
- * Default `maxResponseBytes`: 4 MiB. Reading an answer costs a few times its size at peak (the stream's buffers
- * and ours), so the limit bounds the heap a runaway answer can take.
+ * Default `maxResponseBytes`: 4 MiB. Reading a response costs a few times its size at peak (the stream's buffers
+ * and ours), so the limit bounds the heap a runaway response can take.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** How much of an error body is kept: enough for any message, bounded whatever the service sends. */

@@ -12,25 +12,10 @@ import type { RetryOptions } from './retry.js';
  */
 export type ApiPrefix = '/api/v1' | '/v1';
 
-/**
- * Severity levels, most severe first. `'off'` logs nothing.
- *
- * @example
- * ```ts
- * const level: LogLevel = process.env.DEBUG ? 'debug' : 'warn';
- * new Client({ logger: console, logLevel: level });
- * ```
- */
+/** Severity levels, most severe first. `'off'` logs nothing. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-/**
- * Anything console-like. Lines never contain the API key or a saved integration key.
- *
- * @example
- * ```ts
- * new Client({ logger: console, logLevel: 'debug' });
- * ```
- */
+/** Anything console-like. Lines never contain the API key or a saved integration key. */
 export interface Logger {
   /** Part of the console shape; the SDK reports failures by throwing them, not here. */
   error(message: string, ...rest: unknown[]): void;
@@ -38,7 +23,7 @@ export interface Logger {
   warn(message: string, ...rest: unknown[]): void;
   /** Which path prefix the SDK settled on, and why. */
   info(message: string, ...rest: unknown[]): void;
-  /** Each request sent and each answer, with its time. */
+  /** Each request sent and each response, with its time. */
   debug(message: string, ...rest: unknown[]): void;
 }
 
@@ -63,14 +48,7 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
  */
 export type ApiKeySource = string | (() => string | Promise<string>);
 
-/**
- * Options of each call; every method takes them as its last, optional argument.
- *
- * @example
- * ```ts
- * await client.workflows.get('wf_1', { timeoutMs: 5_000, maxRetries: 0, signal: AbortSignal.timeout(10_000) });
- * ```
- */
+/** Options of each call; every method takes them as its last, optional argument. */
 export interface RequestOptions {
   /** Aborts the call, including any wait between retries; the call rejects with `AbortError`. */
   signal?: AbortSignal | undefined;
@@ -84,14 +62,7 @@ export interface RequestOptions {
   deadlineMs?: number | undefined;
 }
 
-/**
- * Options of `new Client()`. Every one is optional where the environment can supply it.
- *
- * @example
- * ```ts
- * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
- * ```
- */
+/** Options of `new Client()`. Every one is optional where the environment can supply it. */
 export interface ClientOptions {
   /** Sent as `X-API-Key`. Default: the `WFA_API_KEY` environment variable (where `process.env` exists). */
   apiKey?: ApiKeySource | undefined;
@@ -102,7 +73,7 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   /**
    * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` (or the one `baseUrl` ends with)
-   * and, until a prefix answers anything but 404, retries a 404 once under the other. `''` (or `'/'`) sends
+   * and, until a prefix responds with anything but 404, retries a 404 once under the other. `''` (or `'/'`) sends
    * paths with no prefix, and any other path (`'/wfa/v1'`) is a gateway's own prefix, appended to `baseUrl`
    * as written; neither is ever detected or retried.
    */
@@ -134,7 +105,7 @@ export interface ClientOptions {
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
   /**
-   * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger answer fails with
+   * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger response fails with
    * `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
    */
   maxResponseBytes?: number | undefined;
@@ -161,15 +132,7 @@ export interface ClientOptions {
     | undefined;
 }
 
-/**
- * How a call was answered: the final response's status and headers, and how the SDK got there.
- *
- * @example
- * ```ts
- * const { data, response } = await client.workflows.get('wf_1').withResponse();
- * console.log(response.status, response.requestId, response.attempts, response.elapsedMs);
- * ```
- */
+/** How a call went: the final response's status and headers, and how the SDK got there. */
 export interface ResponseDetails {
   /** The final response's status. */
   readonly status: number;
@@ -177,11 +140,11 @@ export interface ResponseDetails {
   readonly headers: Headers;
   /** `X-Request-Id` (or `Request-Id`) of the final response, if the service sent one. */
   readonly requestId: string | undefined;
-  /** The URL that answered, after redirects and the prefix fallback, with secrets removed. */
+  /** The URL of the final response, after redirects and the prefix fallback, with secrets removed. */
   readonly url: string;
   /** Requests sent for this call: retries, redirects and the prefix fallback included. */
   readonly attempts: number;
-  /** Milliseconds from the call's start to its answer, body read. */
+  /** Milliseconds from the call's start to its response, body read. */
   readonly elapsedMs: number;
 }
 

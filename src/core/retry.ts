@@ -81,7 +81,8 @@ export class AttemptFailure extends Error {
   }
 }
 
-export interface Answer {
+/** A response's status and headers: what the retry rules read. */
+export interface ResponseHead {
   status: number;
   headers: Headers;
 }
@@ -101,9 +102,9 @@ export interface RetryContext {
   readonly url: string;
   /** 1 for the first attempt. */
   readonly attempt: number;
-  /** The answer's status; `undefined` when there was none (a connection error or timeout). */
+  /** The response's status; `undefined` when there was none (a connection error or timeout). */
   readonly status: number | undefined;
-  /** The error, when there was no answer. */
+  /** The error, when there was no response. */
   readonly error: unknown;
   /** True when a POST may have reached the service, so that sending it again could act twice. */
   readonly mayHaveActed: boolean;
@@ -129,7 +130,7 @@ export interface RetryOptions {
   /**
    * Asked after each failed attempt that `maxRetries` and the deadline leave room for: `true` retries, `false`
    * does not, `undefined` keeps the default rule. A POST that may have acted is retried only on `true`. It must
-   * answer synchronously; if it throws, the call fails with a `WfaError` naming it.
+   * return synchronously; if it throws, the call fails with a `WfaError` naming it.
    */
   shouldRetry?: ((context: RetryContext) => boolean | undefined) | undefined;
 }
@@ -170,7 +171,7 @@ function isDefaultStatus(status: number): boolean {
 
 /** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` is final. */
 export function retryDelay(
-  outcome: Answer | { error: unknown },
+  outcome: ResponseHead | { error: unknown },
   idempotent: boolean,
   retry: number,
   options: RetryOptions = {},
@@ -227,10 +228,10 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
 }
 
 /**
- * Resolves with the last HTTP answer (an error status included, for the caller to turn into an error), or
+ * Resolves with the last HTTP response (an error status included, for the caller to turn into an error), or
  * rejects with what the last attempt threw.
  */
-export async function withRetries<T extends Answer>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
+export async function withRetries<T extends ResponseHead>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const { method, maxRetries, timeoutMs, signal, deadline } = policy;
   const idempotent = IDEMPOTENT.has(method);
   for (let retry = 1; ; retry++) {
@@ -267,7 +268,7 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
       return outcome;
     }
     const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
-    policy.onRetry?.(retry, failed ?? (outcome as Answer).status, wait);
+    policy.onRetry?.(retry, failed ?? (outcome as ResponseHead).status, wait);
     if (policy.beforeRetry) {
       const pending = policy.beforeRetry('status' in outcome ? outcome.status : undefined, failed, wait);
       if (pending) {

@@ -1,6 +1,6 @@
 /**
- * Where a path goes: the service answers under `/api/v1` (its reference) or `/v1` (its quick-start), and
- * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or answered with anything but 404), a 404
+ * Where a path goes: the service responds under `/api/v1` (its reference) or `/v1` (its quick-start), and
+ * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or a response other than 404 under it), a 404
  * is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
  */
 import { ValidationError, WfaError, type Issue } from '../core/errors.js';
@@ -65,7 +65,7 @@ export function checkPathPrefix(value: unknown, option: 'apiPrefix' | 'authPath'
 
 const isKnown = (prefix: string): prefix is ApiPrefix => Object.hasOwn(OTHER_PREFIX, prefix);
 
-/** The prefix is detected on the first answers, unless set. */
+/** The prefix is detected on the first responses, unless set. */
 export class PrefixRoutes implements Routes {
   readonly root: string;
   readonly #log: LevelLogger;
