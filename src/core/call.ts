@@ -14,7 +14,7 @@ import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders } from './r
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, targetOf, underRoot, type Target } from './target.js';
-import { asResponse, type TransportResponse } from './transport.js';
+import { asResponse, eitherSignal, type TransportResponse } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -188,7 +188,7 @@ export class Call<T> {
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSignal): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it.
     const caller = this.raw ? this.options.signal : undefined;
-    const signal = caller ? AbortSignal.any([attempt, caller]) : attempt;
+    const signal = caller ? eitherSignal(attempt, caller) : attempt;
     try {
       return await this.core.settings.transport({ ...request, headers, signal });
     } catch (error) {

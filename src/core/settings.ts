@@ -5,12 +5,13 @@
 import * as z from 'zod/mini';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import type { Hooks } from './hooks.js';
-import { readEnv, type ApiKeySource, type ClientOptions, type RequestOptions } from './options.js';
+import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type RequestOptions } from './options.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 import { checkInput } from './schema.js';
 import { fetchTransport, type Transport } from './transport.js';
 import { userAgent } from './user-agent.js';
 
+const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 // An HTTP token (RFC 9110).
 const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
 // What a Fetch `ByteString` header value may hold.
@@ -49,59 +50,67 @@ const isSignal = (value: unknown): boolean => {
   return typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
 };
 
-/** The options a call and a client share, with the same rules. */
-const shared = {
-  timeoutMs: z.optional(milliseconds()),
-  maxRetries: z.optional(retries()),
-  deadlineMs: z.optional(milliseconds()),
-  headers: z.optional(headers()),
-};
+/** Built on first use, so that an app importing only the errors carries no schema. */
+let schemas: ReturnType<typeof buildSchemas> | undefined;
 
-const requestOptions = z.object({ ...shared, signal: z.optional(custom<AbortSignal>(isSignal, 'must be an AbortSignal')) });
+function buildSchemas() {
+  // The options a call and a client share, with the same rules.
+  const shared = {
+    timeoutMs: z.optional(milliseconds()),
+    maxRetries: z.optional(retries()),
+    deadlineMs: z.optional(milliseconds()),
+    headers: z.optional(headers()),
+  };
 
-const hook = () => z.optional(func<() => void>());
-const retryOptions = z.strictObject({
-  statuses: z.optional(
-    custom<readonly number[]>(
-      (v) => Array.isArray(v) && v.every((s) => Number.isInteger(s) && s >= 400 && s < 600),
-      'must be an array of statuses from 400 to 599',
+  const requestOptions = z.object({ ...shared, signal: z.optional(custom<AbortSignal>(isSignal, 'must be an AbortSignal')) });
+
+  const hook = () => z.optional(func<() => void>());
+  const retryOptions = z.strictObject({
+    statuses: z.optional(
+      custom<readonly number[]>(
+        (v) => Array.isArray(v) && v.every((s) => Number.isInteger(s) && s >= 400 && s < 600),
+        'must be an array of statuses from 400 to 599',
+      ),
     ),
-  ),
-  baseDelayMs: z.optional(delay()),
-  maxDelayMs: z.optional(delay()),
-  maxRetryAfterMs: z.optional(delay()),
-  shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
-});
+    baseDelayMs: z.optional(delay()),
+    maxDelayMs: z.optional(delay()),
+    maxRetryAfterMs: z.optional(delay()),
+    shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
+  });
 
-const clientOptions = z.object({
-  ...shared,
-  apiKey: z.optional(custom<ApiKeySource>((v) => typeof v === 'string' || typeof v === 'function', 'must be a string or a function')),
-  baseUrl: z.optional(z.string()),
-  apiPrefix: z.optional(z.string()),
-  authPath: z.optional(z.string()),
-  retry: z.optional(retryOptions),
-  hooks: z.optional(
-    z.strictObject({
-      beforeRequest: hook(),
-      afterResponse: hook(),
-      beforeRetry: hook(),
-      onSuccess: hook(),
-      onError: hook(),
-      onWait: hook(),
-    }),
-  ),
-  fetch: z.optional(func<ClientOptions['fetch']>()),
-  maxResponseBytes: z.optional(custom<number>((v) => Number.isSafeInteger(v) && (v as number) > 0, 'must be a whole number of bytes > 0')),
-  validateResponses: z.optional(z.boolean()),
-  logger: z.optional(custom<object>((v) => typeof v === 'object' && v !== null, 'must be an object with error, warn, info and debug')),
-  logLevel: z.optional(z.enum(['off', 'error', 'warn', 'info', 'debug'])),
-  appInfo: z.optional(
-    z.strictObject({
-      name: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
-      version: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
-    }),
-  ),
-});
+  const clientOptions = z.object({
+    ...shared,
+    apiKey: z.optional(custom<ApiKeySource>((v) => typeof v === 'string' || typeof v === 'function', 'must be a string or a function')),
+    baseUrl: z.optional(z.string()),
+    apiPrefix: z.optional(z.string()),
+    authPath: z.optional(z.string()),
+    retry: z.optional(retryOptions),
+    hooks: z.optional(
+      z.strictObject({
+        beforeRequest: hook(),
+        afterResponse: hook(),
+        beforeRetry: hook(),
+        onSuccess: hook(),
+        onError: hook(),
+        onWait: hook(),
+      }),
+    ),
+    fetch: z.optional(func<ClientOptions['fetch']>()),
+    maxResponseBytes: z.optional(
+      custom<number>((v) => Number.isSafeInteger(v) && (v as number) > 0, 'must be a whole number of bytes > 0'),
+    ),
+    validateResponses: z.optional(custom<boolean>((v) => typeof v === 'boolean', 'must be true or false')),
+    logger: z.optional(custom<object>((v) => typeof v === 'object' && v !== null, 'must be an object with error, warn, info and debug')),
+    logLevel: z.optional(custom<LogLevel>((v) => LOG_LEVELS.includes(v as LogLevel), `must be one of ${LOG_LEVELS.join(', ')}`)),
+    appInfo: z.optional(
+      z.strictObject({
+        name: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+        version: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+      }),
+    ),
+  });
+  return { requestOptions, clientOptions };
+}
 
 /** A call's options, checked; header names in lower case. */
 export interface CallOptions {
@@ -130,7 +139,8 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   if (signal === undefined && timeoutMs === undefined && maxRetries === undefined && deadlineMs === undefined && headers === undefined) {
     return {};
   }
-  const checked = checkInput(requestOptions, { signal, timeoutMs, maxRetries, deadlineMs, headers }, what);
+  schemas ??= buildSchemas();
+  const checked = checkInput(schemas.requestOptions, { signal, timeoutMs, maxRetries, deadlineMs, headers }, what);
   return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
 
@@ -153,7 +163,8 @@ export interface ClientSettings {
 }
 
 export function clientSettings(options: ClientOptions): ClientSettings {
-  const checked = checkInput(clientOptions, options, 'client options');
+  schemas ??= buildSchemas();
+  const checked = checkInput(schemas.clientOptions, options, 'client options');
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
   return {

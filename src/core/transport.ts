@@ -84,3 +84,13 @@ export function asResponse(response: TransportResponse): Response {
   // A `Response` cannot carry status 0 or a 1xx; a raw success is always 2xx.
   return new Response(stream, { status, headers });
 }
+
+/** Aborts when either does (`AbortSignal.any` is not in every Node 20). */
+export function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
+  const either = new AbortController();
+  for (const signal of [first, second]) {
+    if (signal.aborted) either.abort(signal.reason);
+    else signal.addEventListener('abort', () => either.abort(signal.reason), { once: true });
+  }
+  return either.signal;
+}
