@@ -4,6 +4,7 @@
 import { HttpCore } from './core/http.js';
 import { clientLogger } from './core/logger.js';
 import { readEnv, type ClientOptions, type RequestOptions } from './core/options.js';
+import { clientSettings } from './core/settings.js';
 import type { QueryValue } from './core/query.js';
 import { Auth, type Credentials } from './resources/auth.js';
 import type { CompletedBuild } from './resources/build.js';
@@ -60,15 +61,15 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  */
 export class Client {
   /** Create, read, change and delete workflows. */
-  declare readonly workflows: Workflows;
+  readonly workflows: Workflows;
   /** Read orders. */
-  declare readonly orders: Orders;
+  readonly orders: Orders;
   /** Read builds, wait for them (`builds.wait`) or watch them change (`builds.watch`). */
-  declare readonly builds: Builds;
+  readonly builds: Builds;
   /** Save, list and remove third-party platform keys. */
-  declare readonly integrations: Integrations;
+  readonly integrations: Integrations;
   /** Issue API keys from an email and password. */
-  declare readonly auth: Auth;
+  readonly auth: Auth;
   readonly #core: HttpCore;
   readonly #routes: PrefixRoutes;
 
@@ -77,9 +78,10 @@ export class Client {
    * the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
+    const settings = clientSettings(options);
     const log = clientLogger(options.logger, options.logLevel);
     this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options, log);
-    this.#core = new HttpCore(options, this.#routes, log);
+    this.#core = new HttpCore(settings, this.#routes, log);
     this.builds = new Builds(this.#core);
     this.workflows = new Workflows(this.#core, this.builds);
     this.orders = new Orders(this.#core);
@@ -147,7 +149,7 @@ export class Client {
     baseUrl: string;
     /** The path prefix in use (or tried first, until confirmed). */
     apiPrefix: string;
-    /** Set in the options, or answered other than 404; until then a 404 makes the client try the other. */
+    /** Set in the options, or a response other than 404 under it; until then a 404 makes the client try the other. */
     prefixConfirmed: boolean;
     /** `'[redacted]'` or `'(none)'`: whether a key is set helps debugging; its value never would. */
     apiKey: string;

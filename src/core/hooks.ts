@@ -5,14 +5,7 @@
 import { WfaError } from './errors.js';
 import { safeCause, thrownName } from './redact.js';
 
-/**
- * What every hook of a call is told. Never the API key: the URL has secrets removed, and no header is readable.
- *
- * @example
- * ```ts
- * const log = (c: HookContext) => console.log(c.callId, c.method, c.route, c.attempt, c.elapsedMs);
- * ```
- */
+/** What every hook of a call is told. Never the API key: the URL has secrets removed, and no header is readable. */
 export interface HookContext {
   /** Unique per call in this process, so hooks can tell concurrent calls apart. */
   readonly callId: number;
@@ -28,100 +21,51 @@ export interface HookContext {
   readonly elapsedMs: number;
 }
 
-/**
- * Where `beforeRequest` adds headers: write-only, so the key cannot be read, and `X-API-Key` cannot be set.
- *
- * @example
- * ```ts
- * const beforeRequest = ({ headers }: BeforeRequestContext) => headers.set('x-trace-id', crypto.randomUUID());
- * ```
- */
+/** Where `beforeRequest` adds headers: write-only, so the key cannot be read, and `X-API-Key` cannot be set. */
 export interface HookHeaders {
   /** Adds or replaces a header of this attempt. Throws on an invalid name or value, or on `X-API-Key`. */
   set(name: string, value: string): void;
 }
 
-/**
- * What `beforeRequest` is told, just before each attempt is sent.
- *
- * @example
- * ```ts
- * new Client({ hooks: { beforeRequest: (c: BeforeRequestContext) => c.headers.set('x-tenant', 'acme') } });
- * ```
- */
+/** What `beforeRequest` is told, just before each attempt is sent. */
 export interface BeforeRequestContext extends HookContext {
   /** Add headers to this attempt. */
   readonly headers: HookHeaders;
 }
 
-/**
- * What `afterResponse` is told, for each attempt answered (errors and redirects included), body read.
- *
- * @example
- * ```ts
- * const afterResponse = (c: AfterResponseContext) => console.log(c.status, c.responseHeaders.get('x-request-id'));
- * ```
- */
+/** What `afterResponse` is told, for each attempt's response (errors and redirects included), body read. */
 export interface AfterResponseContext extends HookContext {
-  /** The answer's status. */
+  /** The response's status. */
   readonly status: number;
-  /** The answer's headers, secrets removed. */
+  /** The response's headers, secrets removed. */
   readonly responseHeaders: Headers;
 }
 
-/**
- * What `beforeRetry` is told, before the wait that precedes a retry.
- *
- * @example
- * ```ts
- * const beforeRetry = (c: BeforeRetryContext) => console.log(`attempt ${c.attempt} failed (${c.status ?? c.error}); again in ${c.delayMs} ms`);
- * ```
- */
+/** What `beforeRetry` is told, before the wait that precedes a retry. */
 export interface BeforeRetryContext extends HookContext {
-  /** The failed attempt's status, or `undefined` when it got no answer. */
+  /** The failed attempt's status, or `undefined` when it got no response. */
   readonly status: number | undefined;
-  /** The name of what ended the failed attempt without an answer (`TimeoutError`, `TypeError`). */
+  /** The name of what ended the failed attempt without a response (`TimeoutError`, `TypeError`). */
   readonly error: string | undefined;
   /** The wait before the retry, in milliseconds. */
   readonly delayMs: number;
 }
 
-/**
- * What `onSuccess` is told, once, when a call succeeds.
- *
- * @example
- * ```ts
- * const onSuccess = (c: SuccessContext) => metrics.timing(c.route, c.elapsedMs);
- * ```
- */
+/** What `onSuccess` is told, once, when a call succeeds. */
 export interface SuccessContext extends HookContext {
   /** The final status. */
   readonly status: number;
 }
 
-/**
- * What `onError` is told, once, when a call fails.
- *
- * @example
- * ```ts
- * const onError = (c: ErrorContext) => console.warn(c.route, c.error.name);
- * ```
- */
+/** What `onError` is told, once, when a call fails. */
 export interface ErrorContext extends HookContext {
   /** What the call rejects with. */
   readonly error: WfaError;
-  /** The last answer's status, if there was one. */
+  /** The last response's status, if there was one. */
   readonly status: number | undefined;
 }
 
-/**
- * A build wait's progress, for `hooks.onWait`: its start, each poll, and its end.
- *
- * @example
- * ```ts
- * const onWait = (e: WaitEvent) => e.type === 'poll' && console.log(e.buildId, e.poll, e.status ?? e.error);
- * ```
- */
+/** A build wait's progress, for `hooks.onWait`: its start, each poll, and its end. */
 export interface WaitEvent {
   /** `start` once, `poll` after each poll, `end` once. */
   readonly type: 'start' | 'poll' | 'end';
@@ -141,14 +85,7 @@ export interface WaitEvent {
   readonly outcome: 'completed' | 'failed' | 'error' | 'stopped' | undefined;
 }
 
-/**
- * A hook: it may return a promise, which the call awaits within its time bounds.
- *
- * @example
- * ```ts
- * const hook: Hook<HookContext> = async (c) => void (await audit.write(c.route));
- * ```
- */
+/** A hook: it may return a promise, which the call awaits within its time bounds. */
 export type Hook<C> = (context: C) => void | PromiseLike<void>;
 
 /**
@@ -163,7 +100,7 @@ export type Hook<C> = (context: C) => void | PromiseLike<void>;
 export interface Hooks {
   /** Before each attempt is sent; may add headers. Runs within the attempt's timeout. */
   beforeRequest?: Hook<BeforeRequestContext> | undefined;
-  /** After each attempt is answered, body read. Runs within the attempt's timeout. */
+  /** After each attempt's response, body read. Runs within the attempt's timeout. */
   afterResponse?: Hook<AfterResponseContext> | undefined;
   /** Before each retry's wait. */
   beforeRetry?: Hook<BeforeRetryContext> | undefined;
@@ -173,22 +110,6 @@ export interface Hooks {
   onError?: Hook<ErrorContext> | undefined;
   /** Each step of a build wait (`builds.wait`, `builds.watch`, `waitForBuild`). */
   onWait?: Hook<WaitEvent> | undefined;
-}
-
-const HOOK_NAMES = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onSuccess', 'onError', 'onWait'] as const;
-
-/** `undefined` when no hook is set, so that the hot path checks one field. */
-export function checkHooks(hooks: Hooks | undefined): Hooks | undefined {
-  if (hooks === undefined) return undefined;
-  if (typeof hooks !== 'object' || hooks === null) throw new WfaError('hooks must be an object of functions');
-  const kept: Record<string, unknown> = {};
-  for (const name of Object.keys(hooks)) {
-    const hook = (hooks as Record<string, unknown>)[name];
-    if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new WfaError(`hooks.${name} is not a hook (${HOOK_NAMES.join(', ')})`);
-    if (hook !== undefined && typeof hook !== 'function') throw new WfaError(`hooks.${name} must be a function`);
-    if (hook) kept[name] = hook;
-  }
-  return Object.keys(kept).length ? (kept as Hooks) : undefined;
 }
 
 let lastId = 0;
@@ -208,13 +129,16 @@ export function hookError(name: string, error: unknown, secrets: readonly string
  */
 export function runHook<C>(name: keyof Hooks, hook: Hook<C>, context: C, secrets: readonly string[]): Promise<void> | undefined {
   let result: unknown;
+  let then: unknown;
   try {
     result = hook(context);
+    // Read inside the try: a `then` getter that throws is the hook's failure, not the network's.
+    then = (result as { then?: unknown } | null | undefined)?.then;
   } catch (error) {
     throw hookError(name, error, secrets);
   }
-  if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return undefined;
-  return Promise.resolve(result as PromiseLike<unknown>).then(
+  if (typeof then !== 'function') return undefined;
+  return new Promise<unknown>((resolve, reject) => then.call(result, resolve, reject)).then(
     () => undefined,
     (error: unknown) => {
       throw hookError(name, error, secrets);

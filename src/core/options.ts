@@ -1,7 +1,6 @@
-/** The options a `Client` and each call accept, and the checks of a call's options. */
-import { ValidationError, type Issue } from './errors.js';
+/** The options a `Client` and each call accept, documented where defined; `settings.ts` checks them. */
 import type { Hooks } from './hooks.js';
-import { MAX_RETRIES, type RetryOptions } from './retry.js';
+import type { RetryOptions } from './retry.js';
 
 /**
  * The two path prefixes the service is known to use: its reference says `/api/v1`, its quick-start `/v1`.
@@ -13,25 +12,10 @@ import { MAX_RETRIES, type RetryOptions } from './retry.js';
  */
 export type ApiPrefix = '/api/v1' | '/v1';
 
-/**
- * Severity levels, most severe first. `'off'` logs nothing.
- *
- * @example
- * ```ts
- * const level: LogLevel = process.env.DEBUG ? 'debug' : 'warn';
- * new Client({ logger: console, logLevel: level });
- * ```
- */
+/** Severity levels, most severe first. `'off'` logs nothing. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-/**
- * Anything console-like. Lines never contain the API key or a saved integration key.
- *
- * @example
- * ```ts
- * new Client({ logger: console, logLevel: 'debug' });
- * ```
- */
+/** Anything console-like. Lines never contain the API key or a saved integration key. */
 export interface Logger {
   /** Part of the console shape; the SDK reports failures by throwing them, not here. */
   error(message: string, ...rest: unknown[]): void;
@@ -39,7 +23,7 @@ export interface Logger {
   warn(message: string, ...rest: unknown[]): void;
   /** Which path prefix the SDK settled on, and why. */
   info(message: string, ...rest: unknown[]): void;
-  /** Each request sent and each answer, with its time. */
+  /** Each request sent and each response, with its time. */
   debug(message: string, ...rest: unknown[]): void;
 }
 
@@ -64,14 +48,7 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
  */
 export type ApiKeySource = string | (() => string | Promise<string>);
 
-/**
- * Options of each call; every method takes them as its last, optional argument.
- *
- * @example
- * ```ts
- * await client.workflows.get('wf_1', { timeoutMs: 5_000, maxRetries: 0, signal: AbortSignal.timeout(10_000) });
- * ```
- */
+/** Options of each call; every method takes them as its last, optional argument. */
 export interface RequestOptions {
   /** Aborts the call, including any wait between retries; the call rejects with `AbortError`. */
   signal?: AbortSignal | undefined;
@@ -85,14 +62,7 @@ export interface RequestOptions {
   deadlineMs?: number | undefined;
 }
 
-/**
- * Options of `new Client()`. Every one is optional where the environment can supply it.
- *
- * @example
- * ```ts
- * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
- * ```
- */
+/** Options of `new Client()`. Every one is optional where the environment can supply it. */
 export interface ClientOptions {
   /** Sent as `X-API-Key`. Default: the `WFA_API_KEY` environment variable (where `process.env` exists). */
   apiKey?: ApiKeySource | undefined;
@@ -103,7 +73,7 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   /**
    * Which path prefix resource calls use. `'auto'` (the default) tries `/api/v1` (or the one `baseUrl` ends with)
-   * and, until a prefix answers anything but 404, retries a 404 once under the other. `''` (or `'/'`) sends
+   * and, until a prefix responds with anything but 404, retries a 404 once under the other. `''` (or `'/'`) sends
    * paths with no prefix, and any other path (`'/wfa/v1'`) is a gateway's own prefix, appended to `baseUrl`
    * as written; neither is ever detected or retried.
    */
@@ -135,7 +105,7 @@ export interface ClientOptions {
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
   /**
-   * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger answer fails with
+   * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger response fails with
    * `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
    */
   maxResponseBytes?: number | undefined;
@@ -162,15 +132,7 @@ export interface ClientOptions {
     | undefined;
 }
 
-/**
- * How a call was answered: the final response's status and headers, and how the SDK got there.
- *
- * @example
- * ```ts
- * const { data, response } = await client.workflows.get('wf_1').withResponse();
- * console.log(response.status, response.requestId, response.attempts, response.elapsedMs);
- * ```
- */
+/** How a call went: the final response's status and headers, and how the SDK got there. */
 export interface ResponseDetails {
   /** The final response's status. */
   readonly status: number;
@@ -178,11 +140,11 @@ export interface ResponseDetails {
   readonly headers: Headers;
   /** `X-Request-Id` (or `Request-Id`) of the final response, if the service sent one. */
   readonly requestId: string | undefined;
-  /** The URL that answered, after redirects and the prefix fallback, with secrets removed. */
+  /** The URL of the final response, after redirects and the prefix fallback, with secrets removed. */
   readonly url: string;
   /** Requests sent for this call: retries, redirects and the prefix fallback included. */
   readonly attempts: number;
-  /** Milliseconds from the call's start to its answer, body read. */
+  /** Milliseconds from the call's start to its response, body read. */
   readonly elapsedMs: number;
 }
 
@@ -196,53 +158,4 @@ export function readEnv(name: string): string | undefined {
     // Deno without --allow-env throws on access.
     return undefined;
   }
-}
-
-// An HTTP token (RFC 9110).
-const HEADER_NAME = /^[!#$%&'*+.^`|~\w-]+$/;
-// What a Fetch `ByteString` header value may hold.
-const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
-
-/**
- * A wrong option is the caller's mistake, to be named before anything is sent, not retried or reported as a
- * network failure. Header values are never quoted: they may be secrets.
- */
-export function checkRequestOptions(options: RequestOptions, what = 'request options'): void {
-  const issues: Issue[] = [];
-  const { signal, timeoutMs, maxRetries, headers, deadlineMs } = options;
-  if (deadlineMs !== undefined && !(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
-    issues.push({ path: ['deadlineMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
-  }
-  // `typeof null` is 'object': a null signal fails on `aborted`.
-  if (
-    signal !== undefined &&
-    !(typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function')
-  ) {
-    issues.push({ path: ['signal'], message: 'must be an AbortSignal', code: 'invalid_type' });
-  }
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    issues.push({ path: ['timeoutMs'], message: 'must be a number of milliseconds > 0', code: 'invalid_value' });
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= MAX_RETRIES)) {
-    issues.push({ path: ['maxRetries'], message: `must be a whole number from 0 to ${MAX_RETRIES}`, code: 'invalid_value' });
-  }
-  if (headers !== undefined) {
-    const proto = headers !== null && typeof headers === 'object' ? Object.getPrototypeOf(headers) : undefined;
-    // A Headers instance or a Map spreads to `{}`: its headers would be dropped without a word.
-    if (proto !== Object.prototype && proto !== null) {
-      issues.push({ path: ['headers'], message: 'must be a plain object of header names to strings', code: 'invalid_type' });
-    } else {
-      for (const [name, value] of Object.entries(headers)) {
-        if (!HEADER_NAME.test(name)) issues.push({ path: ['headers', name], message: 'is not a valid header name', code: 'invalid_value' });
-        else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-          issues.push({
-            path: ['headers', name],
-            message: 'must be a string without line breaks or characters past U+00FF',
-            code: 'invalid_value',
-          });
-        }
-      }
-    }
-  }
-  if (issues.length) throw new ValidationError(what, issues);
 }

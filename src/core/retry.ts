@@ -5,6 +5,7 @@
  */
 import { parseRetryAfter } from './retry-after.js';
 import { now, runPhase, sleepWithin } from './timing.js';
+import { safeCause, thrownName } from './redact.js';
 
 /**
  * The longest `Retry-After` the SDK sleeps on by itself: one minute. A longer one ends the call with the
@@ -55,20 +56,33 @@ export function failedBeforeSending(error: unknown): boolean {
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
-/**
- * How an attempt ended without an HTTP answer, named like a `DOMException`; the core turns each into the SDK's
- * error. One class rather than three: none leaves the core, and every class costs browser bundle bytes.
- */
-export class AttemptFailure extends Error {
-  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort' | 'CallDeadline' | 'ShouldRetry';
+/** How an attempt, or the call around it, ended without an HTTP response; the core turns each into the SDK's error. */
+export type Failure =
+  /** The transport rejected: no response came. */
+  | { readonly kind: 'network'; readonly cause: unknown }
+  /** The connection broke while the body was read. */
+  | { readonly kind: 'body-read'; readonly cause: unknown }
+  /** The attempt's `timeoutMs` ran out. */
+  | { readonly kind: 'timeout' }
+  /** The call's deadline ran out: nothing is retried after it. */
+  | { readonly kind: 'deadline' }
+  /** The caller's signal aborted. */
+  | { readonly kind: 'abort'; readonly cause: unknown }
+  /** `retry.shouldRetry` threw. */
+  | { readonly kind: 'should-retry'; readonly cause: unknown };
 
-  constructor(name: AttemptFailure['name'], cause?: unknown) {
-    super(name, { cause });
-    this.name = name;
+/** Carries a {@link Failure} through the retry loop; it never leaves the core. */
+export class AttemptFailure extends Error {
+  readonly failure: Failure;
+
+  constructor(failure: Failure) {
+    super(failure.kind);
+    this.failure = failure;
   }
 }
 
-export interface Answer {
+/** A response's status and headers: what the retry rules read. */
+export interface ResponseHead {
   status: number;
   headers: Headers;
 }
@@ -88,9 +102,9 @@ export interface RetryContext {
   readonly url: string;
   /** 1 for the first attempt. */
   readonly attempt: number;
-  /** The answer's status; `undefined` when there was none (a connection error or timeout). */
+  /** The response's status; `undefined` when there was none (a connection error or timeout). */
   readonly status: number | undefined;
-  /** The error, when there was no answer. */
+  /** The error, when there was no response. */
   readonly error: unknown;
   /** True when a POST may have reached the service, so that sending it again could act twice. */
   readonly mayHaveActed: boolean;
@@ -116,7 +130,7 @@ export interface RetryOptions {
   /**
    * Asked after each failed attempt that `maxRetries` and the deadline leave room for: `true` retries, `false`
    * does not, `undefined` keeps the default rule. A POST that may have acted is retried only on `true`. It must
-   * answer synchronously; if it throws, the call fails with a `WfaError` naming it.
+   * return synchronously; if it throws, the call fails with a `WfaError` naming it.
    */
   shouldRetry?: ((context: RetryContext) => boolean | undefined) | undefined;
 }
@@ -131,6 +145,10 @@ export interface RetryPolicy {
   /** Shared by every hop of one call (redirects, the prefix fallback); on {@link now}'s clock. */
   deadline: number;
   retry?: RetryOptions | undefined;
+  /** Removed from the error `shouldRetry` is shown. */
+  secrets?: readonly string[] | undefined;
+  /** A hook the attempt was waiting for when its time ran out: that error ends the call, not retried. */
+  hookTimeout?: (() => Error | undefined) | undefined;
   /** For `shouldRetry`: the attempt's URL without secrets. */
   shownUrl?: string | undefined;
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
@@ -139,9 +157,12 @@ export interface RetryPolicy {
 }
 
 /** What hooks call an attempt's end: the SDK error it would become. */
+const HOOK_ERROR_NAMES: Record<string, string> = { timeout: 'TimeoutError', 'body-read': 'ConnectionError' };
+
 function hookErrorName(error: unknown): string {
-  const name = error instanceof Error ? error.name : 'Error';
-  return name === 'AttemptTimeout' ? 'TimeoutError' : name === 'BodyReadError' ? 'ConnectionError' : name;
+  if (!(error instanceof AttemptFailure)) return error instanceof Error ? error.name : 'Error';
+  const { failure } = error;
+  return failure.kind === 'network' ? thrownName(failure.cause) : (HOOK_ERROR_NAMES[failure.kind] ?? 'Error');
 }
 
 function isDefaultStatus(status: number): boolean {
@@ -150,7 +171,7 @@ function isDefaultStatus(status: number): boolean {
 
 /** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` is final. */
 export function retryDelay(
-  outcome: Answer | { error: unknown },
+  outcome: ResponseHead | { error: unknown },
   idempotent: boolean,
   retry: number,
   options: RetryOptions = {},
@@ -172,14 +193,15 @@ export function retryDelay(
     const { error } = outcome;
     // A POST may have acted already. Fetch rejects a network failure with a TypeError; anything else (our own
     // errors, bugs, a body too large) is never retried.
-    const network = error instanceof AttemptFailure || error instanceof TypeError;
+    const failure = error instanceof AttemptFailure ? error.failure : undefined;
+    const network = failure?.kind === 'network' ? failure.cause instanceof TypeError : failure !== undefined;
     if (!network) return undefined;
-    mayHaveActed = !idempotent && !(error instanceof TypeError && failedBeforeSending(error));
+    mayHaveActed = !idempotent && !(failure?.kind === 'network' && failedBeforeSending(failure.cause));
     retryable = !mayHaveActed;
   }
   const said = ask?.({
     status: 'status' in outcome ? outcome.status : undefined,
-    error: 'error' in outcome ? outcome.error : undefined,
+    error: 'error' in outcome ? causeOf(outcome.error) : undefined,
     mayHaveActed,
   });
   if (said !== undefined) retryable = said;
@@ -190,34 +212,49 @@ export function retryDelay(
   return step / 2 + (Math.random() * step) / 2;
 }
 
+/** What `shouldRetry` is shown of a failure: what the transport threw, or a `TimeoutError`, not the core's wrapper. */
+function causeOf(error: unknown): unknown {
+  if (!(error instanceof AttemptFailure)) return error;
+  const { failure } = error;
+  if ('cause' in failure) return failure.cause;
+  const timeout = new Error('The attempt timed out');
+  timeout.name = 'TimeoutError';
+  return timeout;
+}
+
 /** One attempt's time plus the longest backoff, for each attempt allowed. */
 export function callDeadline(timeoutMs: number, maxRetries: number): number {
   return now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
 }
 
 /**
- * Resolves with the last HTTP answer (an error status included, for the caller to turn into an error), or
+ * Resolves with the last HTTP response (an error status included, for the caller to turn into an error), or
  * rejects with what the last attempt threw.
  */
-export async function withRetries<T extends Answer>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
+export async function withRetries<T extends ResponseHead>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const { method, maxRetries, timeoutMs, signal, deadline } = policy;
   const idempotent = IDEMPOTENT.has(method);
   for (let retry = 1; ; retry++) {
     const attemptEnd = now() + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
-    if (result.type === 'aborted') throw new AttemptFailure('CallerAbort', result.reason);
+    if (result.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: result.reason });
     // The call's deadline ends the call: nothing is retried after it.
-    if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure('CallDeadline');
+    if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure({ kind: 'deadline' });
+    const hookTimedOut = result.type === 'deadline' ? policy.hookTimeout?.() : undefined;
+    if (hookTimedOut) throw hookTimedOut;
     const outcome =
-      result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
+      result.type === 'done'
+        ? result.value
+        : { error: result.type === 'deadline' ? new AttemptFailure({ kind: 'timeout' }) : result.error };
     const { shouldRetry } = policy.retry ?? {};
     const ask = shouldRetry
       ? (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => {
           let said: unknown;
           try {
-            said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context });
+            const error = context.error === undefined ? undefined : safeCause(context.error, policy.secrets ?? []);
+            said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context, error });
           } catch (error) {
-            throw new AttemptFailure('ShouldRetry', error);
+            throw new AttemptFailure({ kind: 'should-retry', cause: error });
           }
           if (typeof (said as PromiseLike<unknown> | undefined)?.then === 'function') {
             (said as PromiseLike<unknown>).then(undefined, () => undefined);
@@ -230,14 +267,14 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
       if ('error' in outcome) throw outcome.error;
       return outcome;
     }
-    policy.onRetry?.(retry, 'status' in outcome ? outcome.status : (outcome.error as Error).name, wait);
+    const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
+    policy.onRetry?.(retry, failed ?? (outcome as ResponseHead).status, wait);
     if (policy.beforeRetry) {
-      const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
       const pending = policy.beforeRetry('status' in outcome ? outcome.status : undefined, failed, wait);
       if (pending) {
         const hooked = await runPhase(() => pending, { signal, deadline });
-        if (hooked.type === 'aborted') throw new AttemptFailure('CallerAbort', hooked.reason);
-        if (hooked.type === 'deadline') throw new AttemptFailure('CallDeadline');
+        if (hooked.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: hooked.reason });
+        if (hooked.type === 'deadline') throw new AttemptFailure({ kind: 'deadline' });
         if (hooked.type === 'failed') throw hooked.error;
       }
     }

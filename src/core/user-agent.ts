@@ -2,8 +2,6 @@
  * The `User-Agent` of server runtimes. Browsers get none: a header of ours there would force a CORS preflight.
  * The version is put in by the build (tsup `define`); run from source it reads `0.0.0-dev`.
  */
-import { WfaError } from './errors.js';
-
 declare const __WFA_VERSION__: string | undefined;
 
 /** The package's version, as built. */
@@ -29,16 +27,8 @@ function runtime(): string | undefined {
   }
 }
 
-const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
-
-/** The header's value, or `undefined` in a browser. `appInfo` goes first, as the product closest to the user. */
+/** The header's value, or `undefined` in a browser. `appInfo` (checked with the client options) goes first, as the product closest to the user. */
 export function userAgent(appInfo: { name: string; version: string } | undefined): string | undefined {
-  if (appInfo !== undefined) {
-    const { name, version } = (appInfo ?? {}) as { name?: unknown; version?: unknown };
-    if (typeof name !== 'string' || !TOKEN.test(name) || typeof version !== 'string' || !TOKEN.test(version)) {
-      throw new WfaError('appInfo must be { name, version }, two non-empty strings without spaces, slashes or parentheses');
-    }
-  }
   const where = runtime();
   if (!where) return undefined;
   const sdk = `workflow-automation-sdk/${SDK_VERSION} ${where}`;

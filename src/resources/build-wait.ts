@@ -4,7 +4,7 @@
  */
 import { BuildFailedError, ValidationError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
-import { checkRequestOptions } from '../core/options.js';
+import { checkRequestOptions } from '../core/settings.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import type { Build, CompletedBuild } from './build.js';
 import { pollBuild, type Schedule } from './build-poll.js';

@@ -1,10 +1,10 @@
 /**
- * Where a path goes: the service answers under `/api/v1` (its reference) or `/v1` (its quick-start), and
- * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or answered with anything but 404), a 404
+ * Where a path goes: the service responds under `/api/v1` (its reference) or `/v1` (its quick-start), and
+ * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or a response other than 404 under it), a 404
  * is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
  */
 import { ValidationError, WfaError, type Issue } from '../core/errors.js';
-import type { Route, Routes } from '../core/http.js';
+import type { Route, Routes } from '../core/request.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
 import { isHttpUrl } from '../core/url.js';
@@ -57,14 +57,15 @@ export function checkPathPrefix(value: unknown, option: 'apiPrefix' | 'authPath'
   if (path !== '' && !path.startsWith('/')) issue(`must start with "/", such as "/wfa/v1"`);
   if (!PATH_PREFIX.test(path)) issue("must be path segments only: letters, digits and -._~!$&'()*+,;=:@%, no query, fragment or spaces");
   if (/%(?![\da-f]{2})/i.test(path)) issue('has a "%" that is not a percent-escape');
-  if (/\/\.{1,2}(?=\/|$)/.test(path)) issue('must not contain "." or ".." segments');
+  // Percent-encoded too, in any case and any mix: a URL parser resolves `%2e%2e` as `..`.
+  if (/\/(?:\.|%2e){1,2}(?=\/|$)/i.test(path)) issue('must not contain "." or ".." segments, plain or percent-encoded');
   if (option === 'authPath' && path === '') issue('must be a path, such as "/auth"');
   return path;
 }
 
 const isKnown = (prefix: string): prefix is ApiPrefix => Object.hasOwn(OTHER_PREFIX, prefix);
 
-/** The prefix is detected on the first answers, unless set. */
+/** The prefix is detected on the first responses, unless set. */
 export class PrefixRoutes implements Routes {
   readonly root: string;
   readonly #log: LevelLogger;
@@ -93,17 +94,17 @@ export class PrefixRoutes implements Routes {
 
   route(path: string): Route {
     const issuing = KEY_ISSUING.exec(path);
-    if (issuing) return { url: this.root + this.#authPath + path.slice(issuing[0].length), answered: () => undefined };
+    if (issuing)
+      return { url: this.root + this.#authPath + path.slice(issuing[0].length), confirm: () => undefined, fallback: () => undefined };
     const rest = path.replace(NAMED_PREFIX, '');
     let prefix = this.#prefix;
     let retried = false;
     return {
       url: this.root + prefix + rest,
-      answered: (status) => {
-        if (status !== 404) {
-          this.#confirm(prefix);
-          return undefined;
-        }
+      confirm: (status) => {
+        if (status !== 404) this.#confirm(prefix);
+      },
+      fallback: () => {
         // Once, and only while the prefix tried may be wrong: a call that raced the confirmation of the other
         // prefix goes there. A custom prefix is never retried.
         if (retried || !isKnown(prefix) || (this.#confirmed && this.#prefix === prefix)) return undefined;

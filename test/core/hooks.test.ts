@@ -252,7 +252,7 @@ describe('hooks never see the API key', () => {
 
 describe('hooks option', () => {
   it('refuses a hook that is not a function, or an unknown hook, when the client is made', () => {
-    expect(() => client({ hooks: { beforeRequest: 'x' as never } })).toThrow(/hooks\.beforeRequest must be a function/);
-    expect(() => client({ hooks: { beforeFetch: () => undefined } as never })).toThrow(/hooks\.beforeFetch is not a hook/);
+    expect(() => client({ hooks: { beforeRequest: 'x' as never } })).toThrow(/hooks\.beforeRequest: must be a function/);
+    expect(() => client({ hooks: { beforeFetch: () => undefined } as never })).toThrow(/hooks\.beforeFetch: is not a known field/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { checkRequestOptions, readEnv } from '../../src/core/options.js';
+import { readEnv } from '../../src/core/options.js';
+import { checkRequestOptions } from '../../src/core/settings.js';
 
 describe('readEnv', () => {
   it('reads a set variable, trimmed', () => {

@@ -10,6 +10,7 @@ import {
   AbortError,
   ApiKeyError,
   Client,
+  ConnectionError,
   type ClientOptions,
   NotFoundError,
   ResponseValidationError,
@@ -646,5 +647,163 @@ describe('guarantees these attacks first broke, each fixed since', () => {
     const seen: string[] = [];
     for await (const item of client(service.url, { apiPrefix: '/api/v1' }).orders.list({}, { maxPages: 50 })) seen.push(String(item.id));
     expect({ requests: service.log.length, yielded: seen.length }).toEqual({ requests: 2, yielded: 6 });
+  });
+});
+
+// The third outside attack (#26): each test states the guarantee, the docs that make it, and the break it found.
+describe('attack 3: paths, base paths, headers, hooks and what user code is handed', () => {
+  // docs/deployments.md: a `.` or `..` segment in apiPrefix or authPath is a ValidationError, encoded or not.
+  it('percent-encoded dot segments in apiPrefix and authPath are refused, in any case and mix', async () => {
+    const service = await server();
+    for (const apiPrefix of ['/%2e%2e/tenant-b', '/%2E%2E/tenant-b', '/.%2e/tenant-b', '/x/%2e%2e/%2e%2e/', '/%2e/x']) {
+      const error = await failure(Promise.resolve().then(() => client(`${service.url}/tenant-a`, { apiPrefix }).workflows.get('wf_1')));
+      expect(ValidationError.is(error), apiPrefix).toBe(true);
+      expect((error as ValidationError).field).toBe('apiPrefix');
+    }
+    const error = await failure(
+      Promise.resolve().then(() =>
+        Client.login({ baseUrl: service.url, authPath: '/%2e%2e/collect', email: 'a@b.c', password: 'pw_secret_1' }),
+      ),
+    );
+    expect((error as ValidationError).field).toBe('authPath');
+    expect(service.log).toHaveLength(0);
+  });
+
+  // docs/reliability.md: the key never goes to the same origin outside the base path.
+  it('the base path is matched by whole segments: /gw2 is not under /gw, for request URLs and redirects', async () => {
+    const service = await server((r) => (r.path === '/gw/x' ? faults.redirect(307, '/gw2/stolen') : ok));
+    const c = client(`${service.url}/gw`, { apiPrefix: '' });
+    await settle(c.request({ method: 'GET', path: `${service.url}/gw2/x` }));
+    const redirected = await failure(c.request({ method: 'GET', path: '/x' }));
+    expect(String((redirected as Error).message)).toMatch(/outside the service's base path/);
+    expect(service.log.map((r) => [r.path, r.headers['x-api-key'] !== undefined])).toEqual([
+      ['/gw2/x', false],
+      ['/gw/x', true],
+    ]);
+  });
+
+  // docs/configuration.md: Deprecation, Sunset and any Link are quoted in the warning "secrets removed".
+  it('a Link header whose key straddles the quoting cut leaves no part of the key in the warning', async () => {
+    const { lines, logger } = captureLogger();
+    const link = `<https://docs.example/${'p'.repeat(169)}?k=${KEY}>; rel="deprecation"`;
+    const service = await server(faults.ok(workflowBody(), 200, { deprecation: 'true', link }));
+    await client(service.url, { apiPrefix: '/api/v1', logger, logLevel: 'warn' }).workflows.get('wf_1');
+    const warning = lines.find((line) => line.includes('deprecated'));
+    expect(warning).toBeDefined();
+    expect(warning).not.toContain(KEY.slice(0, 6));
+  });
+
+  // docs/hooks.md: a hook can never set X-API-Key.
+  it('a header name whose toString changes between reads cannot become X-API-Key', async () => {
+    const service = await server();
+    let reads = 0;
+    const name = { toString: () => (reads++ === 0 ? 'x-harmless' : 'X-API-Key') } as unknown as string;
+    const c = client(service.url, { apiPrefix: '/api/v1', hooks: { beforeRequest: ({ headers }) => headers.set(name, 'v') } });
+    await settle(c.workflows.get('wf_1'));
+    for (const r of service.log) expect(r.headers['x-api-key']).toBe(KEY);
+  });
+
+  // docs/hooks.md: a hook that throws or rejects fails the call with "hooks.<name> threw", not retried.
+  it('a hook result with a throwing then getter, or a hook that hangs, is the hook failure: run once, never retried', async () => {
+    const service = await server();
+    let runs = 0;
+    const thenThrows = client(service.url, {
+      apiPrefix: '/api/v1',
+      maxRetries: 2,
+      hooks: {
+        beforeRequest: () => {
+          runs++;
+          return {
+            // biome-ignore lint/suspicious/noThenProperty: the attack is a thenable whose then getter throws.
+            get then() {
+              throw new TypeError('boom');
+            },
+          } as never;
+        },
+      },
+    });
+    const thrown = await failure(thenThrows.workflows.get('wf_1'));
+    expect(String((thrown as Error).message)).toMatch(/hooks\.beforeRequest threw/);
+    expect(runs).toBe(1);
+    runs = 0;
+    const hangs = client(service.url, {
+      apiPrefix: '/api/v1',
+      maxRetries: 2,
+      timeoutMs: 300,
+      hooks: {
+        beforeRequest: () => {
+          runs++;
+          return new Promise<void>(() => undefined);
+        },
+      },
+    });
+    const hung = await failure(hangs.workflows.get('wf_1'));
+    expect(WfaError.is(hung) && !ConnectionError.is(hung) && !TimeoutError.is(hung), String(hung)).toBe(true);
+    expect(String((hung as Error).message)).toMatch(/hooks\.beforeRequest/);
+    expect(runs).toBe(1);
+    expect(service.log).toHaveLength(0);
+  });
+
+  // RequestOptions.headers: "they override the client's headers"; header names are case-insensitive.
+  it('per-call headers override client headers given in another case, User-Agent included', async () => {
+    const service = await server();
+    const c = client(service.url, { apiPrefix: '/api/v1', headers: { 'X-Tenant': 'a', 'User-Agent': 'mine/1' } });
+    await c.workflows.get('wf_1', { headers: { 'x-tenant': 'b', 'user-agent': 'percall/3' } });
+    expect(service.log[0]!.headers['x-tenant']).toBe('b');
+    expect(service.log[0]!.headers['user-agent']).toBe('percall/3');
+  });
+
+  // Client headers go only where the key may go; per-call headers go where the call goes.
+  it('client-level headers are withheld from another origin; per-call headers are sent there', async () => {
+    const other = await server();
+    const c = client('http://127.0.0.1:9', { headers: { Authorization: 'Bearer gateway-token' } });
+    await c.request({ method: 'GET', path: `${other.url}/x`, headers: { 'x-call': '1' } });
+    expect(other.log[0]!.headers.authorization).toBeUndefined();
+    expect(other.log[0]!.headers['x-call']).toBe('1');
+  });
+
+  // docs/response-details.md: asResponse() leaves the body unread; the caller's signal governs the call.
+  it('aborting the caller signal stops reading an asResponse body that trickles', async () => {
+    const service = await server(faults.stallAfterHeaders());
+    const controller = new AbortController();
+    const response = await client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1', { signal: controller.signal }).asResponse();
+    const reading = response.text();
+    controller.abort();
+    const result = await settle(reading);
+    expect(result.ok).toBe(false);
+  });
+
+  // docs/reliability.md: every value handed to user code has the call's secrets removed.
+  it('withResponse headers and requestId, and shouldRetry ctx.error, have the key removed', async () => {
+    const service = await server(faults.ok(workflowBody(), 200, { 'x-request-id': `req-${KEY}`, 'x-echo': KEY }));
+    const { response } = await client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1').withResponse();
+    expect(response.requestId).not.toContain(KEY_CORE);
+    expect(response.headers.get('x-echo')).not.toContain(KEY_CORE);
+    const errors: unknown[] = [];
+    const quoting = client(service.url, {
+      apiPrefix: '/api/v1',
+      maxRetries: 1,
+      fetch: async (_url, init) => {
+        throw new TypeError(`failed sending ${JSON.stringify(init?.headers)}`);
+      },
+      retry: {
+        shouldRetry: ({ error }) => {
+          errors.push(error);
+          return false;
+        },
+      },
+    });
+    await settle(quoting.workflows.get('wf_1'));
+    expect(errors).toHaveLength(1);
+    expect(inspect(errors[0])).not.toContain(KEY_CORE);
+  });
+
+  // #28: before the prefix is confirmed a 404 is retried under /v1; the error names the URL the caller expects too.
+  it('a 404 under both prefixes names both URLs', async () => {
+    const service = await server(notFound);
+    const error = await failure(client(service.url).workflows.get('wf_1'));
+    expect(NotFoundError.is(error)).toBe(true);
+    expect(String((error as Error).message)).toContain('/api/v1/workflows/wf_1');
+    expect(String((error as Error).message)).toContain('/v1/workflows/wf_1');
   });
 });

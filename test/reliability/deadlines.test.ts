@@ -4,7 +4,7 @@
  * around it: `retryAfterMs` on every error that came with a wait, and `maxRetries` bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, Client, InternalServerError, MAX_RETRIES, NotFoundError, ValidationError, WfaError } from '../../src/index.js';
+import { ApiError, Client, InternalServerError, MAX_RETRIES, NotFoundError, ValidationError } from '../../src/index.js';
 import { faults, startFaultServer, type Fault, type FaultServer, type LoggedRequest } from './fault-server.js';
 import { activeHandles, attacked, count, openHandlesSince, recordOpenHandles } from './summary.js';
 
@@ -133,9 +133,10 @@ describe('maxRetries is bounded', () => {
   it(`a client with maxRetries above ${MAX_RETRIES} is refused, and so is a call`, async () => {
     const server = await startFaultServer();
     try {
-      expect(() => new Client({ baseUrl: server.url, apiKey: KEY, maxRetries: 1e9 })).toThrow(WfaError);
+      // The same ValidationError, naming the same field, as the call below.
+      expect(() => new Client({ baseUrl: server.url, apiKey: KEY, maxRetries: 1e9 })).toThrow(ValidationError);
       expect(() => new Client({ baseUrl: server.url, apiKey: KEY, maxRetries: 1e9 })).toThrow(
-        /maxRetries must be a whole number >= 0 and <= 10/,
+        /maxRetries: must be a whole number from 0 to 10/,
       );
       const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1' });
       const error = await client.workflows.get('wf_1', { maxRetries: 11 }).catch((e: unknown) => e);

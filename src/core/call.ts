@@ -1,0 +1,300 @@
+/**
+ * One call, top to bottom: prepare it, send it with retries, follow a redirect, map a failure to the SDK's
+ * error, read the body. A client with hooks runs `HookedCall` (`hooked-call.ts`), which wraps the send.
+ */
+import { jsonBody, readText, ERROR_BODY_BYTES } from './body.js';
+import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
+import { pathOf } from './error-message.js';
+import type { CoreRequest, CoreResponse, CallHost, Route } from './request.js';
+import type { ResponseDetails } from './options.js';
+import { now } from './timing.js';
+import { queryString, withSearch } from './query.js';
+import { redact, redactText, safeCause, usableSecrets } from './redact.js';
+import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders } from './response.js';
+import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
+import { checkRequestOptions, type CallOptions } from './settings.js';
+import { checkCall, targetOf, underRoot, type Target } from './target.js';
+import { asResponse, eitherSignal, type TransportResponse } from './transport.js';
+
+/** One request of the call: redirects may change all three. */
+export interface Outgoing {
+  readonly method: string;
+  readonly url: string;
+  readonly body: string | undefined;
+}
+
+/** One attempt's response, its body read; for a raw success, left unread for the caller. */
+export interface Received {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly url: string;
+  readonly raw?: TransportResponse | undefined;
+}
+
+const MAX_REDIRECTS = 5;
+// Many servers and proxies refuse longer URLs, and an error quotes its URL.
+const MAX_URL_LENGTH = 8192;
+
+export class Call<T> {
+  readonly started = now();
+  /** Upper case. */
+  readonly method: string;
+  /** Requests sent: retries, redirects and the prefix fallback included. */
+  attempts = 0;
+  secrets: string[] = [];
+  deadline: number;
+  protected options: CallOptions = {};
+  protected timeoutMs: number;
+  protected headers: Record<string, string> = {};
+  protected body: string | undefined;
+  protected search = '';
+
+  constructor(
+    readonly core: CallHost,
+    readonly req: CoreRequest<T>,
+    readonly raw: boolean,
+  ) {
+    const { settings } = core;
+    this.method = String(req.method).toUpperCase();
+    this.timeoutMs = settings.timeoutMs;
+    // Until `prepare` knows the checked options: what a hook that fails that early is bounded by.
+    this.deadline = this.started + (req.deadlineMs ?? settings.deadlineMs ?? settings.timeoutMs);
+  }
+
+  /** Rejects only with the SDK's errors. */
+  async run(): Promise<CoreResponse<T>> {
+    const target = await this.prepare();
+    const { search } = this;
+    const received = target.route ? await this.sendRouted(target.route, search) : await this.send(withSearch(target.url, search));
+    return this.respond(received);
+  }
+
+  /** Checks the call, builds its headers and body, and resolves the key: nothing is sent before this. */
+  protected async prepare(): Promise<Target> {
+    const { req, core } = this;
+    const { settings } = core;
+    const options = checkRequestOptions(req);
+    this.options = options;
+    checkCall(req);
+    if (options.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: options.signal.reason });
+    this.timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+    const deadlineMs = options.deadlineMs ?? settings.deadlineMs;
+    // One deadline for the whole call: every redirect hop and every route tried run inside it.
+    this.deadline =
+      deadlineMs === undefined ? callDeadline(this.timeoutMs, options.maxRetries ?? settings.maxRetries) : this.started + deadlineMs;
+    const target = targetOf(req.path, core.routes);
+    this.body = jsonBody(req.body);
+    this.search = queryString(req.query);
+    // Client-level headers go only where the key may go; the call's own go wherever the call goes.
+    const headers: Record<string, string> = { accept: 'application/json', ...(target.route && settings.headers), ...options.headers };
+    let key = headers['x-api-key'];
+    if (!target.route) delete headers['x-api-key'];
+    else if (req.auth !== false && key === undefined) headers['x-api-key'] = key = await this.resolveKey(deadlineMs);
+    if (this.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    this.headers = headers;
+    this.secrets = usableSecrets([key, ...(req.secrets ?? [])]);
+    return target;
+  }
+
+  /** Resolved on every call, so that a rotated key is picked up, within the call's deadline. */
+  async resolveKey(deadlineMs: number | undefined): Promise<string> {
+    const keyMs = Math.max(1, Math.min(this.timeoutMs, this.deadline - now()));
+    try {
+      return await this.core.key(this.options.signal, keyMs);
+    } catch (error) {
+      // A TimeoutError from the key function then says which limit ran out.
+      if (error instanceof TimeoutError && keyMs < this.timeoutMs && deadlineMs !== undefined) {
+        throw new TimeoutError(`The call's deadlineMs (${deadlineMs} ms) ran out in the apiKey function`, deadlineMs, 'deadline');
+      }
+      throw error;
+    }
+  }
+
+  /** Sends to the route's URL. Before the prefix is confirmed, a 404 is tried once under the other prefix. */
+  async sendRouted(route: Route, search: string): Promise<Received> {
+    let url = route.url;
+    let first: ApiError | undefined;
+    for (;;) {
+      try {
+        const received = await this.send(withSearch(url, search));
+        route.confirm(received.status);
+        return received;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        route.confirm(error.status);
+        const next = error.status === 404 ? route.fallback() : undefined;
+        if (next === undefined) throw first && error.status === 404 ? notFoundUnderBoth(error, first) : error;
+        first = error;
+        url = next;
+      }
+    }
+  }
+
+  /** Sends one URL with retries, following same-origin redirects under the root by hand. */
+  async send(url: string): Promise<Received> {
+    let request: Outgoing = { method: this.method, url, body: this.body };
+    for (let hops = 0; ; hops++) {
+      if (request.url.length > MAX_URL_LENGTH) {
+        const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
+        throw new ValidationError('request', [{ path: ['url'], message, code: 'too_big' }]);
+      }
+      const received = await this.sendWithRetries(request);
+      const { status } = received;
+      if (status < 300 && status !== 0) return received;
+      if (status >= 400)
+        throw ApiError.from({ ...this.errorFields(request, received), body: redact(parseErrorBody(received.text), this.secrets) });
+      request = this.redirect(request, received, hops);
+    }
+  }
+
+  async sendWithRetries(request: Outgoing): Promise<Received> {
+    const { log } = this.core;
+    const started = log.enabled('debug') ? Date.now() : 0;
+    if (started) log.log('debug', `→ ${request.method} ${request.url}`, this.secrets);
+    let received: Received;
+    try {
+      received = await withRetries((signal) => this.attempt(request, signal), this.retryPolicy(request));
+    } catch (error) {
+      throw this.mapFailure(error, request);
+    }
+    if (started) log.log('debug', `← ${received.status} ${request.method} ${request.url} (${Date.now() - started} ms)`, this.secrets);
+    return received;
+  }
+
+  protected retryPolicy(request: Outgoing): RetryPolicy {
+    const { settings, log } = this.core;
+    const { method, url } = request;
+    return {
+      method,
+      maxRetries: this.options.maxRetries ?? settings.maxRetries,
+      timeoutMs: this.timeoutMs,
+      signal: this.options.signal,
+      deadline: this.deadline,
+      retry: settings.retry,
+      secrets: this.secrets,
+      shownUrl: settings.retry?.shouldRetry ? redactText(url, this.secrets) : undefined,
+      onRetry: (retry, reason, waitMs) =>
+        log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, this.secrets),
+    };
+  }
+
+  /** One request, its body read, within the attempt's timeout. */
+  protected async attempt(request: Outgoing, signal: AbortSignal): Promise<Received> {
+    this.attempts++;
+    return this.read(request, await this.transmit(request, this.headers, signal));
+  }
+
+  protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSignal): Promise<TransportResponse> {
+    // A raw body is read after the call returns: the caller's signal must still reach it.
+    const caller = this.raw ? this.options.signal : undefined;
+    const signal = caller ? eitherSignal(attempt, caller) : attempt;
+    try {
+      return await this.core.settings.transport({ ...request, headers, signal });
+    } catch (error) {
+      throw new AttemptFailure({ kind: 'network', cause: error });
+    }
+  }
+
+  /** Reads the body within its size limit; a raw success's body is left for the caller. */
+  protected async read(request: Outgoing, response: TransportResponse): Promise<Received> {
+    const { status, headers } = response;
+    const { url } = request;
+    if (this.raw && status >= 200 && status < 300) return { status, headers, text: '', url, raw: response };
+    const limit = this.core.settings.maxResponseBytes;
+    const text = await readText(response, status >= 400 ? ERROR_BODY_BYTES : limit, status >= 400);
+    if (text === undefined) {
+      const issues = [{ path: [], message: `is larger than maxResponseBytes (${limit} bytes)`, code: 'too_big' }];
+      throw new ResponseValidationError({ body: undefined, issues, method: request.method, url: redactText(url, this.secrets) });
+    }
+    return { status, headers, text, url };
+  }
+
+  /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
+  mapFailure(error: unknown, request: Outgoing): unknown {
+    if (!(error instanceof AttemptFailure)) return error;
+    const { method } = request;
+    const shownUrl = redactText(request.url, this.secrets);
+    const { failure } = error;
+    switch (failure.kind) {
+      case 'abort':
+        return new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+      case 'deadline': {
+        const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
+        return new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
+      }
+      case 'should-retry':
+        return new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {
+          cause: safeCause(failure.cause, this.secrets),
+        });
+      case 'timeout':
+        return new TimeoutError(`${method} ${shownUrl} timed out after ${this.timeoutMs} ms`, this.timeoutMs);
+    }
+    const { cause } = failure;
+    const codes = networkErrorCodes(cause);
+    const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
+    const what = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
+    const message = redactText(`${what}: ${detail} (${method} ${shownUrl})`, this.secrets);
+    return new ConnectionError(message, { cause: safeCause(cause, this.secrets) });
+  }
+
+  /** The next request of a redirect. Only within the service root (or, for a foreign call, its origin), so the key never leaves it. */
+  redirect(request: Outgoing, received: Received, hops: number): Outgoing {
+    const { status } = received;
+    const { url, method } = request;
+    if (status === 0) {
+      const shownUrl = redactText(url, this.secrets);
+      throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
+    }
+    const refuse = (message: string) => ApiError.from({ ...this.errorFields(request, received), body: undefined, message });
+    const location = received.headers.get('location');
+    const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
+    if (!next) throw refuse('Redirect without a usable Location header');
+    if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
+    const { root } = this.core.routes;
+    if (next.origin !== new URL(url).origin) {
+      throw refuse(`Redirect to another origin (${next.origin}) not followed, so the API key stays with the service`);
+    }
+    if (underRoot(url, root) !== undefined && underRoot(next.href, root) === undefined) {
+      throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);
+    }
+    const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
+    return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
+  }
+
+  /** What an `ApiError` says of the request and response, secrets removed. */
+  errorFields(request: Outgoing, received: Received) {
+    const { status, headers } = received;
+    return { status, headers: redactHeaders(headers, this.secrets), method: request.method, url: redactText(request.url, this.secrets) };
+  }
+
+  /** The data, checked, and the response's details; every value handed out has the call's secrets removed. */
+  respond(received: Received): CoreResponse<T> {
+    const { req, secrets } = this;
+    const { status, headers, url } = received;
+    const validate = this.core.settings.validateResponses;
+    const data = received.raw ? (undefined as T) : parseBody(received, req.response, { method: this.method, secrets, validate });
+    if (headers.has('deprecation') || headers.has('sunset'))
+      this.core.noteDeprecation(`${this.method} ${req.route ?? req.path.split('?')[0]}`, headers, secrets);
+    // Every call builds this, few read it: the header lookups and the redaction wait until asked for. Only the
+    // URL is kept, not the received text, which a page's details must not hold on to.
+    let shown: Headers | undefined;
+    const response: ResponseDetails = {
+      status,
+      get headers() {
+        shown ??= secrets.length ? new Headers(redactHeaders(headers, secrets)) : headers;
+        return shown;
+      },
+      get requestId() {
+        return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
+      },
+      get url() {
+        return redactText(url, secrets);
+      },
+      attempts: this.attempts,
+      elapsedMs: now() - this.started,
+    };
+    const { raw } = received;
+    return { data, response, raw: raw && asResponse(secrets.length ? { ...raw, headers: response.headers } : raw) };
+  }
+}

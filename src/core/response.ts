@@ -1,0 +1,77 @@
+/** What a call hands back from a response: its body parsed and checked, its headers with secrets removed. */
+import { ApiError, ResponseValidationError, type Issue } from './errors.js';
+import { messageFromBody, pathOf } from './error-message.js';
+import type { ResponseSpec } from './request.js';
+import { redact, redactAndCut, redactText } from './redact.js';
+import { safeParse, toIssues } from './schema.js';
+
+/** What `parseBody` needs of the call. */
+export interface ParseContext {
+  readonly method: string;
+  readonly secrets: readonly string[];
+  readonly validate: boolean;
+}
+
+/** Header names in lower case (as `Headers` gives them), values with the secrets removed. */
+export function redactHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) out[name] = redactText(value, secrets);
+  return out;
+}
+
+/** The body as JSON, checked against the spec's schema, then its `read`; any failure a `ResponseValidationError`. */
+export function parseBody<T>(
+  received: { text: string; url: string; headers: Headers },
+  spec: ResponseSpec<T> | undefined,
+  context: ParseContext,
+): T {
+  const { secrets } = context;
+  let body: unknown;
+  let issues: readonly Issue[] | undefined;
+  try {
+    if (received.text !== '') body = JSON.parse(received.text);
+  } catch {
+    body = redactAndCut(received.text, secrets, 10_000);
+    const message = `is not JSON (content-type ${received.headers.get('content-type') ?? 'missing'})`;
+    issues = [{ path: [], message, code: 'invalid_json' }];
+  }
+  if (!issues) {
+    try {
+      let data: unknown = body;
+      if (spec?.schema && context.validate && !spec.plain?.(body)) {
+        const result = safeParse(spec.schema, body);
+        if (result.success) data = result.data;
+        else issues = toIssues(result.error);
+      }
+      if (!issues) return spec?.read ? spec.read(data) : (data as T);
+    } catch (error) {
+      if (!(error instanceof ResponseValidationError)) throw error;
+      body = error.body;
+      issues = error.issues;
+    }
+  }
+  throw new ResponseValidationError({
+    body: spec?.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
+    issues,
+    method: context.method,
+    url: redactText(received.url, secrets),
+    what: spec?.name,
+  });
+}
+
+/** The fallback's 404 names the URL tried first too: that is the one the caller expects. */
+export function notFoundUnderBoth(error: ApiError, first: ApiError): ApiError {
+  const { status, headers, body, method, url } = error;
+  const message = `${messageFromBody(status, body)}; tried ${pathOf(first.url)} first`;
+  return ApiError.from({ status, headers, body, method, url, message });
+}
+
+/** An error body as JSON where it is, else as text; `undefined` when empty. */
+export function parseErrorBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The one check of a client's options and of a call's: each a zod schema, parsed once where the options come
+ * in, into a normalised object the core trusts. The same bad value is the same `ValidationError` at both levels.
+ */
+import * as z from 'zod/mini';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
+import type { Hooks } from './hooks.js';
+import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type RequestOptions } from './options.js';
+import { MAX_RETRIES, type RetryOptions } from './retry.js';
+import { checkInput } from './schema.js';
+import { fetchTransport, type Transport } from './transport.js';
+import { userAgent } from './user-agent.js';
+
+const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+// An HTTP token (RFC 9110).
+const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
+// What a Fetch `ByteString` header value may hold.
+const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
+
+const custom = <T>(test: (value: unknown) => boolean, message: string) => z.custom<T>(test, { error: message });
+const func = <T>() => custom<T>((value) => typeof value === 'function', 'must be a function');
+const milliseconds = () => custom<number>((v) => Number.isFinite(v) && (v as number) > 0, 'must be a number of milliseconds > 0');
+const delay = () => custom<number>((v) => Number.isFinite(v) && (v as number) >= 0, 'must be a number of milliseconds >= 0');
+const retries = () =>
+  custom<number>(
+    (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_RETRIES,
+    `must be a whole number from 0 to ${MAX_RETRIES}`,
+  );
+
+/** Header values are never quoted in an issue: they may be secrets. A `Headers` or a `Map` would spread to `{}`. */
+const headers = () =>
+  custom<Record<string, string>>((value) => {
+    const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+    return proto === Object.prototype || proto === null;
+  }, 'must be a plain object of header names to strings').check(
+    z.superRefine((value, context) => {
+      for (const [name, text] of Object.entries(value)) {
+        const message = !TOKEN.test(name)
+          ? 'is not a valid header name'
+          : typeof text !== 'string' || !HEADER_VALUE.test(text)
+            ? 'must be a string without line breaks or characters past U+00FF'
+            : undefined;
+        if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
+      }
+    }),
+  );
+
+const isSignal = (value: unknown): boolean => {
+  const signal = value as AbortSignal | null;
+  return typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
+};
+
+/** Built on first use, so that an app importing only the errors carries no schema. */
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+
+function buildSchemas() {
+  // The options a call and a client share, with the same rules.
+  const shared = {
+    timeoutMs: z.optional(milliseconds()),
+    maxRetries: z.optional(retries()),
+    deadlineMs: z.optional(milliseconds()),
+    headers: z.optional(headers()),
+  };
+
+  const requestOptions = z.object({ ...shared, signal: z.optional(custom<AbortSignal>(isSignal, 'must be an AbortSignal')) });
+
+  const hook = () => z.optional(func<() => void>());
+  const retryOptions = z.strictObject({
+    statuses: z.optional(
+      custom<readonly number[]>(
+        (v) => Array.isArray(v) && v.every((s) => Number.isInteger(s) && s >= 400 && s < 600),
+        'must be an array of statuses from 400 to 599',
+      ),
+    ),
+    baseDelayMs: z.optional(delay()),
+    maxDelayMs: z.optional(delay()),
+    maxRetryAfterMs: z.optional(delay()),
+    shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
+  });
+
+  const clientOptions = z.object({
+    ...shared,
+    apiKey: z.optional(custom<ApiKeySource>((v) => typeof v === 'string' || typeof v === 'function', 'must be a string or a function')),
+    baseUrl: z.optional(z.string()),
+    apiPrefix: z.optional(z.string()),
+    authPath: z.optional(z.string()),
+    retry: z.optional(retryOptions),
+    hooks: z.optional(
+      z.strictObject({
+        beforeRequest: hook(),
+        afterResponse: hook(),
+        beforeRetry: hook(),
+        onSuccess: hook(),
+        onError: hook(),
+        onWait: hook(),
+      }),
+    ),
+    fetch: z.optional(func<ClientOptions['fetch']>()),
+    maxResponseBytes: z.optional(
+      custom<number>((v) => Number.isSafeInteger(v) && (v as number) > 0, 'must be a whole number of bytes > 0'),
+    ),
+    validateResponses: z.optional(custom<boolean>((v) => typeof v === 'boolean', 'must be true or false')),
+    logger: z.optional(custom<object>((v) => typeof v === 'object' && v !== null, 'must be an object with error, warn, info and debug')),
+    logLevel: z.optional(custom<LogLevel>((v) => LOG_LEVELS.includes(v as LogLevel), `must be one of ${LOG_LEVELS.join(', ')}`)),
+    appInfo: z.optional(
+      z.strictObject({
+        name: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+        version: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+      }),
+    ),
+  });
+  return { requestOptions, clientOptions };
+}
+
+/** A call's options, checked; header names in lower case. */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+  deadlineMs?: number | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
+/** Header names are case-insensitive: lower case, so that a later name replaces an earlier one in any case. */
+export function lowerCaseNames(given: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (given === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const name in given) if (Object.hasOwn(given, name)) out[name.toLowerCase()] = given[name]!;
+  return out;
+}
+
+/**
+ * Checks a call's options (`signal`, `timeoutMs`, `maxRetries`, `deadlineMs`, `headers`) and returns them
+ * normalised; other fields are ignored. Throws a `ValidationError` naming the field, before anything is sent.
+ */
+export function checkRequestOptions(options: RequestOptions, what = 'request options'): CallOptions {
+  const { signal, timeoutMs, maxRetries, deadlineMs, headers } = options;
+  // Most calls pass no option: nothing to parse.
+  if (signal === undefined && timeoutMs === undefined && maxRetries === undefined && deadlineMs === undefined && headers === undefined) {
+    return {};
+  }
+  schemas ??= buildSchemas();
+  const checked = checkInput(schemas.requestOptions, { signal, timeoutMs, maxRetries, deadlineMs, headers }, what);
+  return { ...checked, headers: lowerCaseNames(checked.headers) };
+}
+
+/** A client's options, checked once when it is made, with the defaults filled in. */
+export interface ClientSettings {
+  readonly apiKey: ApiKeySource | undefined;
+  readonly keyFromEnv: boolean;
+  readonly transport: Transport;
+  readonly fetch: ClientOptions['fetch'];
+  /** Lower-case names; `user-agent` included where the runtime sends ours. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly deadlineMs: number | undefined;
+  readonly retry: RetryOptions | undefined;
+  /** `undefined` when no hook is set, so that a call without hooks checks one field. */
+  readonly hooks: Hooks | undefined;
+  readonly validateResponses: boolean;
+  readonly maxResponseBytes: number;
+}
+
+export function clientSettings(options: ClientOptions): ClientSettings {
+  schemas ??= buildSchemas();
+  const checked = checkInput(schemas.clientOptions, options, 'client options');
+  const agent = userAgent(checked.appInfo);
+  const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
+  return {
+    apiKey: checked.apiKey ?? readEnv('WFA_API_KEY'),
+    keyFromEnv: checked.apiKey === undefined,
+    transport: fetchTransport(checked.fetch),
+    fetch: checked.fetch,
+    headers: { ...(agent && { 'user-agent': agent }), ...lowerCaseNames(checked.headers) },
+    timeoutMs: checked.timeoutMs ?? 60_000,
+    maxRetries: checked.maxRetries ?? 2,
+    deadlineMs: checked.deadlineMs,
+    retry: checked.retry && { ...checked.retry, statuses: checked.retry.statuses && [...checked.retry.statuses] },
+    hooks: Object.keys(hooks).length ? hooks : undefined,
+    validateResponses: checked.validateResponses ?? true,
+    maxResponseBytes: checked.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+  };
+}

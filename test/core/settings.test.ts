@@ -1,0 +1,103 @@
+/**
+ * One schema for the client's options and one for a call's: the same bad value is the same ValidationError,
+ * naming the same field, at both levels; every client option is checked when the client is made.
+ */
+import { describe, expect, it } from 'vitest';
+import { Client, ValidationError, type ClientOptions } from '../../src/index.js';
+import { checkRequestOptions } from '../../src/core/settings.js';
+import { BASE_URL } from '../helpers/service.js';
+
+const client = (options: ClientOptions) => new Client({ baseUrl: BASE_URL, apiKey: 'sk_test_key', ...options });
+
+function refusal(make: () => unknown): ValidationError {
+  try {
+    make();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return error as ValidationError;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+// Options a call and a client both take: [option, bad value, the message's rule].
+const SHARED: [string, unknown, RegExp][] = [
+  ['timeoutMs', 0, /> 0/],
+  ['timeoutMs', -1, /> 0/],
+  ['timeoutMs', Number.NaN, /> 0/],
+  ['timeoutMs', '100', /> 0/],
+  ['maxRetries', 1.5, /whole number from 0 to 10/],
+  ['maxRetries', 11, /whole number from 0 to 10/],
+  ['maxRetries', -1, /whole number from 0 to 10/],
+  ['deadlineMs', 0, /> 0/],
+  ['deadlineMs', Number.POSITIVE_INFINITY, /> 0/],
+  ['headers', new Headers({ a: 'b' }), /plain object/],
+  ['headers', 'x-a: b', /plain object/],
+];
+
+describe('options a client and a call share', () => {
+  it.each(SHARED)('%s: %o is the same ValidationError at both levels', (option, value, rule) => {
+    const atClient = refusal(() => client({ [option]: value }));
+    const atCall = refusal(() => checkRequestOptions({ [option]: value }));
+    expect(atClient.field).toBe(option);
+    expect(atCall.field).toBe(option);
+    expect(atClient.issues[0]!.message).toMatch(rule);
+    expect(atCall.issues[0]!.message).toBe(atClient.issues[0]!.message);
+  });
+
+  it.each([
+    ['a header name with a space', { 'x a': 'b' }, 'headers.x a', /not a valid header name/],
+    ['a header value with a line break', { 'x-a': 'b\r\nx-evil: 1' }, 'headers.x-a', /line breaks/],
+    ['a header value past U+00FF', { 'x-a': '€' }, 'headers.x-a', /U\+00FF/],
+    ['a header value that is not a string', { 'x-a': 1 }, 'headers.x-a', /must be a string/],
+  ])('headers: %s is named the same at both levels, its value never quoted', (_, headers, field, rule) => {
+    for (const error of [
+      refusal(() => client({ headers: headers as never })),
+      refusal(() => checkRequestOptions({ headers: headers as never })),
+    ]) {
+      expect(error.field).toBe(field);
+      expect(error.message).toMatch(rule);
+      expect(error.message).not.toContain('x-evil');
+    }
+  });
+
+  it('a fractional timeout is accepted at both levels, since a timer takes one', () => {
+    expect(() => client({ timeoutMs: 1.5 })).not.toThrow();
+    expect(() => checkRequestOptions({ timeoutMs: 1.5 })).not.toThrow();
+  });
+
+  it('a call signal that is not an AbortSignal is named', () => {
+    expect(refusal(() => checkRequestOptions({ signal: 'soon' as never })).field).toBe('signal');
+  });
+
+  it('header names come back in lower case, a later name replacing an earlier one in another case', () => {
+    expect(checkRequestOptions({ headers: { 'X-Tenant': 'a', 'x-tenant': 'b' } }).headers).toEqual({ 'x-tenant': 'b' });
+  });
+});
+
+// Client-only options: [option, bad value, field named].
+const CLIENT_ONLY: [string, unknown, string][] = [
+  ['apiKey', 42, 'apiKey'],
+  ['baseUrl', 42, 'baseUrl'],
+  ['apiPrefix', 42, 'apiPrefix'],
+  ['authPath', 42, 'authPath'],
+  ['retry', { statuses: [200] }, 'retry.statuses'],
+  ['retry', { baseDelayMs: -1 }, 'retry.baseDelayMs'],
+  ['retry', { shouldRetry: 'yes' }, 'retry.shouldRetry'],
+  ['retry', { retries: 3 }, 'retry.retries'],
+  ['hooks', { beforeRequest: 'x' }, 'hooks.beforeRequest'],
+  ['hooks', { beforeFetch: () => undefined }, 'hooks.beforeFetch'],
+  ['fetch', 'fetch', 'fetch'],
+  ['maxResponseBytes', 1.5, 'maxResponseBytes'],
+  ['maxResponseBytes', 0, 'maxResponseBytes'],
+  ['validateResponses', 'yes', 'validateResponses'],
+  ['logger', 'console', 'logger'],
+  ['logLevel', 'verbose', 'logLevel'],
+  ['appInfo', { name: 'my app', version: '1' }, 'appInfo.name'],
+  ['appInfo', { name: 'app', version: '1/2' }, 'appInfo.version'],
+];
+
+describe('options only a client takes', () => {
+  it.each(CLIENT_ONLY)('%s: %o is a ValidationError naming %s', (option, value, field) => {
+    expect(refusal(() => client({ [option]: value })).field).toBe(field);
+  });
+});
