@@ -183,9 +183,20 @@ export class Page<T> implements AsyncIterable<T> {
    * for await (const workflow of page) console.log(workflow.id); // page 3, then 4, 5...
    * ```
    */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return Page.itemsFrom(this);
+  }
+
+  /** @internal Every item from this page on; once the signal aborts, the next item is an `AbortError`, even within a page. */
+  static async *itemsFrom<T>(first: Page<T>): AsyncGenerator<T, void, undefined> {
+    const { signal } = first.#walk;
     // Items are yielded from a plain loop: `yield*` of an array, or a generator inside another, costs a promise turn per item.
-    for await (const page of this.#pages()) for (const item of page.items) yield item;
+    for await (const page of first.#pages()) {
+      for (const item of page.items) {
+        if (signal?.aborted) throw aborted(signal);
+        yield item;
+      }
+    }
   }
 
   /** @internal This page and the ones after it, but no repeated page; the next is fetched only when asked for. */
@@ -198,7 +209,7 @@ export class Page<T> implements AsyncIterable<T> {
     const { signal } = this.#walk;
     for (;;) {
       // A page read before the abort is not handed out after it.
-      if (signal?.aborted) throw new AbortError('The list was aborted by its signal', { cause: signal.reason });
+      if (signal?.aborted) throw aborted(signal);
       if (!page.repeated) yield page;
       if (!page.hasNextPage()) {
         const why = page.items.length > 0 ? page.#stop() : undefined;
@@ -288,7 +299,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for await (const page of Page.walkFrom(await this.#page())) for (const item of page.items) yield item;
+    yield* Page.itemsFrom(await this.#page());
   }
 
   /**
@@ -316,11 +327,9 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     checkCount('take', 'n', n);
     if (n === 0) return;
     let left = n;
-    for await (const page of this.pages()) {
-      for (const item of page.items) {
-        yield item;
-        if (--left === 0) return;
-      }
+    for await (const item of Page.itemsFrom(await this.#page())) {
+      yield item;
+      if (--left === 0) return;
     }
   }
 
@@ -340,6 +349,10 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     for await (const item of this.take(options.limit)) items.push(item);
     return items;
   }
+}
+
+function aborted(signal: AbortSignal): AbortError {
+  return new AbortError('The list was aborted by its signal', { cause: signal.reason });
 }
 
 function checkCount(method: string, name: string, value: unknown, min = 0): void {
