@@ -64,6 +64,7 @@ export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions }
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,
+  parseWorkflowCreateParams,
   type CreatedWorkflow,
   type Workflow,
   type WorkflowCreateParams,

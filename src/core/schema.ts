@@ -92,8 +92,8 @@ export function httpUrl(): z.ZodMiniString<string> {
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function snakeCaseId(): z.ZodMiniString<string> {
-  return string(refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), 'must be snake_case, like send_message'));
+export function snakeCaseId(example: string): z.ZodMiniString<string> {
+  return string(refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), `must be snake_case, like ${example}`));
 }
 
 // One `custom` serves the few small unions, each with a message that names it.
@@ -171,6 +171,8 @@ const MAX_ID_LENGTH = 1024;
  */
 export function idSegment(id: unknown, what: string): string {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+  // `what` names the id ("workflow id"); the issue's path is `id`, so the message says "id" once.
+  what = what.replace(/ id\b/, '');
   if (typeof id !== 'string' || id.trim() === '') {
     throw new ValidationError(what, [{ path: ['id'], message: 'must be a non-empty string', code: 'invalid_type' }]);
   }

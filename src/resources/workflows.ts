@@ -18,7 +18,6 @@ import {
   snakeCaseId,
   string,
 } from '../core/schema.js';
-import { isHttpUrl } from '../core/url.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
 import type { Builds } from './builds.js';
@@ -167,8 +166,7 @@ export const WorkflowStatusSchema = openString(['building', 'active', 'completed
 const config = optional(looseObject({}));
 
 // A function rather than a spread of one shape: esbuild cannot prove a spread free of side effects, and would
-// keep every schema in bundles that import only an error class. `plainWorkflow` below writes the same rules by
-// hand: a change here is a change there (test/resources/plain-workflow.test.ts).
+// keep every schema in bundles that import only an error class.
 /* @__NO_SIDE_EFFECTS__ */
 function workflowShape<B>(buildId: B) {
   return {
@@ -211,60 +209,14 @@ const createFields = {
   }),
   actions: array(
     looseObject({
-      app: snakeCaseId(),
-      action: snakeCaseId(),
+      app: snakeCaseId('slack'),
+      action: snakeCaseId('send_message'),
       config,
     }),
   ),
 };
 
 const createSchema = looseObject(createFields);
-
-// The schemas' rules written out, so a valid input is sent and a valid answer used as it is, without zod's
-// parse and copy. Stricter, never looser: whatever they do not pass goes to zod, whose issues name the field.
-type Test = (value: unknown) => boolean;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isString = (value: unknown): value is string => typeof value === 'string';
-const filled: Test = (value) => isString(value) && value !== '';
-const snakeCase: Test = (value) => isString(value) && /^[a-z][a-z0-9_]*$/.test(value);
-/* @__NO_SIDE_EFFECTS__ */
-const maybe =
-  (test: Test): Test =>
-  (value) =>
-    value === undefined || test(value);
-/* @__NO_SIDE_EFFECTS__ */
-const fields =
-  (shape: Record<string, Test>): Test =>
-  (value) => {
-    if (!isObject(value)) return false;
-    for (const key in shape) if (!shape[key]!(value[key])) return false;
-    return true;
-  };
-/* @__NO_SIDE_EFFECTS__ */
-const listOf =
-  (test: Test): Test =>
-  (value) =>
-    Array.isArray(value) && value.every(test);
-
-export const plainCreateInput = fields({
-  name: filled,
-  platform: filled,
-  trigger: fields({ type: filled, url: maybe((url) => isString(url) && isHttpUrl(url)) }),
-  actions: listOf(fields({ app: snakeCase, action: snakeCase, config: maybe(isObject) })),
-}) as (input: unknown) => input is WorkflowCreateParams;
-
-export const plainWorkflow = fields({
-  id: isString,
-  name: isString,
-  platform: isString,
-  status: isString,
-  created_at: isString,
-  build_id: maybe(isString),
-  trigger: maybe(fields({ type: isString, url: maybe(isString) })),
-  actions: maybe(listOf(fields({ app: isString, action: isString, config: maybe(isObject) }))),
-}) as (value: unknown) => value is Workflow;
-
-export const plainCreatedWorkflow: Test = (value) => plainWorkflow(value) && !!value.build_id;
 
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
@@ -275,9 +227,23 @@ export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParam
   ),
 );
 
-const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) }, plainWorkflow);
+/**
+ * Checks a value read from JSON (a file, a request) as `workflows.create` would: returns it typed, or throws
+ * the same `ValidationError`, naming each field, without sending anything.
+ *
+ * @example
+ * ```ts
+ * const input = parseWorkflowCreateParams(JSON.parse(await readFile('workflow.json', 'utf8')));
+ * await client.workflows.create(input);
+ * ```
+ */
+export function parseWorkflowCreateParams(value: unknown): WorkflowCreateParams {
+  return checkInput(WorkflowCreateSchema, value, 'input to workflows.create');
+}
 
-const workflowAnswer = { name: 'workflow', schema: WorkflowSchema, plain: plainWorkflow };
+const listWorkflows = listEndpoint('workflows', WorkflowSchema, { status: optional(nonEmptyString()) });
+
+const workflowAnswer = { name: 'workflow', schema: WorkflowSchema };
 
 /**
  * Filters and paging of `workflows.list`.
@@ -369,8 +335,8 @@ export class Workflows extends Resource {
       ...options,
       method: 'POST',
       path: '/workflows',
-      body: plainCreateInput(params) ? params : checkInput(WorkflowCreateSchema, params, 'input to workflows.create'),
-      response: { name: 'created workflow', schema: CreatedWorkflowSchema, plain: plainCreatedWorkflow },
+      body: parseWorkflowCreateParams(params),
+      response: { name: 'created workflow', schema: CreatedWorkflowSchema },
     }));
   }
 

@@ -64,9 +64,10 @@ describe('field checks', () => {
   });
 
   it('snakeCaseId accepts lower case with underscores', () => {
-    expect(safeParse(snakeCaseId(), 'send_message').success).toBe(true);
-    expect(safeParse(snakeCaseId(), 'google_sheets2').success).toBe(true);
-    for (const bad of ['Slack', 'send-message', '_x', '2x', '', 'a b']) expect(safeParse(snakeCaseId(), bad).success).toBe(false);
+    expect(safeParse(snakeCaseId('send_message'), 'send_message').success).toBe(true);
+    expect(safeParse(snakeCaseId('send_message'), 'google_sheets2').success).toBe(true);
+    for (const bad of ['Slack', 'send-message', '_x', '2x', '', 'a b'])
+      expect(safeParse(snakeCaseId('send_message'), bad).success).toBe(false);
   });
 });
 

@@ -119,6 +119,12 @@ describe('awaiting list()', () => {
     expect(page.body).toMatchObject({ cursor: 'abc' });
   });
 
+  it('validates the items and keeps them as received: the very objects in the body, for every list', async () => {
+    server.use(paged(2, (items) => ({ data: items })));
+    const page = await client().orders.list();
+    expect(page.items[1]).toBe((page.body as { data: unknown[] }).data[1]);
+  });
+
   it('getNextPage() on the last page throws instead of fetching', async () => {
     server.use(paged(3, (items) => ({ data: items, has_more: false })));
     const page = await client().orders.list();
