@@ -104,14 +104,13 @@ function positiveMs() {
 }
 
 // Loose: `signal`, `headers` and a caller's own options are checked elsewhere or not at all.
-const WaitOptionsSchema = looseObject(
-  {
-    intervalMs: positiveMs(),
-    maxIntervalMs: positiveMs(),
-    timeoutMs: optional(checked<number>('a number greater than 0 (or Infinity)', (value) => typeof value === 'number' && value > 0)),
-    requestTimeoutMs: positiveMs(),
-    onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
-  },
+const WaitOptionsSchema = looseObject({
+  intervalMs: positiveMs(),
+  maxIntervalMs: positiveMs(),
+  timeoutMs: optional(checked<number>('a number greater than 0 (or Infinity)', (value) => typeof value === 'number' && value > 0)),
+  requestTimeoutMs: positiveMs(),
+  onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
+}).check(
   refine(
     (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_BUILD_POLL_INTERVAL_MS),
     'must not be less than intervalMs',

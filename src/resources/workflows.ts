@@ -221,10 +221,7 @@ const createSchema = looseObject(createFields);
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
-  partial(
-    createSchema,
-    refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
-  ),
+  partial(createSchema).check(refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
 );
 
 /**

@@ -2,11 +2,14 @@
  * Checks of request bodies and query strings. Bodies are checked with the SDK's own schemas, so the mock
  * refuses exactly what the SDK refuses before sending (test/resources/create-input.test.ts runs both).
  */
-import { ValidationError, formatPath } from '../core/errors.js';
+import { ValidationError, formatPath, type Issue } from '../core/errors.js';
 import { safeParse, toIssues, type Schema } from '../core/schema.js';
+// Through the root entry, so that a build puts the SDK's modules in one chunk, where a bundler can still drop
+// what an app does not use.
+import { parseWorkflowCreateParams } from '../index.js';
 import { CredentialsSchema } from '../resources/auth.js';
 import { IntegrationSaveSchema } from '../resources/integrations.js';
-import { WorkflowCreateSchema, WorkflowUpdateSchema } from '../resources/workflows.js';
+import { WorkflowUpdateSchema } from '../resources/workflows.js';
 import { HttpError } from './responses.js';
 import type { MockAction, MockTrigger } from './types.js';
 
@@ -33,19 +36,27 @@ const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 20;
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 
-/** The SDK's check of `body`; a 422 with the SDK's message and one `{ path, message }` per issue when it fails. */
+/** A 422 with the SDK's message and one `{ path, message }` per issue. */
+function invalid(what: string, issues: readonly Issue[]): HttpError {
+  const { message } = new ValidationError(what, issues);
+  const listed = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  return new HttpError(422, message, 'validation_error', {}, { issues: listed });
+}
+
+/** The SDK's check of `body`, failing as a 422. */
 function check<T>(schema: Schema<T>, body: unknown, what: string): T {
   const result = safeParse(schema, body);
   if (result.success) return result.data;
-  const issues = toIssues(result.error);
-  const { message } = new ValidationError(what, issues);
-  const listed = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-  throw new HttpError(422, message, 'validation_error', {}, { issues: listed });
+  throw invalid(what, toIssues(result.error));
 }
 
-/** Checks the body of `POST /workflows`. */
+/** Checks the body of `POST /workflows`, as `workflows.create` does. */
 export function parseWorkflowInput(body: unknown): WorkflowInput {
-  return check(WorkflowCreateSchema, body, 'workflow') as WorkflowInput;
+  try {
+    return parseWorkflowCreateParams(body) as WorkflowInput;
+  } catch (error) {
+    throw ValidationError.is(error) ? invalid('workflow', error.issues) : error;
+  }
 }
 
 /** Checks the body of `PUT /workflows/{id}`; of its fields, name, platform, trigger and actions are stored. */

@@ -93,7 +93,7 @@ describe('checkInput', () => {
   });
 
   it('throws ValidationError naming each field, never quoting a value', () => {
-    const schema = looseObject({ secret: string(refine((value: string) => value.length >= 50, 'is too short')) });
+    const schema = looseObject({ secret: string().check(refine((value: string) => value.length >= 50, 'is too short')) });
     const error = (() => {
       try {
         checkInput(schema, { secret: 'hunter2-value' }, 'input to x');
