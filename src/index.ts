@@ -35,7 +35,8 @@ export type {
   WaitEvent,
 } from './core/hooks.js';
 export type { PageInfo, PageParams } from './service/envelope.js';
-export { Page, PagePromise, type ListOptions } from './resources/pages.js';
+export { Page } from './resources/page.js';
+export { PagePromise, type ListOptions } from './resources/page-promise.js';
 export { ApiPromise, type WithResponse } from './resources/api-promise.js';
 export {
   AbortError,

@@ -7,7 +7,7 @@ import type { CoreResponse } from '../core/http.js';
 import type { ResponseDetails } from '../core/options.js';
 
 /**
- * The data of a call with how it was answered.
+ * The data of a call with its response's details.
  *
  * @example
  * ```ts
@@ -22,8 +22,9 @@ export interface WithResponse<T> {
 }
 
 /**
- * A `Promise` of a call's data, with two more ways to read the answer. The request is sent on the next
- * microtask, so that `asResponse()` called right away can leave the body unread.
+ * A `Promise` of a call's data, with two more ways to read the response. The call is sent on the microtask
+ * after the method returns, whether or not it is awaited (as in openai-node and stripe-node); that microtask
+ * lets `asResponse()`, called right away, ask for the body unread.
  *
  * @example
  * ```ts
@@ -90,7 +91,7 @@ export class ApiPromise<T> extends Promise<T> {
     if (this.#call && !this.#raw) {
       return Promise.reject(new WfaError('asResponse() must be called right away, before the call is sent'));
     }
-    return this.#start(true).then((answer) => answer.raw!);
+    return this.#start(true).then((call) => call.raw!);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a Promise's own `then`, delegating to the call.
@@ -99,7 +100,7 @@ export class ApiPromise<T> extends Promise<T> {
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#sent()
-      .then((answer) => answer.data)
+      .then((call) => call.data)
       .then(onfulfilled, onrejected);
   }
 }

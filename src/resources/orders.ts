@@ -5,7 +5,7 @@
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import { listEndpoint } from './list.js';
-import type { ListOptions, PagePromise } from './pages.js';
+import type { ListOptions, PagePromise } from './page-promise.js';
 import { idSegment, looseObject, nonEmptyString, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
 import type { ApiPromise } from './api-promise.js';
 import { Resource, call, coreOf } from './resource.js';

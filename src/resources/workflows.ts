@@ -2,7 +2,7 @@
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import { listEndpoint } from './list.js';
-import type { ListOptions, PagePromise } from './pages.js';
+import type { ListOptions, PagePromise } from './page-promise.js';
 import {
   array,
   checkInput,
