@@ -8,11 +8,6 @@ import type { ResponseDetails } from '../core/options.js';
 
 /**
  * The data of a call with its response's details.
- *
- * @example
- * ```ts
- * const { data: workflow, response } = await client.workflows.get('wf_1').withResponse();
- * ```
  */
 export interface WithResponse<T> {
   /** What awaiting the call gives. */
@@ -65,12 +60,6 @@ export class ApiPromise<T> extends Promise<T> {
 
   /**
    * The data with the response's details: `{ data, response: { status, headers, requestId, url, attempts, elapsedMs } }`.
-   *
-   * @example
-   * ```ts
-   * const { data, response } = await client.orders.get('ord_1').withResponse();
-   * console.log(response.requestId, response.headers.get('x-ratelimit-remaining'));
-   * ```
    */
   withResponse(): Promise<WithResponse<T>> {
     return this.#sent().then(({ data, response }) => ({ data, response }));

@@ -8,21 +8,10 @@ import { Page } from './page.js';
  * What `list()` returns: await it for the first page, or `for await` it for every item of every page. Like
  * every call, the first page is requested on the microtask after `list()` returns; later pages only when a walk
  * reaches them. Invalid parameters reject without a request.
- *
- * @example
- * ```ts
- * const page = await client.workflows.list({ status: 'building' });  // one page
- * for await (const workflow of client.workflows.list()) console.log(workflow.name);  // every item
- * ```
  */
 export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable<T> {
   /**
    * Every item of every page, from the first; later pages are fetched as they are reached.
-   *
-   * @example
-   * ```ts
-   * for await (const integration of client.integrations.list({ limit: 100 })) console.log(integration.platform);
-   * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     yield* Page.itemsFrom(await this);
@@ -30,11 +19,6 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
 
   /**
    * Every page, from the first, each fetched only when the loop asks for it; `break` fetches nothing more.
-   *
-   * @example
-   * ```ts
-   * for await (const page of client.orders.list({ limit: 100 }).pages()) save(page.items);
-   * ```
    */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     yield* Page.pagesFrom(await this);
@@ -45,10 +29,6 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
    * after a `break`.
    *
    * @throws ValidationError (on the first `next()`) when `n` is not a whole number >= 0.
-   * @example
-   * ```ts
-   * for await (const wf of client.workflows.list({ status: 'failed' }).take(5)) console.log(wf.id);
-   * ```
    */
   async *take(n: number): AsyncGenerator<T, void, undefined> {
     checkCount('take', 'n', n);
@@ -65,10 +45,6 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
    * long list cannot fill memory by accident; no page past the one holding the last item is fetched.
    *
    * @throws ValidationError when `limit` is not a whole number >= 1.
-   * @example
-   * ```ts
-   * const recent = await client.orders.list({ status: 'paid' }).toArray({ limit: 500 });
-   * ```
    */
   async toArray(options: { limit: number }): Promise<T[]> {
     checkCount('toArray', 'limit', (options as { limit?: unknown } | undefined)?.limit, 1);
@@ -88,11 +64,6 @@ function checkCount(method: string, name: string, value: unknown, min = 0): void
 
 /**
  * Options of a `list()` call: those of every call, and a bound on how many pages one walk reads.
- *
- * @example
- * ```ts
- * for await (const wf of client.workflows.list({ limit: 100 }, { maxPages: 10 })) console.log(wf.id); // at most 1000
- * ```
  */
 export interface ListOptions extends RequestOptions {
   /**

@@ -52,12 +52,6 @@ export interface PageContent<T> {
 /**
  * One page of a list: its items, the paging facts, and the way to the next page. Also an async iterable of
  * every item from this page on.
- *
- * @example
- * ```ts
- * const page = await client.workflows.list({ limit: 50 });
- * for (const wf of page.items) console.log(wf.id);
- * ```
  */
 export class Page<T> implements AsyncIterable<T> {
   /** The items of this page, validated: the very objects in {@link Page.body}, not copies. */
@@ -109,12 +103,6 @@ export class Page<T> implements AsyncIterable<T> {
   /**
    * True when another page is expected. Unknown facts lean towards asking (an empty page ends the walk); false
    * on a repeated page, a next page already read, or after `maxPages`.
-   *
-   * @example
-   * ```ts
-   * const page = await client.workflows.list({ limit: 50 });
-   * if (page.hasNextPage()) console.log('more to come');
-   * ```
    */
   hasNextPage(): boolean {
     const { page, limit, total, totalPages, hasMore, nextPage } = this.info;
@@ -132,11 +120,6 @@ export class Page<T> implements AsyncIterable<T> {
    * Fetches the next page with the same parameters.
    *
    * @throws WfaError when {@link Page.hasNextPage} is false.
-   * @example
-   * ```ts
-   * const first = await client.orders.list({ limit: 100 });
-   * const second = first.hasNextPage() ? await first.getNextPage() : undefined;
-   * ```
    */
   async getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) throw new WfaError('No next page');
@@ -146,12 +129,6 @@ export class Page<T> implements AsyncIterable<T> {
 
   /**
    * Every item from this page on, fetching later pages as they are reached; one page in memory at a time.
-   *
-   * @example
-   * ```ts
-   * const page = await client.workflows.list({ page: 3 });
-   * for await (const workflow of page) console.log(workflow.id); // page 3, then 4, 5...
-   * ```
    */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return Page.itemsFrom(this);
