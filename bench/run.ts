@@ -24,7 +24,6 @@ const { parseWebhookEvent } = (await import(
   new URL('../dist/webhooks.js', import.meta.url).href
 )) as typeof import('../src/webhooks/index.js');
 import { WorkflowSchema } from '../src/resources/workflow.js';
-import { plainWorkflow } from '../src/resources/workflows.js';
 import { array, safeParse } from '../src/core/schema.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -335,17 +334,14 @@ try {
   const parsedItems = (JSON.parse(text) as { data: unknown[] }).data;
   const listSchema = array(WorkflowSchema);
   const parseMs = timeSync(() => JSON.parse(text), 200);
-  // What a list page does (resources/list.ts): the hand-written check, and zod only when an item fails it.
-  const validateMs = timeSync(() => {
-    if (!(parsedItems.every(plainWorkflow) || safeParse(listSchema, parsedItems).success))
-      throw new Error('the benchmark list does not validate');
-  }, 200);
+  // What a list page does (resources/list.ts): zod's parse. A figure, not a budget: validation costs what zod costs.
+  if (!safeParse(listSchema, parsedItems).success) throw new Error('the benchmark list does not validate');
   const zodMs = timeSync(() => safeParse(listSchema, parsedItems), 50);
   budgets.push({
-    name: `validating a 1000-item list vs its JSON.parse (zod's parse alone: ${ratio(zodMs, parseMs)})`,
-    measured: `${ratio(validateMs, parseMs)} (${fmt(validateMs, 3)} ms vs ${fmt(parseMs, 3)} ms)`,
-    budget: '<= 1.0x',
-    pass: validateMs <= parseMs,
+    name: 'validating a 1000-item list vs its JSON.parse (a figure: the budget was withdrawn in #25)',
+    measured: `${ratio(zodMs, parseMs)} (${fmt(zodMs, 3)} ms vs ${fmt(parseMs, 3)} ms)`,
+    budget: 'none',
+    pass: true,
   });
 
   process.stderr.write('measuring parseWebhookEvent…\n');

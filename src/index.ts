@@ -35,7 +35,8 @@ export type {
   WaitEvent,
 } from './core/hooks.js';
 export type { PageInfo, PageParams } from './service/envelope.js';
-export { Page, PagePromise, type ListOptions } from './resources/pages.js';
+export { Page } from './resources/page.js';
+export { PagePromise, type ListOptions } from './resources/page-promise.js';
 export { ApiPromise, type WithResponse } from './resources/api-promise.js';
 export {
   AbortError,
@@ -62,7 +63,13 @@ export {
 } from './core/errors.js';
 export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions } from './core/retry.js';
 export type { JsonValue } from './resources/resource.js';
-export { Workflows, type WorkflowListParams, type CreateAndWaitOptions, type WorkflowWithBuild } from './resources/workflows.js';
+export {
+  Workflows,
+  parseWorkflowCreateParams,
+  type WorkflowListParams,
+  type CreateAndWaitOptions,
+  type WorkflowWithBuild,
+} from './resources/workflows.js';
 export type {
   CreatedWorkflow,
   Workflow,

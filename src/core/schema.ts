@@ -10,62 +10,18 @@ export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
 type Check<T> = z.core.$ZodCheck<T>;
 
+// zod's own builders, as they are: each resource imports its schemas' parts from here.
+export { array, looseObject, optional, partial, strictObject, string, unknown } from 'zod/mini';
+
 // A failed check stops the checks after it (`abort`), so an object's check may rely on its fields' own.
-/* @__NO_SIDE_EFFECTS__ */
 export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): Check<T> {
   return z.refine<T>(fn, { error: message, path, abort: true });
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function string(...checks: Check<string>[]): z.ZodMiniString<string> {
-  return checks.length ? z.string().check(...checks) : z.string();
-}
-
-// zod's builders, re-declared so a bundler sees each as free of side effects and drops unused schemas.
-/* @__NO_SIDE_EFFECTS__ */
-export function unknown(): z.ZodMiniUnknown {
-  return z.unknown();
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function optional<T extends z.core.SomeType>(inner: T): z.ZodMiniOptional<T> {
-  return z.optional(inner);
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function array<T extends z.core.SomeType>(element: T): z.ZodMiniArray<T> {
-  return z.array(element);
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function strictObject<Shape extends z.core.$ZodShape>(shape: Shape): z.ZodMiniObject<Shape, z.core.$strict> {
-  return z.strictObject(shape);
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function partial<Shape extends z.core.$ZodLooseShape>(
-  schema: z.ZodMiniObject<Shape, z.core.$loose>,
-  ...checks: Check<object>[]
-): z.ZodMiniObject<{ -readonly [K in keyof Shape]: z.ZodMiniOptional<Shape[K]> }, z.core.$loose> {
-  const optional = z.partial(schema);
-  return checks.length ? optional.check(...checks) : optional;
-}
-
-/** Keeps unknown fields: the service may add fields at any time, and dropping them would lose data. */
-/* @__NO_SIDE_EFFECTS__ */
-export function looseObject<Shape extends z.core.$ZodLooseShape>(
-  shape: Shape,
-  ...checks: Check<object>[]
-): z.ZodMiniObject<Shape, z.core.$loose> {
-  const schema = z.looseObject(shape);
-  return checks.length ? schema.check(...checks) : schema;
 }
 
 /** True when A and B are the same type: mutual assignability would let an optional field or `any` slip by. */
 type Same<A, B> = (<V>() => V extends A ? 1 : 2) extends <V>() => V extends B ? 1 : 2 ? true : false;
 
 // Compiles only while the schema's type is exactly the interface beside it, so the two cannot drift apart.
-/* @__NO_SIDE_EFFECTS__ */
 export function parsesTo<T>(): <S extends Schema<T>>(
   schema: S &
     ([Same<z.output<S>, T>, Same<z.input<S>, T>] extends [true, true]
@@ -76,55 +32,41 @@ export function parsesTo<T>(): <S extends Schema<T>>(
 }
 
 // Known values autocomplete, any other passes: the spec lists only values seen, and a new one must not break a caller.
-/* @__NO_SIDE_EFFECTS__ */
 export function openString<const Known extends string = never>(_known: readonly Known[] = []): Schema<Known | (string & {})> {
   return z.string() as Schema<Known | (string & {})>;
 }
 
-/* @__NO_SIDE_EFFECTS__ */
 export function nonEmptyString(): z.ZodMiniString<string> {
-  return string(refine((value: string) => value.length > 0, 'must not be empty'));
+  return z.string().check(refine((value: string) => value.length > 0, 'must not be empty'));
 }
 
-/* @__NO_SIDE_EFFECTS__ */
 export function httpUrl(): z.ZodMiniString<string> {
-  return string(refine(isHttpUrl, 'must be an http(s) URL'));
+  return z.string().check(refine(isHttpUrl, 'must be an http(s) URL'));
 }
 
-/* @__NO_SIDE_EFFECTS__ */
-export function snakeCaseId(): z.ZodMiniString<string> {
-  return string(refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), 'must be snake_case, like send_message'));
+export function snakeCaseId(example: string): z.ZodMiniString<string> {
+  return z.string().check(refine((value: string) => /^[a-z][a-z0-9_]*$/.test(value), `must be snake_case, like ${example}`));
 }
 
 // One `custom` serves the few small unions, each with a message that names it.
-/* @__NO_SIDE_EFFECTS__ */
 export function checked<T>(what: string, test: (value: unknown) => boolean): Schema<T> {
   return z.custom<T>(test, { error: `must be ${what}` });
 }
 
-/* @__NO_SIDE_EFFECTS__ */
 export function positiveInt(): Schema<number> {
   return checked('a whole number greater than 0', (value) => Number.isInteger(value) && (value as number) > 0);
 }
 
-/* @__NO_SIDE_EFFECTS__ */
 export function nullableNumber(): Schema<number | null> {
   return checked('a number or null', (value) => value === null || Number.isFinite(value));
 }
 
-/* @__NO_SIDE_EFFECTS__ */
 export function nullableString(): Schema<string | null> {
   return checked('a string or null', (value) => value === null || typeof value === 'string');
 }
 
-/* @__NO_SIDE_EFFECTS__ */
 export function stringOrNumber(): Schema<string | number> {
   return checked('a string or a number', (value) => typeof value === 'string' || typeof value === 'number');
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function anyObject(): Schema<Record<string, unknown>> {
-  return looseObject({});
 }
 
 /**
@@ -171,6 +113,8 @@ const MAX_ID_LENGTH = 1024;
  */
 export function idSegment(id: unknown, what: string): string {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+  // `what` names the id ("workflow id"); the issue's path is `id`, so the message says "id" once.
+  what = what.replace(/ id\b/, '');
   if (typeof id !== 'string' || id.trim() === '') {
     throw new ValidationError(what, [{ path: ['id'], message: 'must be a non-empty string', code: 'invalid_type' }]);
   }

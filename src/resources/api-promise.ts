@@ -7,12 +7,7 @@ import type { CoreResponse } from '../core/http.js';
 import type { ResponseDetails } from '../core/options.js';
 
 /**
- * The data of a call with how it was answered.
- *
- * @example
- * ```ts
- * const { data: workflow, response } = await client.workflows.get('wf_1').withResponse();
- * ```
+ * The data of a call with its response's details.
  */
 export interface WithResponse<T> {
   /** What awaiting the call gives. */
@@ -22,8 +17,9 @@ export interface WithResponse<T> {
 }
 
 /**
- * A `Promise` of a call's data, with two more ways to read the answer. The request is sent on the next
- * microtask, so that `asResponse()` called right away can leave the body unread.
+ * A `Promise` of a call's data, with two more ways to read the response. The call is sent on the microtask
+ * after the method returns, whether or not it is awaited (as in openai-node and stripe-node); that microtask
+ * lets `asResponse()`, called right away, ask for the body unread.
  *
  * @example
  * ```ts
@@ -64,12 +60,6 @@ export class ApiPromise<T> extends Promise<T> {
 
   /**
    * The data with the response's details: `{ data, response: { status, headers, requestId, url, attempts, elapsedMs } }`.
-   *
-   * @example
-   * ```ts
-   * const { data, response } = await client.orders.get('ord_1').withResponse();
-   * console.log(response.requestId, response.headers.get('x-ratelimit-remaining'));
-   * ```
    */
   withResponse(): Promise<WithResponse<T>> {
     return this.#sent().then(({ data, response }) => ({ data, response }));
@@ -90,7 +80,7 @@ export class ApiPromise<T> extends Promise<T> {
     if (this.#call && !this.#raw) {
       return Promise.reject(new WfaError('asResponse() must be called right away, before the call is sent'));
     }
-    return this.#start(true).then((answer) => answer.raw!);
+    return this.#start(true).then((call) => call.raw!);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a Promise's own `then`, delegating to the call.
@@ -99,7 +89,7 @@ export class ApiPromise<T> extends Promise<T> {
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#sent()
-      .then((answer) => answer.data)
+      .then((call) => call.data)
       .then(onfulfilled, onrejected);
   }
 }

@@ -61,14 +61,13 @@ function milliseconds() {
 }
 
 // Loose: a caller's own fields pass; `signal` and `headers` are the per-call options' and checked by their rules.
-const WaitOptionsSchema = looseObject(
-  {
-    intervalMs: milliseconds(),
-    maxIntervalMs: milliseconds(),
-    timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', positive)),
-    requestTimeoutMs: milliseconds(),
-    onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
-  },
+const WaitOptionsSchema = looseObject({
+  intervalMs: milliseconds(),
+  maxIntervalMs: milliseconds(),
+  timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', positive)),
+  requestTimeoutMs: milliseconds(),
+  onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
+}).check(
   refine(
     (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_INTERVAL_MS),
     'must not be less than intervalMs',

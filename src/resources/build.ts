@@ -84,17 +84,16 @@ export const BuildStatusSchema = openString(['building', 'completed', 'failed', 
 // One object whatever the status; the check is what makes it a `Build`, so that the cast holds. `@__PURE__`:
 // without it, a bundle importing only errors from the root keeps zod (`npm run check:size` fails).
 export const BuildSchema = /* @__PURE__ */ parsesTo<BuildState<BuildStatus | (string & {})>>()(
-  looseObject(
-    {
-      id: optional(string()),
-      status: BuildStatusSchema,
-      progress: optional(nullableNumber()),
-      // The webhook parser's rule, so a `javascript:` URL is refused.
-      download_url: optional(
-        checked<string | null>('an http(s) URL or null', (value) => value === null || (typeof value === 'string' && isHttpUrl(value))),
-      ),
-      logs: optional(unknown()),
-    },
+  looseObject({
+    id: optional(string()),
+    status: BuildStatusSchema,
+    progress: optional(nullableNumber()),
+    // The webhook parser's rule, so a `javascript:` URL is refused.
+    download_url: optional(
+      checked<string | null>('an http(s) URL or null', (value) => value === null || (typeof value === 'string' && isHttpUrl(value))),
+    ),
+    logs: optional(unknown()),
+  }).check(
     refine(
       (build: { status?: unknown; download_url?: unknown }) => build.status !== 'completed' || typeof build.download_url === 'string',
       'must be an http(s) URL on a completed build',

@@ -16,7 +16,7 @@ export interface Credentials {
 
 export const CredentialsSchema = /* @__PURE__ */ parsesTo<Credentials>()(
   strictObject({
-    email: string(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
+    email: string().check(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
     password: nonEmptyString(),
   }),
 );

@@ -3,7 +3,7 @@ import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import type { Integration, IntegrationSaveParams } from './integration.js';
-import type { ListOptions, PagePromise } from './pages.js';
+import type { ListOptions, PagePromise } from './page-promise.js';
 import { Resource, list, send, type JsonValue } from './resource.js';
 
 /** `client.integrations`: save, list and remove third-party platform keys. */

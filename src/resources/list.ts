@@ -8,7 +8,8 @@ import type { HttpCore } from '../core/http.js';
 import type { QueryValue } from '../core/query.js';
 import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from '../core/schema.js';
 import { readEnvelope, type PageParams } from '../service/envelope.js';
-import { Page, PagePromise, Trail, type ListOptions, type Walk } from './pages.js';
+import { Page, SeenPages, type ListWalk, type PageContent } from './page.js';
+import { PagePromise, type ListOptions } from './page-promise.js';
 
 /**
  * Called once per list endpoint (`resource.ts` keeps the result): building a zod schema costs more than
@@ -18,8 +19,6 @@ export function listEndpoint<T>(
   plural: string,
   item: Schema<T>,
   filters: $ZodShape = {},
-  // Stricter than `item`: a page whose items all pass it is used as received, without zod's parse and copy.
-  plainItem?: (value: unknown) => boolean,
 ): (core: HttpCore, params: PageParams, options: ListOptions | undefined) => PagePromise<T> {
   const path = `/${plural}`;
   const what = `list of ${plural}`;
@@ -41,54 +40,48 @@ export function listEndpoint<T>(
     return { query, options, maxPages };
   };
   return (core, params, listOptions) =>
-    new PagePromise(
-      async () => {
-        const { query, options, maxPages } = prepare(params, listOptions);
-        const walk: Walk<T> = {
-          maxPages,
-          signal: options.signal,
-          trail: new Trail(),
-          warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
-          fetch: (page, position) => fetchPage(page, position),
+    new PagePromise(async (raw) => {
+      const { query, options, maxPages } = prepare(params, listOptions);
+      if (raw) return core.request<Page<T>>({ ...options, method: 'GET', path, query }, true);
+      const walk: ListWalk<T> = {
+        maxPages,
+        signal: options.signal,
+        seen: new SeenPages(),
+        warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
+        fetch: (page, position) => fetchPage(page, position),
+      };
+      const fetchPage = async (requested: number | undefined, position: number): Promise<Page<T>> => {
+        const pageQuery = { ...query, page: requested };
+        // Read inside the core, so that an error about the body carries it with the call's secrets removed.
+        const read = (body: unknown): Omit<PageContent<T>, 'response'> => {
+          const envelope = readEnvelope(body, plural, pageQuery as PageParams);
+          if (!envelope) {
+            throw new ResponseValidationError({
+              body,
+              issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
+              method: 'GET',
+              url: path,
+              what,
+            });
+          }
+          const items = envelope.items as T[];
+          // Checked, then used as received (the very objects in `body`): the item schemas transform nothing.
+          const result = core.validateResponses ? safeParse(itemsSchema, items) : undefined;
+          if (result && !result.success) {
+            throw new ResponseValidationError({ body, issues: toIssues(result.error, envelope.itemsPath), method: 'GET', url: path, what });
+          }
+          return { items, info: envelope.info, body, requested };
         };
-        const fetchPage = async (page: number | undefined, position: number): Promise<Page<T>> => {
-          const pageQuery = { ...query, page };
-          // Read inside the core, so that an error about the body carries it with the call's secrets removed.
-          const read = (body: unknown): Page<T> => {
-            const envelope = readEnvelope(body, plural, pageQuery as PageParams);
-            if (!envelope) {
-              throw new ResponseValidationError({
-                body,
-                issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
-                method: 'GET',
-                url: path,
-                what,
-              });
-            }
-            let items = envelope.items as T[];
-            if (core.validateResponses && !(plainItem && items.every(plainItem))) {
-              const result = safeParse(itemsSchema, items);
-              if (!result.success) {
-                throw new ResponseValidationError({
-                  body,
-                  issues: toIssues(result.error, envelope.itemsPath),
-                  method: 'GET',
-                  url: path,
-                  what,
-                });
-              }
-              items = result.data;
-            }
-            return new Page(items, envelope.info, body, walk, position, page);
-          };
-          const response = await core.request({ ...options, method: 'GET', path, query: pageQuery, response: { name: what, read } });
-          return Page.answered(response.data, response.response);
-        };
-        return fetchPage(query['page'] as number | undefined, 0);
-      },
-      async () => {
-        const { query, options } = prepare(params, listOptions);
-        return (await core.request({ ...options, method: 'GET', path, query }, true)).raw!;
-      },
-    );
+        const { data, response } = await core.request({
+          ...options,
+          method: 'GET',
+          path,
+          query: pageQuery,
+          response: { name: what, read },
+        });
+        return new Page({ ...data, response }, walk, position);
+      };
+      const first = await fetchPage(query['page'] as number | undefined, 0);
+      return { data: first, response: first.response };
+    });
 }

@@ -3,7 +3,7 @@ import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import type { Order } from './order.js';
-import type { ListOptions, PagePromise } from './pages.js';
+import type { ListOptions, PagePromise } from './page-promise.js';
 import { Resource, list, send } from './resource.js';
 
 /** Filters and paging of `orders.list`. */

@@ -6,7 +6,7 @@ import { ApiPromise } from './api-promise.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
 import { listEndpoint } from './list.js';
 import { MODELS, type ModelName } from './models.js';
-import type { ListOptions, PagePromise } from './pages.js';
+import type { ListOptions, PagePromise } from './page-promise.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
 // zod), and inspecting a client shows nothing of its configuration.

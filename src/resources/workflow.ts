@@ -1,5 +1,6 @@
 /** The workflow model: what the service returns and what `create` and `update` take, each type pinned to its schema. */
 import {
+  checkInput,
   array,
   httpUrl,
   looseObject,
@@ -127,14 +128,25 @@ const createSchema = looseObject({
   name: nonEmptyString(),
   platform: nonEmptyString(),
   trigger: looseObject({ type: nonEmptyString(), url: optional(httpUrl()) }),
-  actions: array(looseObject({ app: snakeCaseId(), action: snakeCaseId(), config })),
+  actions: array(looseObject({ app: snakeCaseId('slack'), action: snakeCaseId('send_message'), config })),
 });
 
 export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
 
 export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
-  partial(
-    createSchema,
-    refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field'),
-  ),
+  partial(createSchema).check(refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
 );
+
+/**
+ * Checks a value read from JSON (a file, a request) as `workflows.create` would: returns it typed, or throws
+ * the same `ValidationError`, naming each field, without sending anything.
+ *
+ * @example
+ * ```ts
+ * const input = parseWorkflowCreateParams(JSON.parse(await readFile('workflow.json', 'utf8')));
+ * await client.workflows.create(input);
+ * ```
+ */
+export function parseWorkflowCreateParams(value: unknown): WorkflowCreateParams {
+  return checkInput(WorkflowCreateSchema, value, 'input to workflows.create');
+}

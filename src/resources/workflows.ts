@@ -1,60 +1,15 @@
 /** `client.workflows`: list, create, read, update and delete workflows; creating one starts a build. */
 import type { RequestOptions } from '../core/options.js';
-import { isHttpUrl } from '../core/url.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
 import type { Builds } from './builds.js';
-import type { ListOptions, PagePromise } from './pages.js';
+import type { ListOptions, PagePromise } from './page-promise.js';
 import { Resource, list, send, type JsonValue } from './resource.js';
 import type { CreatedWorkflow, Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './workflow.js';
 
-// The schemas' rules written out, so a valid input is sent and a valid answer used as it is, without zod's
-// parse and copy. Stricter, never looser: whatever they do not pass goes to zod, whose issues name the field.
-type Test = (value: unknown) => boolean;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isString = (value: unknown): value is string => typeof value === 'string';
-const filled: Test = (value) => isString(value) && value !== '';
-const snakeCase: Test = (value) => isString(value) && /^[a-z][a-z0-9_]*$/.test(value);
-/* @__NO_SIDE_EFFECTS__ */
-const maybe =
-  (test: Test): Test =>
-  (value) =>
-    value === undefined || test(value);
-/* @__NO_SIDE_EFFECTS__ */
-const fields =
-  (shape: Record<string, Test>): Test =>
-  (value) => {
-    if (!isObject(value)) return false;
-    for (const key in shape) if (!shape[key]!(value[key])) return false;
-    return true;
-  };
-/* @__NO_SIDE_EFFECTS__ */
-const listOf =
-  (test: Test): Test =>
-  (value) =>
-    Array.isArray(value) && value.every(test);
-
-export const plainCreateInput = fields({
-  name: filled,
-  platform: filled,
-  trigger: fields({ type: filled, url: maybe((url) => isString(url) && isHttpUrl(url)) }),
-  actions: listOf(fields({ app: snakeCase, action: snakeCase, config: maybe(isObject) })),
-}) as (input: unknown) => input is WorkflowCreateParams;
-
-export const plainWorkflow = fields({
-  id: isString,
-  name: isString,
-  platform: isString,
-  status: isString,
-  created_at: isString,
-  build_id: maybe(isString),
-  trigger: maybe(fields({ type: isString, url: maybe(isString) })),
-  actions: maybe(listOf(fields({ app: isString, action: isString, config: maybe(isObject) }))),
-}) as (value: unknown) => value is Workflow;
-
-export const plainCreatedWorkflow: Test = (value) => plainWorkflow(value) && !!value.build_id;
+export { parseWorkflowCreateParams } from './workflow.js';
 
 /** Filters and paging of `workflows.list`. */
 export interface WorkflowListParams extends PageParams {

@@ -1,11 +1,17 @@
 /**
- * Checks of request bodies and query strings. Written by hand rather than shared with the SDK's schemas, so
- * that the mock stays an independent judge of what the SDK sends.
+ * Checks of request bodies and query strings. Bodies are checked with the SDK's own schemas, so the mock
+ * refuses exactly what the SDK refuses before sending (test/resources/create-input.test.ts runs both).
  */
-
-import { isHttpUrl } from '../core/url.js';
+import { ValidationError, formatPath, type Issue } from '../core/errors.js';
+import { safeParse, toIssues, type Schema } from '../core/schema.js';
+// Through the root entry, so that a build puts the SDK's modules in one chunk, where a bundler can still drop
+// what an app does not use.
+import { parseWorkflowCreateParams } from '../index.js';
+import { CredentialsSchema } from '../resources/credentials.js';
+import { IntegrationSaveSchema } from '../resources/integration.js';
+import { WorkflowUpdateSchema } from '../resources/workflow.js';
 import { HttpError } from './responses.js';
-import type { JsonObject, JsonValue, MockAction, MockTrigger } from './types.js';
+import type { MockAction, MockTrigger } from './types.js';
 
 export interface WorkflowInput {
   name: string;
@@ -28,124 +34,45 @@ export interface Paging {
 
 const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 20;
-
-// The spec: identifiers "lower case with underscores". Digits are let through, since the SDK may allow them.
-const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 
-interface Issue {
-  path: string;
-  message: string;
+/** A 422 with the SDK's message and one `{ path, message }` per issue. */
+function invalid(what: string, issues: readonly Issue[]): HttpError {
+  const { message } = new ValidationError(what, issues);
+  const listed = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  return new HttpError(422, message, 'validation_error', {}, { issues: listed });
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The SDK's check of `body`, failing as a 422. */
+function check<T>(schema: Schema<T>, body: unknown, what: string): T {
+  const result = safeParse(schema, body);
+  if (result.success) return result.data;
+  throw invalid(what, toIssues(result.error));
 }
 
-function isNonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
-
-function invalid(what: string, issues: Issue[]): HttpError {
-  const list = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
-  return new HttpError(422, `Invalid ${what}: ${list}`, 'validation_error', {}, { issues: issues.map((i) => ({ ...i })) });
-}
-
-function checkTrigger(value: unknown, issues: Issue[]): MockTrigger | undefined {
-  if (!isObject(value)) {
-    issues.push({ path: 'trigger', message: 'must be an object' });
-    return undefined;
-  }
-  if (!isNonEmptyString(value.type)) issues.push({ path: 'trigger.type', message: 'must be a non-empty string' });
-  if (value.url !== undefined && (typeof value.url !== 'string' || !isHttpUrl(value.url))) {
-    issues.push({ path: 'trigger.url', message: 'must be an http(s) URL' });
-  }
-  return structuredClone(value) as MockTrigger;
-}
-
-function checkActions(value: unknown, issues: Issue[]): MockAction[] | undefined {
-  if (!Array.isArray(value)) {
-    issues.push({ path: 'actions', message: 'must be an array' });
-    return undefined;
-  }
-  value.forEach((action: unknown, i) => {
-    const at = `actions[${i}]`;
-    if (!isObject(action)) {
-      issues.push({ path: at, message: 'must be an object' });
-      return;
-    }
-    for (const field of ['app', 'action'] as const) {
-      const name = action[field];
-      if (typeof name !== 'string' || !IDENTIFIER.test(name)) {
-        issues.push({ path: `${at}.${field}`, message: 'must be lower case with underscores' });
-      }
-    }
-    if (action.config !== undefined && !isObject(action.config)) {
-      issues.push({ path: `${at}.config`, message: 'must be an object' });
-    }
-  });
-  return structuredClone(value) as MockAction[];
-}
-
-/** Checks the body of `POST /workflows`; throws a 422 {@link HttpError} listing every problem. */
+/** Checks the body of `POST /workflows`, as `workflows.create` does. */
 export function parseWorkflowInput(body: unknown): WorkflowInput {
-  if (!isObject(body)) throw invalid('workflow', [{ path: '(body)', message: 'must be a JSON object' }]);
-  const issues: Issue[] = [];
-  if (!isNonEmptyString(body.name)) issues.push({ path: 'name', message: 'must be a non-empty string' });
-  if (!isNonEmptyString(body.platform)) issues.push({ path: 'platform', message: 'must be a non-empty string' });
-  const trigger = checkTrigger(body.trigger, issues);
-  const actions = checkActions(body.actions, issues);
-  if (issues.length > 0 || !trigger || !actions) throw invalid('workflow', issues);
-  return { name: body.name as string, platform: body.platform as string, trigger, actions };
+  try {
+    return parseWorkflowCreateParams(body) as WorkflowInput;
+  } catch (error) {
+    throw ValidationError.is(error) ? invalid('workflow', error.issues) : error;
+  }
 }
 
-/**
- * Checks the body of `PUT /workflows/{id}`: any of name, platform, trigger and actions, each checked as on
- * creation; other fields are ignored. At least one of the four is required.
- */
+/** Checks the body of `PUT /workflows/{id}`; of its fields, name, platform, trigger and actions are stored. */
 export function parseWorkflowChanges(body: unknown): Partial<WorkflowInput> {
-  if (!isObject(body)) throw invalid('workflow update', [{ path: '(body)', message: 'must be a JSON object' }]);
-  const issues: Issue[] = [];
-  const changes: Partial<WorkflowInput> = {};
-  for (const field of ['name', 'platform'] as const) {
-    const value = body[field];
-    if (value === undefined) continue;
-    if (isNonEmptyString(value)) changes[field] = value;
-    else issues.push({ path: field, message: 'must be a non-empty string' });
-  }
-  if (body.trigger !== undefined) changes.trigger = checkTrigger(body.trigger, issues);
-  if (body.actions !== undefined) changes.actions = checkActions(body.actions, issues);
-  if (issues.length === 0 && Object.keys(changes).length === 0) {
-    issues.push({ path: '(body)', message: 'must contain at least one of name, platform, trigger, actions' });
-  }
-  if (issues.length > 0) throw invalid('workflow update', issues);
-  return changes;
+  const { name, platform, trigger, actions } = check(WorkflowUpdateSchema, body, 'workflow update') as Partial<WorkflowInput>;
+  return Object.fromEntries(Object.entries({ name, platform, trigger, actions }).filter(([, value]) => value !== undefined));
 }
 
-/** Checks the body of `POST /integrations`: `platform` and `api_key` required, `label` an optional string. */
+/** Checks the body of `POST /integrations`. */
 export function parseIntegrationInput(body: unknown): IntegrationInput {
-  if (!isObject(body)) throw invalid('integration', [{ path: '(body)', message: 'must be a JSON object' }]);
-  const issues: Issue[] = [];
-  if (!isNonEmptyString(body.platform)) issues.push({ path: 'platform', message: 'must be a non-empty string' });
-  if (!isNonEmptyString(body.api_key)) issues.push({ path: 'api_key', message: 'must be a non-empty string' });
-  const label: JsonValue | undefined = body.label;
-  if (label !== undefined && label !== null && typeof label !== 'string') {
-    issues.push({ path: 'label', message: 'must be a string' });
-  }
-  if (issues.length > 0) throw invalid('integration', issues);
-  return { platform: body.platform as string, api_key: body.api_key as string, label: label as string | null | undefined };
+  return check(IntegrationSaveSchema, body, 'integration') as IntegrationInput;
 }
 
 /** Checks the body of `POST /v1/auth`. */
 export function parseCredentials(body: unknown): { email: string; password: string } {
-  if (!isObject(body)) throw invalid('credentials', [{ path: '(body)', message: 'must be a JSON object' }]);
-  const issues: Issue[] = [];
-  if (!isNonEmptyString(body.email)) issues.push({ path: 'email', message: 'must be a non-empty string' });
-  if (typeof body.password !== 'string' || body.password === '') {
-    issues.push({ path: 'password', message: 'must be a non-empty string' });
-  }
-  if (issues.length > 0) throw invalid('credentials', issues);
-  return { email: body.email as string, password: body.password as string };
+  return check(CredentialsSchema, body, 'credentials');
 }
 
 /**

@@ -64,9 +64,10 @@ describe('field checks', () => {
   });
 
   it('snakeCaseId accepts lower case with underscores', () => {
-    expect(safeParse(snakeCaseId(), 'send_message').success).toBe(true);
-    expect(safeParse(snakeCaseId(), 'google_sheets2').success).toBe(true);
-    for (const bad of ['Slack', 'send-message', '_x', '2x', '', 'a b']) expect(safeParse(snakeCaseId(), bad).success).toBe(false);
+    expect(safeParse(snakeCaseId('send_message'), 'send_message').success).toBe(true);
+    expect(safeParse(snakeCaseId('send_message'), 'google_sheets2').success).toBe(true);
+    for (const bad of ['Slack', 'send-message', '_x', '2x', '', 'a b'])
+      expect(safeParse(snakeCaseId('send_message'), bad).success).toBe(false);
   });
 });
 
@@ -92,7 +93,7 @@ describe('checkInput', () => {
   });
 
   it('throws ValidationError naming each field, never quoting a value', () => {
-    const schema = looseObject({ secret: string(refine((value: string) => value.length >= 50, 'is too short')) });
+    const schema = looseObject({ secret: string().check(refine((value: string) => value.length >= 50, 'is too short')) });
     const error = (() => {
       try {
         checkInput(schema, { secret: 'hunter2-value' }, 'input to x');

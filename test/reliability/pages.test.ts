@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ValidationError } from '../../src/index.js';
+import { AbortError, Client, ValidationError, type Order, type PagePromise } from '../../src/index.js';
 import { faults, startFaultServer, type FaultServer, type LoggedRequest } from './fault-server.js';
 import { activeHandles, attacked, capturingLogger, count, openHandlesSince, recordOpenHandles } from './summary.js';
 
@@ -171,5 +171,64 @@ describe('property: for any sequence of pages, a walk ends and reads no content 
           throw error;
         },
       );
+  });
+});
+
+describe('an abort in the middle of a page', () => {
+  /** Pages of 10 orders, 50 in all, over a real socket; the list runs with the returned controller's signal. */
+  function abortableList() {
+    server.reset();
+    server.otherwise((request) => {
+      const page = asked(request);
+      return faults.ok({ data: content(page, 10), page, limit: 10, total: 50 });
+    });
+    const controller = new AbortController();
+    const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1', maxRetries: 0 });
+    return { controller, list: client.orders.list({}, { signal: controller.signal }) };
+  }
+
+  it.each([
+    ['take(5), although the page already read holds all 5', (list: PagePromise<Order>) => list.take(5)],
+    ['for await over the list, at the next item rather than the next page', (list: PagePromise<Order>) => list],
+  ])('%s: rejects with AbortError after the item during which it aborted', async (_, items) => {
+    const { controller, list } = abortableList();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const order of items(list)) {
+        seen.push(String(order.id));
+        controller.abort(new Error('user left'));
+      }
+    })().catch((e: unknown) => e);
+    attacked('page cycles', AbortError.is(error) && seen.length === 1);
+    expect(AbortError.is(error)).toBe(true);
+    expect(seen).toEqual(['c1-0']);
+    expect(server.received).toBe(1);
+  });
+
+  it('pages() rejects with AbortError at the next page, without fetching it', async () => {
+    const { controller, list } = abortableList();
+    const seen: number[] = [];
+    const error = await (async () => {
+      for await (const page of list.pages()) {
+        seen.push(page.items.length);
+        controller.abort(new Error('user left'));
+      }
+    })().catch((e: unknown) => e);
+    attacked('page cycles', AbortError.is(error) && seen.length === 1);
+    expect(AbortError.is(error)).toBe(true);
+    expect(seen).toEqual([10]);
+    expect(server.received).toBe(1);
+  });
+
+  it('toArray({ limit: 5 }) rejects with AbortError when the signal aborts while it collects the page already read', async () => {
+    const { controller, list } = abortableList();
+    const collected = list.toArray({ limit: 5 }).catch((e: unknown) => e);
+    // The first page is shared: toArray's walk resumes first, and this abort lands between its items.
+    await list;
+    controller.abort(new Error('user left'));
+    const error = await collected;
+    attacked('page cycles', AbortError.is(error));
+    expect(AbortError.is(error)).toBe(true);
+    expect(server.received).toBe(1);
   });
 });

@@ -119,6 +119,12 @@ describe('awaiting list()', () => {
     expect(page.body).toMatchObject({ cursor: 'abc' });
   });
 
+  it('validates the items and keeps them as received: the very objects in the body, for every list', async () => {
+    server.use(paged(2, (items) => ({ data: items })));
+    const page = await client().orders.list();
+    expect(page.items[1]).toBe((page.body as { data: unknown[] }).data[1]);
+  });
+
   it('getNextPage() on the last page throws instead of fetching', async () => {
     server.use(paged(3, (items) => ({ data: items, has_more: false })));
     const page = await client().orders.list();
@@ -126,13 +132,27 @@ describe('awaiting list()', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('fetches nothing until awaited or iterated', async () => {
+  it.each([
+    ['orders.list()', (c: Client) => c.orders.list()],
+    ['orders.get(id)', (c: Client) => c.orders.get('ord_1')],
+  ])('%s is sent on the microtask after it returns, awaited or not, and once however it is read', async (_, method) => {
     server.use(paged(3, (items) => items));
-    const pending = client().orders.list();
-    // Enough turns of the event loop for a request made eagerly to reach the service.
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    server.use(http.get(`${BASE_URL}/v1/orders/ord_1`, () => HttpResponse.json(order(1))));
+    const pending = method(client());
     expect(server.requests).toHaveLength(0);
+    await Promise.resolve();
+    // Sent, not awaited: enough turns of the event loop for the request to reach the service.
+    for (let i = 0; i < 20 && server.requests.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(server.requests).toHaveLength(1);
     await pending;
+    await pending.withResponse();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('asResponse() right after list() sends the first page for the raw Response, its body unread', async () => {
+    server.use(paged(3, (items) => ({ data: items })));
+    const response = await client().orders.list().asResponse();
+    expect(await response.json()).toEqual({ data: orders(0, 3) });
     expect(server.requests).toHaveLength(1);
   });
 

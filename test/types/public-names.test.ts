@@ -105,6 +105,7 @@ const PUBLIC: Record<keyof typeof ENTRIES, string[]> = {
     'WorkflowWithBuild',
     'Workflows',
     'isCompletedBuild',
+    'parseWorkflowCreateParams',
   ],
   'workflow-automation-sdk/webhooks': [
     'BuildCompletedData',
