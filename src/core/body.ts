@@ -4,6 +4,7 @@
  */
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
+import type { TransportResponse } from './transport.js';
 
 /**
  * Default `maxResponseBytes`: 4 MiB. Reading an answer costs a few times its size at peak (the stream's buffers
@@ -15,34 +16,30 @@ export const ERROR_BODY_BYTES = 64 * 1024;
 
 /**
  * Reads at most `limit` decoded bytes; past it, the head (`truncate`: an error body's head says enough) or
- * `undefined`. A connection that breaks while reading throws `BodyReadError`.
+ * `undefined`. A connection that breaks while reading throws the `body-read` failure.
  */
-export async function readText(response: Response, limit: number, truncate: boolean): Promise<string | undefined> {
+export async function readText(response: TransportResponse, limit: number, truncate: boolean): Promise<string | undefined> {
   if (response.body === null) return '';
-  // `fetch` decodes gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
-  // the body inflates to: only an unencoded body may be judged by its Content-Length.
+  // Transports undo gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
+  // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read.
   const encoded = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
   const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN);
+  const iterator = response.body[Symbol.asyncIterator]();
+  if (declared > limit && !truncate) {
+    void iterator.return?.()?.catch(() => undefined);
+    return undefined;
+  }
+  // Kept as bytes and decoded once: a body that turns out too large costs no string.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
   try {
-    if (Number.isFinite(declared)) {
-      // The platform's own reader is fastest.
-      if (declared <= limit) return await response.text();
-      if (!truncate) {
-        void response.body.cancel().catch(() => undefined);
-        return undefined;
-      }
-    }
-    // Kept as bytes and decoded once: a body that turns out too large costs no string.
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let cut = false;
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await iterator.next();
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        void reader.cancel().catch(() => undefined);
+        void iterator.return?.()?.catch(() => undefined);
         if (!truncate) return undefined;
         chunks.push(value.subarray(0, value.byteLength - (size - limit)));
         cut = true;
@@ -50,14 +47,14 @@ export async function readText(response: Response, limit: number, truncate: bool
       }
       chunks.push(value);
     }
-    const decoder = new TextDecoder();
-    let text = '';
-    for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-    // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
-    return cut ? text : text + decoder.decode();
   } catch (error) {
-    throw new AttemptFailure('BodyReadError', error);
+    throw new AttemptFailure({ kind: 'body-read', cause: error });
   }
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
+  return cut ? text : text + decoder.decode();
 }
 
 /** Values `JSON.stringify` would silently turn into `{}` or drop, by what the caller is told they are. */

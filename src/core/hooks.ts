@@ -208,13 +208,16 @@ export function hookError(name: string, error: unknown, secrets: readonly string
  */
 export function runHook<C>(name: keyof Hooks, hook: Hook<C>, context: C, secrets: readonly string[]): Promise<void> | undefined {
   let result: unknown;
+  let then: unknown;
   try {
     result = hook(context);
+    // Read inside the try: a `then` getter that throws is the hook's failure, not the network's.
+    then = (result as { then?: unknown } | null | undefined)?.then;
   } catch (error) {
     throw hookError(name, error, secrets);
   }
-  if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return undefined;
-  return Promise.resolve(result as PromiseLike<unknown>).then(
+  if (typeof then !== 'function') return undefined;
+  return new Promise<unknown>((resolve, reject) => then.call(result, resolve, reject)).then(
     () => undefined,
     (error: unknown) => {
       throw hookError(name, error, secrets);

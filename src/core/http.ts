@@ -1,5 +1,5 @@
 /**
- * The transport: the only code that calls `fetch`. One call goes to the URL its `Routes` give, with the API
+ * The core: one call goes through the `Transport` (`transport.ts`) to the URL its `Routes` give, with the API
  * key, the retry loop (`retry.ts`), same-origin redirects, error mapping, secret redaction and the response
  * check. It knows no endpoint paths; where a path goes is the routes' business (`src/service/prefix.ts`).
  */
@@ -32,6 +32,7 @@ import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './re
 import { now, runPhase } from './poll.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer, type RetryOptions } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
+import { asResponse, fetchTransport, type Transport, type TransportResponse } from './transport.js';
 
 export interface ResponseSpec<T> {
   /** Words for error messages: "workflow", "list of orders". */
@@ -77,7 +78,7 @@ interface Received extends Answer {
   text: string;
   url: string;
   /** Only in raw mode, for a success: its body unread. */
-  raw?: Response | undefined;
+  raw?: TransportResponse | undefined;
 }
 
 export interface CoreResponse<T> {
@@ -124,6 +125,7 @@ export class HttpCore {
   readonly #apiKey: ApiKeySource | undefined;
   readonly #keyFromEnv: boolean;
   readonly #fetch: FetchLike | undefined;
+  readonly #transport: Transport;
   readonly #headers: Record<string, string>;
   readonly #routes: Routes;
   readonly #userAgent: string | undefined;
@@ -145,6 +147,7 @@ export class HttpCore {
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
     this.#keyFromEnv = options.apiKey === undefined;
     this.#fetch = options.fetch;
+    this.#transport = fetchTransport(options.fetch);
     checkRequestOptions({ headers: options.headers }, 'client options');
     this.#headers = { ...options.headers };
     this.#userAgent = userAgent(options.appInfo);
@@ -326,7 +329,7 @@ export class HttpCore {
       attempts: tally.attempts,
       elapsedMs: now() - started,
     };
-    return { data, response, raw: answer.raw };
+    return { data, response, raw: answer.raw && asResponse(answer.raw) };
   }
 
   #noteDeprecation(method: string, req: CoreRequest<unknown>, headers: Headers, secrets: string[]): void {
@@ -424,25 +427,26 @@ export class HttpCore {
       } catch (error) {
         if (error instanceof WfaError) throw error;
         const shownUrl = redactText(url, secrets);
-        const failure = error instanceof AttemptFailure ? error : undefined;
-        if (failure?.name === 'CallerAbort') {
-          throw new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+        if (!(error instanceof AttemptFailure)) throw error;
+        const { failure } = error;
+        switch (failure.kind) {
+          case 'abort':
+            throw new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+          case 'deadline': {
+            const ms = req.deadlineMs ?? this.deadlineMs ?? Math.round(deadline - callStarted);
+            throw new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
+          }
+          case 'should-retry':
+            throw new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {
+              cause: safeCause(failure.cause, secrets),
+            });
+          case 'timeout':
+            throw new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
         }
-        if (failure?.name === 'CallDeadline') {
-          const ms = req.deadlineMs ?? this.deadlineMs ?? Math.round(deadline - callStarted);
-          throw new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
-        }
-        if (failure?.name === 'ShouldRetry') {
-          throw new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, { cause: safeCause(failure.cause, secrets) });
-        }
-        if (failure?.name === 'AttemptTimeout') {
-          throw new TimeoutError(`${method} ${shownUrl} timed out after ${timeoutMs} ms`, timeoutMs);
-        }
-        // A fetch that failed, or (BodyReadError) a connection that broke while the body was read.
-        const cause = failure ? failure.cause : error;
+        const { cause } = failure;
         const codes = networkErrorCodes(cause);
         const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
-        const what = failure ? 'The connection failed while the response was read' : 'Could not reach the service';
+        const what = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
         throw new ConnectionError(redactText(`${what}: ${detail} (${method} ${shownUrl})`, secrets), { cause: safeCause(cause, secrets) });
       }
       if (started) this.log.log('debug', `← ${answer.status} ${method} ${url} (${Date.now() - started} ms)`, secrets);
@@ -482,12 +486,15 @@ export class HttpCore {
     secrets: string[],
     tally: Tally,
   ): Promise<Received> {
-    const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
     tally.attempts++;
     const { hooked } = tally;
-    if (hooked?.hooks.beforeRequest) init.headers = await beforeRequest(hooked, url, headers, secrets);
-    // The global `fetch` is looked up at call time, so tools that patch it after the client exists still work.
-    const response = await (this.#fetch ? this.#fetch(url, init) : fetch(url, init));
+    const sent = hooked?.hooks.beforeRequest ? await beforeRequest(hooked, url, headers, secrets) : headers;
+    let response: TransportResponse;
+    try {
+      response = await this.#transport({ method, url, headers: sent, body, signal });
+    } catch (error) {
+      throw new AttemptFailure({ kind: 'network', cause: error });
+    }
     const failed = response.status >= 400;
     if (hooked) {
       hooked.status = response.status;
@@ -573,7 +580,7 @@ async function beforeRequest(call: HookedCall, url: string, headers: Record<stri
   return sent;
 }
 
-async function afterResponse(call: HookedCall, url: string, response: Response, secrets: string[]) {
+async function afterResponse(call: HookedCall, url: string, response: TransportResponse, secrets: string[]) {
   const responseHeaders = new Headers(redact(Object.fromEntries(response.headers), secrets));
   const pending = runHook(
     'afterResponse',

@@ -5,6 +5,7 @@
  */
 import { parseRetryAfter } from './retry-after.js';
 import { now, runPhase, sleepWithin } from './poll.js';
+import { thrownName } from './redact.js';
 
 /**
  * The longest `Retry-After` the SDK sleeps on by itself: one minute. A longer one ends the call with the
@@ -56,16 +57,28 @@ export function failedBeforeSending(error: unknown): boolean {
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
-/**
- * How an attempt ended without an HTTP answer, named like a `DOMException`; the core turns each into the SDK's
- * error. One class rather than three: none leaves the core, and every class costs browser bundle bytes.
- */
-export class AttemptFailure extends Error {
-  declare readonly name: 'AttemptTimeout' | 'BodyReadError' | 'CallerAbort' | 'CallDeadline' | 'ShouldRetry';
+/** How an attempt, or the call around it, ended without an HTTP response; the core turns each into the SDK's error. */
+export type Failure =
+  /** The transport rejected: no response came. */
+  | { readonly kind: 'network'; readonly cause: unknown }
+  /** The connection broke while the body was read. */
+  | { readonly kind: 'body-read'; readonly cause: unknown }
+  /** The attempt's `timeoutMs` ran out. */
+  | { readonly kind: 'timeout' }
+  /** The call's deadline ran out: nothing is retried after it. */
+  | { readonly kind: 'deadline' }
+  /** The caller's signal aborted. */
+  | { readonly kind: 'abort'; readonly cause: unknown }
+  /** `retry.shouldRetry` threw. */
+  | { readonly kind: 'should-retry'; readonly cause: unknown };
 
-  constructor(name: AttemptFailure['name'], cause?: unknown) {
-    super(name, { cause });
-    this.name = name;
+/** Carries a {@link Failure} through the retry loop; it never leaves the core. */
+export class AttemptFailure extends Error {
+  readonly failure: Failure;
+
+  constructor(failure: Failure) {
+    super(failure.kind);
+    this.failure = failure;
   }
 }
 
@@ -140,9 +153,12 @@ export interface RetryPolicy {
 }
 
 /** What hooks call an attempt's end: the SDK error it would become. */
+const HOOK_ERROR_NAMES: Record<string, string> = { timeout: 'TimeoutError', 'body-read': 'ConnectionError' };
+
 function hookErrorName(error: unknown): string {
-  const name = error instanceof Error ? error.name : 'Error';
-  return name === 'AttemptTimeout' ? 'TimeoutError' : name === 'BodyReadError' ? 'ConnectionError' : name;
+  if (!(error instanceof AttemptFailure)) return error instanceof Error ? error.name : 'Error';
+  const { failure } = error;
+  return failure.kind === 'network' ? thrownName(failure.cause) : (HOOK_ERROR_NAMES[failure.kind] ?? 'Error');
 }
 
 function isDefaultStatus(status: number): boolean {
@@ -173,14 +189,15 @@ export function retryDelay(
     const { error } = outcome;
     // A POST may have acted already. Fetch rejects a network failure with a TypeError; anything else (our own
     // errors, bugs, a body too large) is never retried.
-    const network = error instanceof AttemptFailure || error instanceof TypeError;
+    const failure = error instanceof AttemptFailure ? error.failure : undefined;
+    const network = failure?.kind === 'network' ? failure.cause instanceof TypeError : failure !== undefined;
     if (!network) return undefined;
-    mayHaveActed = !idempotent && !(error instanceof TypeError && failedBeforeSending(error));
+    mayHaveActed = !idempotent && !(failure?.kind === 'network' && failedBeforeSending(failure.cause));
     retryable = !mayHaveActed;
   }
   const said = ask?.({
     status: 'status' in outcome ? outcome.status : undefined,
-    error: 'error' in outcome ? outcome.error : undefined,
+    error: 'error' in outcome ? causeOf(outcome.error) : undefined,
     mayHaveActed,
   });
   if (said !== undefined) retryable = said;
@@ -189,6 +206,11 @@ export function retryDelay(
   // Backoff with equal jitter: half the step fixed, half random, so clients that failed together spread out.
   const step = Math.min(baseDelayMs * 2 ** (retry - 1), maxDelayMs);
   return step / 2 + (Math.random() * step) / 2;
+}
+
+/** What `shouldRetry` is shown of a failure: what the transport threw, not the core's wrapper. */
+function causeOf(error: unknown): unknown {
+  return error instanceof AttemptFailure && 'cause' in error.failure ? error.failure.cause : error;
 }
 
 /** One attempt's time plus the longest backoff, for each attempt allowed. */
@@ -206,11 +228,13 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
   for (let retry = 1; ; retry++) {
     const attemptEnd = now() + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
-    if (result.type === 'aborted') throw new AttemptFailure('CallerAbort', result.reason);
+    if (result.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: result.reason });
     // The call's deadline ends the call: nothing is retried after it.
-    if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure('CallDeadline');
+    if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure({ kind: 'deadline' });
     const outcome =
-      result.type === 'done' ? result.value : { error: result.type === 'deadline' ? new AttemptFailure('AttemptTimeout') : result.error };
+      result.type === 'done'
+        ? result.value
+        : { error: result.type === 'deadline' ? new AttemptFailure({ kind: 'timeout' }) : result.error };
     const { shouldRetry } = policy.retry ?? {};
     const ask = shouldRetry
       ? (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => {
@@ -218,7 +242,7 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
           try {
             said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context });
           } catch (error) {
-            throw new AttemptFailure('ShouldRetry', error);
+            throw new AttemptFailure({ kind: 'should-retry', cause: error });
           }
           if (typeof (said as PromiseLike<unknown> | undefined)?.then === 'function') {
             (said as PromiseLike<unknown>).then(undefined, () => undefined);
@@ -231,14 +255,14 @@ export async function withRetries<T extends Answer>(attempt: (signal: AbortSigna
       if ('error' in outcome) throw outcome.error;
       return outcome;
     }
-    policy.onRetry?.(retry, 'status' in outcome ? outcome.status : (outcome.error as Error).name, wait);
+    const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
+    policy.onRetry?.(retry, failed ?? (outcome as Answer).status, wait);
     if (policy.beforeRetry) {
-      const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
       const pending = policy.beforeRetry('status' in outcome ? outcome.status : undefined, failed, wait);
       if (pending) {
         const hooked = await runPhase(() => pending, { signal, deadline });
-        if (hooked.type === 'aborted') throw new AttemptFailure('CallerAbort', hooked.reason);
-        if (hooked.type === 'deadline') throw new AttemptFailure('CallDeadline');
+        if (hooked.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: hooked.reason });
+        if (hooked.type === 'deadline') throw new AttemptFailure({ kind: 'deadline' });
         if (hooked.type === 'failed') throw hooked.error;
       }
     }

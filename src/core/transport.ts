@@ -2,6 +2,7 @@
  * The boundary to the network: one request out, a status, headers and a body stream back. Retries, redirects,
  * limits and redaction live above it, once, so a second transport changes none of them.
  */
+import type { FetchLike } from './options.js';
 
 /** One HTTP request, as the core hands it to a transport. Redirects are never followed by the transport. */
 export interface TransportRequest {
@@ -24,3 +25,62 @@ export interface TransportResponse {
 
 /** Sends one request. Rejects only when no response came (a network failure or an abort). */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/**
+ * The transport over a Fetch function: `fetchLike`, or the global `fetch` looked up at each call, so tools
+ * that patch it after the client exists still work.
+ */
+export function fetchTransport(fetchLike?: FetchLike): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
+    return fromResponse(await (fetchLike ? fetchLike(url, init) : fetch(url, init)));
+  };
+}
+
+/** A Fetch `Response` as a transport gives it. */
+export function fromResponse(response: Response): TransportResponse {
+  const { status, headers, body } = response;
+  return { status, headers, body: body && chunksOf(body) };
+}
+
+// Read with a reader, not `for await` over the stream: browsers' streams are not async iterable.
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    // A reader that stopped early (a size limit) lets the connection go.
+    if (!done) void reader.cancel().catch(() => undefined);
+  }
+}
+
+/** A Fetch `Response` built from a transport's, for `asResponse()`: its body unread. */
+export function asResponse(response: TransportResponse): Response {
+  const { status, headers } = response;
+  // These statuses carry no body, and a `Response` refuses one for them.
+  const body = status === 204 || status === 205 || status === 304 ? null : response.body;
+  let iterator: AsyncIterator<Uint8Array> | undefined;
+  const stream =
+    body &&
+    new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        iterator ??= body[Symbol.asyncIterator]();
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await iterator?.return?.();
+      },
+    });
+  // A `Response` cannot carry status 0 or a 1xx; a raw success is always 2xx.
+  return new Response(stream, { status, headers });
+}

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
 import { jsonBody, readText } from '../../src/core/body.js';
 import { AttemptFailure } from '../../src/core/retry.js';
+import { fromResponse } from '../../src/core/transport.js';
+
+/** What the fetch transport hands the core for `response`. */
+const read = (response: Response, limit: number, truncate: boolean) => readText(fromResponse(response), limit, truncate);
 
 /** A response whose body arrives in `chunks`, with no declared length (chunked transfer) unless `headers` say one. */
 function streamed(chunks: string[], status = 200, headers: Record<string, string> = {}): Response {
@@ -18,7 +22,7 @@ function streamed(chunks: string[], status = 200, headers: Record<string, string
 
 describe('readText', () => {
   it('reads a declared-length body', async () => {
-    expect(await readText(new Response('{"a":1}', { headers: { 'content-length': '7' } }), 100, false)).toBe('{"a":1}');
+    expect(await read(new Response('{"a":1}', { headers: { 'content-length': '7' } }), 100, false)).toBe('{"a":1}');
   });
 
   it('reads a streamed body, multi-byte characters split across chunks included', async () => {
@@ -31,50 +35,50 @@ describe('readText', () => {
         controller.close();
       },
     });
-    expect(await readText(new Response(body), 100, false)).toBe('x€y');
+    expect(await read(new Response(body), 100, false)).toBe('x€y');
   });
 
   it('reads nothing for 204', async () => {
-    expect(await readText(new Response(null, { status: 204 }), 100, false)).toBe('');
+    expect(await read(new Response(null, { status: 204 }), 100, false)).toBe('');
   });
 
   it('refuses (undefined) a declared length past the limit without reading it', async () => {
     const response = new Response('x'.repeat(50), { headers: { 'content-length': '50' } });
-    await expect(readText(response, 10, false)).resolves.toBeUndefined();
+    await expect(read(response, 10, false)).resolves.toBeUndefined();
   });
 
   it('stops reading a streamed body at the limit, and refuses it', async () => {
-    await expect(readText(streamed(['aaaa', 'bbbb', 'cccc']), 6, false)).resolves.toBeUndefined();
+    await expect(read(streamed(['aaaa', 'bbbb', 'cccc']), 6, false)).resolves.toBeUndefined();
   });
 
   it('counts an encoded body as decoded: its Content-Length is the wire size, not a bound', async () => {
     // What fetch hands over for a gzip body: the decoded stream, with the encoded length still declared.
     const inflated = () => streamed(['aaaa', 'bbbb', 'cccc'], 200, { 'content-encoding': 'gzip', 'content-length': '5' });
-    await expect(readText(inflated(), 6, false)).resolves.toBeUndefined();
-    expect(await readText(inflated(), 6, true)).toBe('aaaabb');
-    expect(await readText(inflated(), 100, false)).toBe('aaaabbbbcccc');
+    await expect(read(inflated(), 6, false)).resolves.toBeUndefined();
+    expect(await read(inflated(), 6, true)).toBe('aaaabb');
+    expect(await read(inflated(), 100, false)).toBe('aaaabbbbcccc');
   });
 
   it('cuts a truncated body at the last whole character, never half of one', async () => {
     // 'é' is two bytes: a limit of 4 falls inside the second one.
-    expect(await readText(streamed(['aé', 'é'], 500), 4, true)).toBe('aé');
-    expect(await readText(streamed(['aéé'], 500), 4, true)).toBe('aé');
+    expect(await read(streamed(['aé', 'é'], 500), 4, true)).toBe('aé');
+    expect(await read(streamed(['aéé'], 500), 4, true)).toBe('aé');
   });
 
   it('keeps the head of a body past the limit when asked to truncate (error bodies)', async () => {
-    expect(await readText(streamed(['aaaa', 'bbbb', 'cccc'], 500), 6, true)).toBe('aaaabb');
+    expect(await read(streamed(['aaaa', 'bbbb', 'cccc'], 500), 6, true)).toBe('aaaabb');
   });
 
-  it('reports a connection that fails mid-body as the AttemptFailure BodyReadError', async () => {
+  it('reports a connection that fails mid-body as the AttemptFailure body-read', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"partial":'));
         controller.error(new TypeError('terminated'));
       },
     });
-    const error = await readText(new Response(body), 100, false).catch((e: unknown) => e);
+    const error = await read(new Response(body), 100, false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AttemptFailure);
-    expect((error as AttemptFailure).name).toBe('BodyReadError');
+    expect((error as AttemptFailure).failure.kind).toBe('body-read');
   });
 });
 
