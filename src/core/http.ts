@@ -32,7 +32,8 @@ import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './re
 import { now, runPhase } from './poll.js';
 import { AttemptFailure, MAX_RETRIES, callDeadline, networkErrorCodes, withRetries, type Answer, type RetryOptions } from './retry.js';
 import { safeParse, toIssues, type Schema } from './schema.js';
-import { asResponse, fetchTransport, type Transport, type TransportResponse } from './transport.js';
+import { chooseTransport } from './choose-transport.js';
+import { asResponse, type Transport, type TransportResponse } from './transport.js';
 
 export interface ResponseSpec<T> {
   /** Words for error messages: "workflow", "list of orders". */
@@ -147,7 +148,6 @@ export class HttpCore {
     this.#apiKey = options.apiKey ?? readEnv('WFA_API_KEY');
     this.#keyFromEnv = options.apiKey === undefined;
     this.#fetch = options.fetch;
-    this.#transport = fetchTransport(options.fetch);
     checkRequestOptions({ headers: options.headers }, 'client options');
     this.#headers = { ...options.headers };
     this.#userAgent = userAgent(options.appInfo);
@@ -159,6 +159,9 @@ export class HttpCore {
     this.validateResponses = options.validateResponses ?? true;
     this.maxResponseBytes = checkCount(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.log = log;
+    const transport = chooseTransport(options);
+    this.#transport = transport.send;
+    log.log('debug', `sending through the ${transport.name} transport`);
   }
 
   get root(): string {

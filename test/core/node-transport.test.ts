@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ValidationError } from '../../src/core/errors.js';
 import { nodeTransport } from '../../src/core/node-transport.js';
 import type { Transport, TransportRequest } from '../../src/core/transport.js';
 
@@ -401,5 +402,34 @@ describe('idle sockets', () => {
     // Not execFileSync: the server answering the child runs in this process.
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
     expect(JSON.parse(stdout)).not.toContain('TCPSocketWrap');
+  });
+});
+
+describe('the choice of transport', () => {
+  // The unit suite's setup selects fetch for msw (test/helpers/transport.ts): this is the SDK's own choice.
+  const choose = async () =>
+    (await vi.importActual<typeof import('../../src/core/choose-transport.js')>('../../src/core/choose-transport.js')).chooseTransport;
+
+  it('on Node with no fetch option: node:http, loaded on the first request', async () => {
+    const { url } = await serve((_req, res) => res.end('ok'));
+    const chosen = (await choose())({});
+    expect(chosen.name).toBe('node:http');
+    expect(await text((await chosen.send(get(url))).body)).toBe('ok');
+  });
+
+  it('with a fetch option: that fetch', async () => {
+    const fetch = vi.fn(async () => new Response('from fetch'));
+    const chosen = (await choose())({ fetch });
+    expect(chosen.name).toBe('fetch');
+    expect(await text((await chosen.send(get('http://127.0.0.1:1'))).body)).toBe('from fetch');
+    expect(fetch).toHaveBeenCalledOnce();
+  });
+
+  it('refuses an agent beside a fetch option, and an agent that is none', async () => {
+    const chooseTransport = await choose();
+    const agent = new Agent();
+    expect(() => chooseTransport({ agent, fetch: globalThis.fetch })).toThrow(ValidationError);
+    expect(() => chooseTransport({ agent, fetch: globalThis.fetch })).toThrow(/agent/);
+    expect(() => chooseTransport({ agent: {} as Agent })).toThrow(/agent.*http\.Agent/s);
   });
 });
