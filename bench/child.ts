@@ -1,7 +1,8 @@
 // One memory-sensitive run in its own process, so its peak RSS is its own. `walk`: 100 000 items in pages of
 // 100, by a hand-written node:http loop or the SDK's `for await`. `requests`: 20 000 sequential GETs of one workflow.
 // Prints `{ count, ms, maxRssKb }` as JSON.
-import { Agent, get as httpGet } from 'node:http';
+import { Agent } from 'node:http';
+import { jsonOverHttp } from './node-http.js';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 
@@ -15,22 +16,13 @@ const start = performance.now();
 
 // The walk's raw loop runs over the SDK's transport on Node (node:http, a keep-alive agent), as issue 27 asks.
 const agent = new Agent({ keepAlive: true });
-const getJson = (url: string) =>
-  new Promise<unknown>((resolve, reject) => {
-    httpGet(url, { agent, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve(JSON.parse(text)));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
 
 if (mode === 'walk' && variant === 'raw') {
   for (let page = 1; ; page++) {
-    const body = (await getJson(`${base}/v1/workflows?limit=${LIMIT}&page=${page}`)) as { data: { id: string }[]; has_more: boolean };
+    const body = (await jsonOverHttp(agent, `${base}/v1/workflows?limit=${LIMIT}&page=${page}`, { method: 'GET', headers })) as {
+      data: { id: string }[];
+      has_more: boolean;
+    };
     for (const item of body.data) if (item.id) count++;
     if (!body.has_more) break;
   }

@@ -9,7 +9,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axios from 'axios';
@@ -18,6 +18,7 @@ import { ofetch } from 'ofetch';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
 import { request as undiciRequest } from 'undici';
+import { jsonOverHttp } from './node-http.js';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 const { parseWebhookEvent } = (await import(
@@ -216,25 +217,7 @@ try {
   // The floor (docs/design.md, "Transport"): the same request by hand on node:http with a keep-alive agent, and
   // on undici's request() for comparison.
   const agent = new Agent({ keepAlive: true });
-  const viaHttp = (method: string, path: string, body?: string) =>
-    new Promise<unknown>((resolve, reject) => {
-      const req = httpRequest(`${base}/v1${path}`, {
-        method,
-        agent,
-        headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
-      });
-      req.on('response', (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve(JSON.parse(text)));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  const viaHttp = (method: string, path: string, body?: string) => jsonOverHttp(agent, `${base}/v1${path}`, { method, headers, body });
   const viaUndici = (method: 'GET' | 'POST', path: string, body?: string) =>
     undiciRequest(`${base}/v1${path}`, { method, headers: body ? { ...headers, 'content-type': 'application/json' } : headers, body }).then(
       (r) => r.body.json(),
