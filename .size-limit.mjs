@@ -11,7 +11,18 @@ const FORBIDDEN = [
   [/(^|\/)node_modules\/ky\//, 'ky'],
   [/(^|\/)node_modules\/@opentelemetry\//, '@opentelemetry'],
   [/(^|\/)src\/otel\/|(^|\/)dist\/otel\./, 'the otel entry'],
+  // Bundled, that is: the dynamic import that loads it on Node stays in the bundle, unfollowed (`nodeOnly`).
+  [/(^|\/)dist\/node-transport-[^/]*\.js$/, 'the Node transport'],
 ];
+// The Node transport is imported only on Node (src/core/choose-transport.ts); a browser never loads it.
+const nodeOnly = {
+  name: 'node-transport-unfollowed',
+  setup(build) {
+    build.onResolve({ filter: /node-transport-/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
 const guard = (allowOtel) => ({
   name: 'no-ky-no-otel',
   setup(build) {
@@ -46,15 +57,21 @@ const check = ({ allowOtel = false, ...options }) => ({
     format: 'esm',
     platform: 'browser',
     metafile: true,
-    plugins: [...(config.plugins ?? []), guard(allowOtel)],
+    plugins: [...(config.plugins ?? []), nodeOnly, guard(allowOtel)],
   }),
   ...options,
 });
 
 // Code an app loads by `import()` only on first use: a webhook endpoint's confirm and dedupe (src/webhooks/guard.ts,
-// confirm.ts) and downloads' transfer (src/core/transfer.ts, write-to-file.ts). The "up front" checks measure
-// what an app loads before that, dynamic imports left unfollowed, and fail if that code is in it anyway.
-const LAZY_STRINGS = ['not confirmed by the service', 'Webhook dedupe store', 'The connection failed while downloading'];
+// confirm.ts), downloads' transfer (src/core/transfer.ts, write-to-file.ts), and on Node the Node transport. The
+// "up front" checks measure what an app loads before that, dynamic imports left unfollowed, and fail if that
+// code is in it anyway.
+const LAZY_STRINGS = [
+  'not confirmed by the service',
+  'Webhook dedupe store',
+  'The connection failed while downloading',
+  'node:http is not available',
+];
 const unfollowed = {
   name: 'dynamic-imports-unfollowed',
   setup(build) {

@@ -10,6 +10,10 @@ export default defineConfig({
     // `npm run test:reliability` (attacks, load), `npm run test:browser` (Chromium). CI runs them all.
     exclude: [...configDefaults.exclude, 'test/integration/**', 'test/reliability/**', 'test/browser/**'],
     environment: 'node',
+    // msw stands in for the service here, a double of `fetch`: the unit suite specifies the core over the fetch
+    // transport. The reliability and integration suites run on both transports, over real sockets.
+    setupFiles: ['test/helpers/transport.ts'],
+    env: { WFA_TEST_TRANSPORT: 'fetch' },
     // Two threads that each import the SDK, msw and fast-check once, not once per file: importing was most
     // of the run. Files still share no state that matters: every helper undoes itself after each test
     // (msw handlers, fake timers, mock services), and so do the restore/unstub settings below.

@@ -19,5 +19,11 @@ export default defineConfig({
     testTimeout: 60_000,
     restoreMocks: true,
     unstubEnvs: true,
+    // Once per transport, as the reliability suite.
+    setupFiles: ['test/helpers/transport.ts'],
+    projects: ['node:http', 'fetch'].map((transport) => ({
+      extends: true,
+      test: { name: transport, env: { WFA_TEST_TRANSPORT: transport } },
+    })),
   },
 });

@@ -24,5 +24,11 @@ export default defineConfig({
     env: { WFA_RELIABILITY_DIR: figuresDir },
     reporters: ['default', new ReliabilitySummaryReporter(figuresDir)],
     restoreMocks: true,
+    // The suite runs once per transport: what a client given no `fetch` uses on Node, and `fetch` itself.
+    setupFiles: ['test/helpers/transport.ts'],
+    projects: ['node:http', 'fetch'].map((transport) => ({
+      extends: true,
+      test: { name: transport, env: { WFA_RELIABILITY_DIR: figuresDir, WFA_TEST_TRANSPORT: transport } },
+    })),
   },
 });

@@ -1,6 +1,8 @@
 // One memory-sensitive run in its own process, so its peak RSS is its own. `walk`: 100 000 items in pages of
-// 100, by a hand-written fetch loop or the SDK's `for await`. `requests`: 20 000 sequential GETs of one workflow.
+// 100, by a hand-written node:http loop or the SDK's `for await`. `requests`: 20 000 sequential GETs of one workflow.
 // Prints `{ count, ms, maxRssKb }` as JSON.
+import { Agent } from 'node:http';
+import { jsonOverHttp } from './node-http.js';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 
@@ -12,10 +14,15 @@ const client = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1'
 let count = 0;
 const start = performance.now();
 
+// The walk's raw loop runs over the SDK's transport on Node (node:http, a keep-alive agent), as issue 27 asks.
+const agent = new Agent({ keepAlive: true });
+
 if (mode === 'walk' && variant === 'raw') {
   for (let page = 1; ; page++) {
-    const res = await fetch(`${base}/v1/workflows?limit=${LIMIT}&page=${page}`, { headers });
-    const body = (await res.json()) as { data: { id: string }[]; has_more: boolean };
+    const body = (await jsonOverHttp(agent, `${base}/v1/workflows?limit=${LIMIT}&page=${page}`, { method: 'GET', headers })) as {
+      data: { id: string }[];
+      has_more: boolean;
+    };
     for (const item of body.data) if (item.id) count++;
     if (!body.has_more) break;
   }

@@ -9,7 +9,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axios from 'axios';
@@ -18,6 +18,7 @@ import { ofetch } from 'ofetch';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
 import { request as undiciRequest } from 'undici';
+import { jsonOverHttp } from './node-http.js';
 // The built package, as users get it (`npm run bench` builds first); typed by the source it is built from.
 const { Client } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 const { parseWebhookEvent } = (await import(
@@ -31,6 +32,9 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 20);
 const headers = { 'x-api-key': 'bench_key', accept: 'application/json' };
 const RAW = 'raw fetch';
 const SDK = 'sdk, validated';
+// On Node the SDK sends over node:http (issue 27); the same client over fetch is measured beside it.
+const SDK_FETCH = 'sdk over fetch, validated';
+const FLOOR = 'node:http keep-alive (floor)';
 // The peers the SDK must be ahead of; stripe-node (node:http, keep-alive agent) is reported beside them.
 const FETCH_PEERS = ['openai-node', 'ky', 'ofetch', 'axios'];
 
@@ -200,6 +204,7 @@ const ratio = (a: number, b: number) => `${fmt(a / b)}x`;
 
 try {
   const validated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1' });
+  const overFetch = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', fetch: (input, init) => fetch(input, init) });
   const unvalidated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', validateResponses: false });
   const openai = new OpenAI({ apiKey: 'bench_key', baseURL: `${base}/v1`, maxRetries: 0 });
   const stripe = new Stripe('sk_test_bench', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0, telemetry: false });
@@ -209,35 +214,17 @@ try {
     trigger: { type: 'webhook', url: 'https://example.com/hook' },
     actions: [{ app: 'slack', action: 'send_message', config: { channel: '#a' } }],
   };
-  // The transport experiment (docs/design.md, "Transport"): what the same request costs on undici's request()
-  // and on node:http with a keep-alive agent. Reported, not a peer, not shipped.
+  // The floor (docs/design.md, "Transport"): the same request by hand on node:http with a keep-alive agent, and
+  // on undici's request() for comparison.
   const agent = new Agent({ keepAlive: true });
-  const viaHttp = (method: string, path: string, body?: string) =>
-    new Promise<unknown>((resolve, reject) => {
-      const req = httpRequest(`${base}/v1${path}`, {
-        method,
-        agent,
-        headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
-      });
-      req.on('response', (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve(JSON.parse(text)));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  const viaHttp = (method: string, path: string, body?: string) => jsonOverHttp(agent, `${base}/v1${path}`, { method, headers, body });
   const viaUndici = (method: 'GET' | 'POST', path: string, body?: string) =>
     undiciRequest(`${base}/v1${path}`, { method, headers: body ? { ...headers, 'content-type': 'application/json' } : headers, body }).then(
       (r) => r.body.json(),
     );
   const get = (path: string) => ({
     'undici request() (experiment)': () => viaUndici('GET', path),
-    'node:http keep-alive (experiment)': () => viaHttp('GET', path),
+    [FLOOR]: () => viaHttp('GET', path),
     [RAW]: () => fetch(`${base}/v1${path}`, { headers }).then((r) => r.json()),
     'openai-node': () => openai.get(path),
     ky: () => ky.get(`${base}/v1${path}`, { headers }).json(),
@@ -248,6 +235,7 @@ try {
   const listOf = (limit: number) => ({
     ...get(`/workflows?limit=${limit}`),
     [SDK]: () => validated.workflows.list({ limit }).then((p) => p.items),
+    [SDK_FETCH]: () => overFetch.workflows.list({ limit }).then((p) => p.items),
     'sdk, no validation': () => unvalidated.workflows.list({ limit }).then((p) => p.items),
   });
 
@@ -257,6 +245,7 @@ try {
       {
         ...get('/workflows/wf_1'),
         [SDK]: () => validated.workflows.get('wf_1'),
+        [SDK_FETCH]: () => overFetch.workflows.get('wf_1'),
         'sdk, no validation': () => unvalidated.workflows.get('wf_1'),
       },
       ROUNDS,
@@ -280,8 +269,9 @@ try {
         axios: () => axios.post(`${base}/v1/workflows`, input, { headers }).then((r) => r.data),
         'stripe-node': () => stripe.rawRequest('POST', '/v2/workflows', input),
         'undici request() (experiment)': () => viaUndici('POST', '/workflows', JSON.stringify(input)),
-        'node:http keep-alive (experiment)': () => viaHttp('POST', '/workflows', JSON.stringify(input)),
+        [FLOOR]: () => viaHttp('POST', '/workflows', JSON.stringify(input)),
         [SDK]: () => validated.workflows.create(input),
+        [SDK_FETCH]: () => overFetch.workflows.create(input),
         'sdk, no validation': () => unvalidated.workflows.create(input),
       },
       ROUNDS,
@@ -319,6 +309,15 @@ try {
       budgets.push({ name: 'validated POST create p50 vs raw fetch', measured: `${fmt(sdk)}x`, budget: '<= 1.15x', pass: sdk <= 1.15 });
     }
     aheadOf(workload, Object.fromEntries(Object.entries(result).map(([name, r]) => [name, r.p50])), false);
+    if (workload !== 'GET 1000-item list') {
+      const stripe = result['stripe-node']!.p50;
+      budgets.push({
+        name: `${workload} p50: sdk (node:http) vs stripe-node`,
+        measured: `${ratio(result[SDK]!.p50, stripe)} (floor ${ratio(result[FLOOR]!.p50, stripe)}, sdk over fetch ${ratio(result[SDK_FETCH]!.p50, stripe)})`,
+        budget: '<= 1.00x',
+        pass: result[SDK]!.p50 <= stripe,
+      });
+    }
   }
 
   process.stderr.write('measuring 64-concurrent throughput…\n');
@@ -328,6 +327,12 @@ try {
     rows.push(['64 concurrent GETs (req/s)', variant, fmt(rate, 0), ratio(rate, rates[RAW]!), '', '']);
   }
   aheadOf('64-concurrent throughput', rates, true);
+  budgets.push({
+    name: '64-concurrent throughput: sdk (node:http) vs stripe-node, and vs the node:http floor',
+    measured: `${ratio(rates[SDK]!, rates['stripe-node']!)} of stripe-node, ${ratio(rates[SDK]!, rates[FLOOR]!)} of the floor`,
+    budget: '>= 1.00x and >= 0.85x',
+    pass: rates[SDK]! >= rates['stripe-node']! && rates[SDK]! >= 0.85 * rates[FLOOR]!,
+  });
 
   process.stderr.write('measuring validation of a 1000-item list…\n');
   const text = await (await fetch(`${base}/v1/workflows?limit=1000`, { headers })).text();

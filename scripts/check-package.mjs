@@ -165,7 +165,9 @@ try {
     // esbuild heads each bundled module with its path: the CLI's own, the redaction helpers (not public) and the
     // endpoint table the plain commands are made from (data, importing nothing).
     const bundled = [...cli.matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]);
-    const copies = bundled.filter((path) => !/^src\/cli\/|^src\/core\/redact\.ts$|^src\/resources\/endpoints\.ts$|^package\.json$/.test(path));
+    const copies = bundled.filter(
+      (path) => !/^src\/cli\/|^src\/core\/redact\.ts$|^src\/resources\/endpoints\.ts$|^package\.json$/.test(path),
+    );
     if (copies.length || cli.includes('_zod')) throw new Error(`cli.js bundles ${[...new Set(copies)].join(', ') || 'zod'}`);
   });
   const tsDeps = Object.entries(TS).map(([alias, version]) => `${alias}@npm:typescript@${version}`);

@@ -16,6 +16,7 @@ export type {
   ApiPrefix,
   ClientOptions,
   FetchLike,
+  NodeAgent,
   LogLevel,
   Logger,
   RequestOptions,

@@ -33,6 +33,7 @@ export class HttpCore implements CallHost {
     this.settings = settings;
     this.routes = routes;
     this.log = log;
+    log.log('debug', `sending through the ${settings.transportName} transport`);
   }
 
   get root(): string {

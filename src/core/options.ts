@@ -38,6 +38,14 @@ export interface Logger {
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
+ * A `node:http` or `node:https` `Agent` (or a subclass), described by a member every agent has, so the
+ * published types need no `@types/node`.
+ */
+export interface NodeAgent {
+  destroy(): void;
+}
+
+/**
  * Where the API key comes from: the key itself, or a function that returns it (called before every request,
  * so a rotated key is picked up without a new client).
  *
@@ -100,8 +108,21 @@ export interface ClientOptions {
    * the API key. `workflow-automation-sdk/otel` builds OpenTelemetry spans on them.
    */
   hooks?: Hooks | undefined;
-  /** The Fetch implementation. Default: the global `fetch`, looked up at call time. */
+  /**
+   * The Fetch implementation. Default: on Node, `node:http`/`node:https` with a keep-alive agent of the
+   * client's own; elsewhere (browsers, Bun, Deno, Workers) the global `fetch`, looked up at call time.
+   */
   fetch?: FetchLike | undefined;
+  /**
+   * On Node, the `http.Agent` or `https.Agent` to send with instead of the client's own: a proxy
+   * (`https-proxy-agent`), client certificates, a private CA, socket limits. Not with `fetch`.
+   *
+   * @example
+   * ```ts
+   * new Client({ agent: new HttpsProxyAgent(process.env.HTTPS_PROXY) });
+   * ```
+   */
+  agent?: NodeAgent | undefined;
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
   /**

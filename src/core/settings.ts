@@ -5,10 +5,11 @@
 import * as z from 'zod/mini';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import type { Hooks } from './hooks.js';
-import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type RequestOptions } from './options.js';
+import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type NodeAgent, type RequestOptions } from './options.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 import { checkInput } from './schema.js';
-import { fetchTransport, type Transport } from './transport.js';
+import { chooseTransport } from './choose-transport.js';
+import type { Transport } from './transport.js';
 import { userAgent } from './user-agent.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
@@ -78,37 +79,50 @@ function buildSchemas() {
     shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
   });
 
-  const clientOptions = z.object({
-    ...shared,
-    apiKey: z.optional(custom<ApiKeySource>((v) => typeof v === 'string' || typeof v === 'function', 'must be a string or a function')),
-    baseUrl: z.optional(z.string()),
-    apiPrefix: z.optional(z.string()),
-    authPath: z.optional(z.string()),
-    retry: z.optional(retryOptions),
-    hooks: z.optional(
-      z.strictObject({
-        beforeRequest: hook(),
-        afterResponse: hook(),
-        beforeRetry: hook(),
-        onSuccess: hook(),
-        onError: hook(),
-        onWait: hook(),
+  const clientOptions = z
+    .object({
+      ...shared,
+      apiKey: z.optional(custom<ApiKeySource>((v) => typeof v === 'string' || typeof v === 'function', 'must be a string or a function')),
+      baseUrl: z.optional(z.string()),
+      apiPrefix: z.optional(z.string()),
+      authPath: z.optional(z.string()),
+      retry: z.optional(retryOptions),
+      hooks: z.optional(
+        z.strictObject({
+          beforeRequest: hook(),
+          afterResponse: hook(),
+          beforeRetry: hook(),
+          onSuccess: hook(),
+          onError: hook(),
+          onWait: hook(),
+        }),
+      ),
+      fetch: z.optional(func<ClientOptions['fetch']>()),
+      agent: z.optional(
+        custom<NodeAgent>(
+          (v) => typeof (v as { addRequest?: unknown } | null)?.addRequest === 'function',
+          'must be an http.Agent or https.Agent',
+        ),
+      ),
+      maxResponseBytes: z.optional(
+        custom<number>((v) => Number.isSafeInteger(v) && (v as number) > 0, 'must be a whole number of bytes > 0'),
+      ),
+      validateResponses: z.optional(custom<boolean>((v) => typeof v === 'boolean', 'must be true or false')),
+      logger: z.optional(custom<object>((v) => typeof v === 'object' && v !== null, 'must be an object with error, warn, info and debug')),
+      logLevel: z.optional(custom<LogLevel>((v) => LOG_LEVELS.includes(v as LogLevel), `must be one of ${LOG_LEVELS.join(', ')}`)),
+      appInfo: z.optional(
+        z.strictObject({
+          name: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+          version: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+        }),
+      ),
+    })
+    .check(
+      z.refine((options) => !(options.agent && options.fetch), {
+        error: 'is for the node:http transport, which a fetch option replaces: give the agent to that fetch instead',
+        path: ['agent'],
       }),
-    ),
-    fetch: z.optional(func<ClientOptions['fetch']>()),
-    maxResponseBytes: z.optional(
-      custom<number>((v) => Number.isSafeInteger(v) && (v as number) > 0, 'must be a whole number of bytes > 0'),
-    ),
-    validateResponses: z.optional(custom<boolean>((v) => typeof v === 'boolean', 'must be true or false')),
-    logger: z.optional(custom<object>((v) => typeof v === 'object' && v !== null, 'must be an object with error, warn, info and debug')),
-    logLevel: z.optional(custom<LogLevel>((v) => LOG_LEVELS.includes(v as LogLevel), `must be one of ${LOG_LEVELS.join(', ')}`)),
-    appInfo: z.optional(
-      z.strictObject({
-        name: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
-        version: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
-      }),
-    ),
-  });
+    );
   return { requestOptions, clientOptions };
 }
 
@@ -149,6 +163,8 @@ export interface ClientSettings {
   readonly apiKey: ApiKeySource | undefined;
   readonly keyFromEnv: boolean;
   readonly transport: Transport;
+  /** Which transport that is, for the debug log and the runtime matrix. */
+  readonly transportName: 'node:http' | 'fetch';
   readonly fetch: ClientOptions['fetch'];
   /** Lower-case names; `user-agent` included where the runtime sends ours. */
   readonly headers: Readonly<Record<string, string>>;
@@ -167,10 +183,12 @@ export function clientSettings(options: ClientOptions): ClientSettings {
   const checked = checkInput(schemas.clientOptions, options, 'client options');
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
+  const transport = chooseTransport(checked);
   return {
     apiKey: checked.apiKey ?? readEnv('WFA_API_KEY'),
     keyFromEnv: checked.apiKey === undefined,
-    transport: fetchTransport(checked.fetch),
+    transport: transport.send,
+    transportName: transport.name,
     fetch: checked.fetch,
     headers: { ...(agent && { 'user-agent': agent }), ...lowerCaseNames(checked.headers) },
     timeoutMs: checked.timeoutMs ?? 60_000,

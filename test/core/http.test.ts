@@ -410,11 +410,12 @@ describe('the fetch option', () => {
 });
 
 describe('logging', () => {
-  it('writes one line per request and response at debug, never the key', async () => {
+  it('writes the transport, then one line per request and response at debug, never the key', async () => {
     server.use(http.get(`${BASE_URL}/api/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
     const { lines, logger } = captureLogger();
     await client({ logger, logLevel: 'debug' }).workflows.get('wf_1');
     expect(lines).toEqual([
+      '[wfa] sending through the fetch transport',
       `[wfa] → GET ${BASE_URL}/api/v1/workflows/wf_1`,
       expect.stringMatching(/^\[wfa\] ← 200 GET .*\/api\/v1\/workflows\/wf_1 \(\d+ ms\)$/),
       '[wfa] using path prefix /api/v1',

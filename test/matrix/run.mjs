@@ -2,7 +2,8 @@
 /**
  * The runtime matrix (`npm run test:matrix`, after `npm run build`): packs the SDK, installs the tarball here
  * as users do, and runs smoke.mjs in each runtime and framework against its own real HTTP mock on 127.0.0.1.
- * Prints one line per runtime/framework with its version; exits 1 on any failure. Runtimes come from
+ * Prints one line per runtime/framework with its version and the transport its clients sent through
+ * (`node:http` or `fetch`); exits 1 on any failure. Runtimes come from
  * test/matrix/package.json (`npm --prefix test/matrix ci`), so the root install does not carry them.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -198,8 +199,9 @@ try {
     const failed = results.filter((r) => !r.ok);
     failures += failed.length ? 1 : 0;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const transport = results.find((r) => r.transport)?.transport ?? '?';
     console.log(
-      `${failed.length ? 'FAIL' : 'PASS'}  ${name.padEnd(22)} ${target.version().padEnd(38)} ${results.length - failed.length}/${results.length} checks  ${seconds} s`,
+      `${failed.length ? 'FAIL' : 'PASS'}  ${name.padEnd(22)} ${target.version().padEnd(38)} ${transport.padEnd(9)} ${results.length - failed.length}/${results.length} checks  ${seconds} s`,
     );
     for (const f of failed) console.log(`      ${f.name}: ${f.error.split('\n').slice(0, 3).join('\n        ')}`);
   }

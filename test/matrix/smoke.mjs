@@ -64,6 +64,14 @@ export async function runSmoke(config, { receiverUrl, inProcess = true }) {
   let client;
   let workflow;
 
+  // Which transport this runtime's clients send through, as the client's debug log names it.
+  let transport = 'unknown';
+  const debug = (message) => {
+    transport = /sending through the (\S+) transport/.exec(message)?.[1] ?? transport;
+  };
+  new Client({ baseUrl: config.baseUrl, apiKey: 'wfa_probe', logLevel: 'debug', logger: { debug, info() {}, warn() {}, error() {} } });
+  results.push({ name: 'transport', ok: transport !== 'unknown', transport, error: 'the client logged no transport' });
+
   // Bundled (workerd) there is no import.meta.resolve: run.mjs checks the bundle's inputs instead.
   if (typeof import.meta.resolve === 'function') {
     await check('the SDK is the packed tarball from node_modules', () => {

@@ -66,6 +66,7 @@ const PUBLIC: Record<keyof typeof ENTRIES, string[]> = {
     'LoginOptions',
     'MAX_RETRIES',
     'MAX_RETRY_AFTER_MS',
+    'NodeAgent',
     'NotFoundError',
     'Order',
     'OrderListParams',

@@ -1,0 +1,157 @@
+/**
+ * The Node transport: `node:http` and `node:https` over one keep-alive agent per client, where `fetch` is the
+ * slow path. The built-ins come from `process.getBuiltinModule` when the first request is sent, never from an
+ * import, so no browser bundler or Worker sees them. Retries, redirects and limits stay above the boundary.
+ */
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type * as Zlib from 'node:zlib';
+import { IDEMPOTENT } from './retry.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+type Http = typeof import('node:http');
+type Https = typeof import('node:https');
+type Readable = IncomingMessage | Zlib.Gunzip;
+
+interface Builtins {
+  http: Http;
+  https: Https;
+  zlib: typeof Zlib;
+  pipeline: typeof import('node:stream').pipeline;
+}
+
+/** What {@link nodeTransport} sends with: its own agents, or the one a user gave. */
+export interface NodeTransportOptions {
+  /** Used for every request instead of the transport's own keep-alive agents (proxies, client certificates). */
+  agent?: Agent | undefined;
+}
+
+// Closing idle sockets before a server does avoids most reuse races; a server's `Keep-Alive: timeout=` hint,
+// which Node's agent honours, shortens it further.
+const KEEP_ALIVE = { keepAlive: true, scheduling: 'lifo', timeout: 4_000 } as const;
+// What `fetch` decodes, so both transports ask for the same encodings.
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+// Statuses whose response has no body, as `fetch` gives them.
+const NULL_BODY = new Set([101, 204, 205, 304]);
+// How a reused keep-alive socket fails when the server had closed it: a reset, a write to a closed pipe, or
+// Node's "socket hang up" (ECONNRESET too).
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+/** Set on a request whose socket was found closed before any byte of it was written. */
+const NOT_SENT = 'ERR_SOCKET_CLOSED_BEFORE_SEND';
+
+/** Node's built-ins, or `undefined` where there are none (browsers, Workers, Node before `getBuiltinModule`). */
+export function nodeBuiltins(): Builtins | undefined {
+  const load = globalThis.process?.getBuiltinModule;
+  if (typeof load !== 'function') return undefined;
+  return {
+    http: load('node:http') as Http,
+    https: load('node:https') as Https,
+    zlib: load('node:zlib') as typeof Zlib,
+    pipeline: (load('node:stream') as typeof import('node:stream')).pipeline,
+  };
+}
+
+/**
+ * A transport over `node:http`/`node:https`. Without an `agent`, one keep-alive agent per protocol, made on
+ * first use; its idle sockets are unreferenced, so they never keep a process alive.
+ */
+export function nodeTransport(options: NodeTransportOptions = {}): Transport {
+  let ready: { builtins: Builtins; http: Agent; https: Agent } | undefined;
+  return (request) => {
+    if (!ready) {
+      const builtins = nodeBuiltins();
+      if (!builtins) return Promise.reject(new TypeError('node:http is not available in this runtime'));
+      const { http, https } = builtins;
+      ready = { builtins, http: options.agent ?? new http.Agent(KEEP_ALIVE), https: options.agent ?? new https.Agent(KEEP_ALIVE) };
+    }
+    const secure = request.url.startsWith('https:');
+    return send({ request, builtins: ready.builtins, agent: secure ? ready.https : ready.http, secure });
+  };
+}
+
+interface Send {
+  request: TransportRequest;
+  builtins: Builtins;
+  agent: Agent;
+  secure: boolean;
+}
+
+function send(call: Send): Promise<TransportResponse> {
+  const { request, builtins, agent, secure } = call;
+  const { signal } = request;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    // Called through the module object, not destructured, so tools that patch `http.request` (nock) still apply.
+    const { method, url, headers } = request;
+    const req: ClientRequest = (secure ? builtins.https : builtins.http).request(url, { method, headers, agent });
+    if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', ACCEPT_ENCODING);
+    let responded = false;
+    const onAbort = (): void => {
+      req.destroy(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (): void => signal.removeEventListener('abort', onAbort);
+    req.once('socket', (socket) => {
+      // A pooled socket the server has already closed: nothing is written to it, so any method may go again.
+      if (req.reusedSocket && (socket.destroyed || socket.readableEnded))
+        req.destroy(Object.assign(new Error('socket closed'), { code: NOT_SENT }));
+    });
+    req.on('error', (error: Error & { code?: string }) => {
+      if (responded) return;
+      done();
+      if (signal.aborted) return reject(signal.reason);
+      if (staleSocket(req, error)) return resolve(send(call));
+      reject(new TypeError(error.message, { cause: error }));
+    });
+    req.once('response', (res) => {
+      responded = true;
+      res.once('close', done);
+      resolve({ status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), body: bodyOf(res, request.method, builtins) });
+    });
+    req.end(request.body);
+  });
+}
+
+/**
+ * A reused keep-alive socket that failed before any byte of the response came: the server closed it while it
+ * was idle. Sent again on another socket when the method is idempotent, or when nothing of it was written.
+ */
+function staleSocket(req: ClientRequest, error: Error & { code?: string }): boolean {
+  if (!req.reusedSocket) return false;
+  if (error.code === NOT_SENT) return true;
+  return STALE_SOCKET_CODES.has(error.code ?? '') && IDEMPOTENT.has(req.method);
+}
+
+function headersOf(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+/** The body as decoded bytes; reading stops, and the socket is dropped, the moment the reader stops. */
+function bodyOf(res: IncomingMessage, method: string, builtins: Builtins): AsyncIterable<Uint8Array> | null {
+  if (method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0)) {
+    res.resume();
+    return null;
+  }
+  const decoders = decodersFor(res.headers['content-encoding'], builtins.zlib);
+  if (decoders.length === 0) return res;
+  // A decoder's error, or the reader's stop, destroys every stream of the chain, the response included.
+  return builtins.pipeline(res, ...(decoders as [Zlib.Gunzip]), () => undefined) as Readable;
+}
+
+/** Decoders in the order to apply them (the last coding listed was applied last); none for an unknown coding. */
+function decodersFor(encoding: string | undefined, zlib: typeof Zlib): Zlib.Gunzip[] {
+  if (encoding === undefined) return [];
+  // Lenient at the end, as `fetch` is: a body cut short is the connection's error, not the decoder's.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const brotliFlush = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+  const decoders: Zlib.Gunzip[] = [];
+  for (const coding of encoding.toLowerCase().split(',').reverse()) {
+    const name = coding.trim();
+    if (name === 'gzip' || name === 'x-gzip') decoders.push(zlib.createGunzip(flush));
+    else if (name === 'deflate') decoders.push(zlib.createInflate(flush));
+    else if (name === 'br') decoders.push(zlib.createBrotliDecompress(brotliFlush) as unknown as Zlib.Gunzip);
+    else if (name !== 'identity' && name !== '') return [];
+  }
+  return decoders;
+}
