@@ -12,6 +12,9 @@ export type Target = { route: Route; url?: undefined } | { route?: undefined; ur
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 // `.` and `..` segments, plain or percent-encoded, after `/` or `\` (which URLs read as `/`).
 const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i;
+// A URL parser drops tab, CR and LF, which would turn `.\t.` into `..` after the dot check.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** An absolute URL under the root (by whole path segments) is routed like its path; any other is foreign. */
 export function targetOf(path: string, routes: Routes): Target {
@@ -52,6 +55,8 @@ export function checkCall(req: CoreRequest<unknown>): void {
   }
   if (typeof req.path !== 'string' || req.path === '') {
     issues.push({ path: ['path'], message: 'must be a non-empty string', code: 'invalid_type' });
+  } else if (CONTROL.test(req.path)) {
+    issues.push({ path: ['path'], message: 'must not hold control characters (tab, CR, LF, ...)', code: 'invalid_value' });
   }
   if (issues.length) throw new ValidationError('request', issues);
 }

@@ -682,6 +682,17 @@ describe('attack 3: paths, base paths, headers, hooks and what user code is hand
     ]);
   });
 
+  // docs/configuration.md: a path with a "." or ".." segment is refused; a URL parser drops tab, CR and LF, so
+  // `.\t.` would become `..` after the check (the fourth outside attack).
+  it('a tab, CR or LF inside a dot segment of a request path is refused before sending, never resolved', async () => {
+    const service = await server();
+    const c = client(`${service.url}/tenant-a`, { apiPrefix: '/v1' });
+    for (const path of ['/.\t./.\t./tenant-b/workflows', '/.\n./admin', '/workflows/.\r./.\r./internal', '/%2e\t%2e/x']) {
+      expect(ValidationError.is(await failure(c.request({ method: 'GET', path })))).toBe(true);
+    }
+    expect(service.log).toEqual([]);
+  });
+
   // docs/configuration.md: Deprecation, Sunset and any Link are quoted in the warning "secrets removed".
   it('a Link header whose key straddles the quoting cut leaves no part of the key in the warning', async () => {
     const { lines, logger } = captureLogger();
