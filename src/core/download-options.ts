@@ -1,7 +1,7 @@
 /** The options of a download and their schema, parsed once before anything is sent. */
 import * as z from 'zod/mini';
 import { checked } from './schema.js';
-import { MAX_RETRIES } from './retry.js';
+import { abortSignal, func, milliseconds, retries } from './settings.js';
 
 /** How far a download has got, given to `onProgress` after each chunk. */
 export interface DownloadProgress {
@@ -34,24 +34,16 @@ export interface DownloadOptions {
   maxRetries?: number | undefined;
 }
 
-// The fields a call's options share are worded as the client's are, so one bad value reads the same everywhere.
-const field = <T>(what: string, test: (value: unknown) => boolean) => z.optional(checked<T>(what, test));
-const ms = () => field<number>('a number of milliseconds > 0', (v) => Number.isFinite(v) && (v as number) > 0);
-const isSignal = (v: unknown) => typeof v === 'object' && typeof (v as AbortSignal | null)?.aborted === 'boolean';
-
-/** Unknown fields are ignored, as a call's are. Built when asked, so that nothing runs on import. */
 export function downloadOptionsSchema() {
   return z.optional(
     z.looseObject({
-      signal: field<AbortSignal>('an AbortSignal', isSignal),
-      onProgress: field<DownloadOptions['onProgress']>('a function', (v) => typeof v === 'function'),
-      maxBytes: field<number>('a whole number of bytes >= 0', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
-      timeoutMs: ms(),
-      deadlineMs: ms(),
-      maxRetries: field<number>(
-        `a whole number from 0 to ${MAX_RETRIES}`,
-        (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_RETRIES,
-      ),
+      // The fields a call's options share are the client's rules (settings.ts), so one bad value reads the same everywhere.
+      signal: z.optional(abortSignal()),
+      onProgress: z.optional(func<DownloadOptions['onProgress']>()),
+      maxBytes: z.optional(checked<number>('a whole number of bytes >= 0', (v) => Number.isSafeInteger(v) && (v as number) >= 0)),
+      timeoutMs: z.optional(milliseconds()),
+      deadlineMs: z.optional(milliseconds()),
+      maxRetries: z.optional(retries()),
     }),
   );
 }

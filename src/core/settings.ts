@@ -7,7 +7,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import type { Hooks } from './hooks.js';
 import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type NodeAgent, type RequestOptions } from './options.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
-import { checkInput } from './schema.js';
+import { checked, checkInput } from './schema.js';
 import { chooseTransport } from './choose-transport.js';
 import type { Transport } from './transport.js';
 import { userAgent } from './user-agent.js';
@@ -18,38 +18,45 @@ const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
 // What a Fetch `ByteString` header value may hold.
 const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 
-const custom = <T>(test: (value: unknown) => boolean, message: string) => z.custom<T>(test, { error: message });
-const func = <T>() => custom<T>((value) => typeof value === 'function', 'must be a function');
-const milliseconds = () => custom<number>((v) => Number.isFinite(v) && (v as number) > 0, 'must be a number of milliseconds > 0');
-const delay = () => custom<number>((v) => Number.isFinite(v) && (v as number) >= 0, 'must be a number of milliseconds >= 0');
-const retries = () =>
-  custom<number>(
+// The rules the client's, a call's and a download's options share (download-options.ts), each message written once.
+export const func = <T>() => checked<T>('a function', (value) => typeof value === 'function');
+export const milliseconds = () => checked<number>('a number of milliseconds > 0', (v) => Number.isFinite(v) && (v as number) > 0);
+const delay = () => checked<number>('a number of milliseconds >= 0', (v) => Number.isFinite(v) && (v as number) >= 0);
+export const retries = () =>
+  checked<number>(
+    `a whole number from 0 to ${MAX_RETRIES}`,
     (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_RETRIES,
-    `must be a whole number from 0 to ${MAX_RETRIES}`,
   );
+const token = () => checked<string>('a token without spaces, slashes or parentheses', (v) => typeof v === 'string' && TOKEN.test(v));
 
-/** Header values are never quoted in an issue: they may be secrets. A `Headers` or a `Map` would spread to `{}`. */
 const headers = () =>
-  custom<Record<string, string>>((value) => {
-    const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-    return proto === Object.prototype || proto === null;
-  }, 'must be a plain object of header names to strings').check(
-    z.superRefine((value, context) => {
-      for (const [name, text] of Object.entries(value)) {
-        const message = !TOKEN.test(name)
-          ? 'is not a valid header name'
-          : typeof text !== 'string' || !HEADER_VALUE.test(text)
-            ? 'must be a string without line breaks or characters past U+00FF'
-            : undefined;
-        if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
-      }
-    }),
-  );
+  z
+    .custom<Record<string, string>>(
+      (value) => {
+        const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+        return proto === Object.prototype || proto === null;
+      },
+      { error: 'must be a plain object of header names to strings' },
+    )
+    .check(
+      z.superRefine((value, context) => {
+        for (const [name, text] of Object.entries(value)) {
+          const message = !TOKEN.test(name)
+            ? 'is not a valid header name'
+            : typeof text !== 'string' || !HEADER_VALUE.test(text)
+              ? 'must be a string without line breaks or characters past U+00FF'
+              : undefined;
+          if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
+        }
+      }),
+    );
 
 const isSignal = (value: unknown): boolean => {
   const signal = value as AbortSignal | null;
   return typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
 };
+
+export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal);
 
 /** Built on first use, so that an app importing only the errors carries no schema. */
 let schemas: ReturnType<typeof buildSchemas> | undefined;
@@ -63,14 +70,14 @@ function buildSchemas() {
     headers: z.optional(headers()),
   };
 
-  const requestOptions = z.object({ ...shared, signal: z.optional(custom<AbortSignal>(isSignal, 'must be an AbortSignal')) });
+  const requestOptions = z.object({ ...shared, signal: z.optional(abortSignal()) });
 
   const hook = () => z.optional(func<() => void>());
   const retryOptions = z.strictObject({
     statuses: z.optional(
-      custom<readonly number[]>(
+      checked<readonly number[]>(
+        'an array of statuses from 400 to 599',
         (v) => Array.isArray(v) && v.every((s) => Number.isInteger(s) && s >= 400 && s < 600),
-        'must be an array of statuses from 400 to 599',
       ),
     ),
     baseDelayMs: z.optional(delay()),
@@ -82,7 +89,7 @@ function buildSchemas() {
   const clientOptions = z
     .object({
       ...shared,
-      apiKey: z.optional(custom<ApiKeySource>((v) => typeof v === 'string' || typeof v === 'function', 'must be a string or a function')),
+      apiKey: z.optional(checked<ApiKeySource>('a string or a function', (v) => typeof v === 'string' || typeof v === 'function')),
       baseUrl: z.optional(z.string()),
       apiPrefix: z.optional(z.string()),
       authPath: z.optional(z.string()),
@@ -99,21 +106,16 @@ function buildSchemas() {
       ),
       fetch: z.optional(func<ClientOptions['fetch']>()),
       agent: z.optional(
-        custom<NodeAgent>(
-          (v) => typeof (v as { addRequest?: unknown } | null)?.addRequest === 'function',
-          'must be an http.Agent or https.Agent',
-        ),
+        checked<NodeAgent>('an http.Agent or https.Agent', (v) => typeof (v as { addRequest?: unknown } | null)?.addRequest === 'function'),
       ),
-      maxResponseBytes: z.optional(
-        custom<number>((v) => Number.isSafeInteger(v) && (v as number) > 0, 'must be a whole number of bytes > 0'),
-      ),
-      validateResponses: z.optional(custom<boolean>((v) => typeof v === 'boolean', 'must be true or false')),
-      logger: z.optional(custom<object>((v) => typeof v === 'object' && v !== null, 'must be an object with error, warn, info and debug')),
-      logLevel: z.optional(custom<LogLevel>((v) => LOG_LEVELS.includes(v as LogLevel), `must be one of ${LOG_LEVELS.join(', ')}`)),
+      maxResponseBytes: z.optional(checked<number>('a whole number of bytes > 0', (v) => Number.isSafeInteger(v) && (v as number) > 0)),
+      validateResponses: z.optional(checked<boolean>('true or false', (v) => typeof v === 'boolean')),
+      logger: z.optional(checked<object>('an object with error, warn, info and debug', (v) => typeof v === 'object' && v !== null)),
+      logLevel: z.optional(checked<LogLevel>(`one of ${LOG_LEVELS.join(', ')}`, (v) => LOG_LEVELS.includes(v as LogLevel))),
       appInfo: z.optional(
         z.strictObject({
-          name: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
-          version: custom<string>((v) => typeof v === 'string' && TOKEN.test(v), 'must be a token without spaces, slashes or parentheses'),
+          name: token(),
+          version: token(),
         }),
       ),
     })
