@@ -8,7 +8,7 @@
 import { WebhookParseError, WfaError } from '../core/errors.js';
 import type { WebhookDelivery } from './guard.js';
 import { handlerSettings, type WebhookHandlerOptions } from './handler-options.js';
-import { bodyConsumedError, isRebuilt } from './mounting.js';
+import { bodyConsumed, isRebuilt } from './mounting.js';
 import { isKnownWebhookEvent, parseWebhookEvent, type KnownWebhookEventKind, type WebhookEvent } from './parse.js';
 import { methodNotAllowed, readBody, reply, report, timedOut, tooLarge, tooSlow, unreadable, within, type Run } from './receive.js';
 
@@ -67,9 +67,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return methodNotAllowed(request.method);
     }
 
-    const consumed = bodyConsumedError(request);
+    const consumed = bodyConsumed(request);
     if (consumed) {
-      await report(run, settings.onError ?? logMisconfiguration, consumed, undefined);
+      const { bodyConsumedError } = await import('./rebuilt-body.js');
+      await report(run, settings.onError ?? logMisconfiguration, bodyConsumedError(consumed), undefined);
       return reply(500, { error: 'Webhook body was already read by the receiving server' });
     }
 

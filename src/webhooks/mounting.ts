@@ -1,11 +1,10 @@
 /**
  * A receiver mounted behind a body parser: how `toNodeHandler` tells the handler what a framework did to the
- * body, and the errors and warning that name the parser and the fix.
+ * body, and how the handler tells. The errors and warning that name the parser and the fix are in
+ * `rebuilt-body.ts`, loaded only when one is needed.
  *
  * @module
  */
-
-import { WfaError } from '../core/errors.js';
 
 /** Set by `toNodeHandler` on a Request it made for a body a framework read and did not keep; `Symbol.for`, so any copy of the SDK reads it. */
 export const BODY_READ_BY_FRAMEWORK = Symbol.for('workflow-automation-sdk.webhookBodyReadByFramework');
@@ -13,24 +12,17 @@ export const BODY_READ_BY_FRAMEWORK = Symbol.for('workflow-automation-sdk.webhoo
 /** Set by `toNodeHandler` on a Request whose body it rebuilt from a parsed `req.body` (an object, or text). */
 export const BODY_REBUILT = Symbol.for('workflow-automation-sdk.webhookBodyRebuilt');
 
-/** Where the recipes are, for every message about mounting. */
-export const RECIPES = 'Recipes for Express, Fastify, Hono and Next.js: node_modules/workflow-automation-sdk/docs/webhooks.md';
+/** How the body was read before the handler got the Request, if it was: `rebuilt-body.ts` words the error. */
+export type BodyConsumed = 'framework' | 'used' | 'locked';
 
-/** The receiver's misconfiguration, when something read the body before the handler: a 500, not a 400 blaming the sender. */
-export function bodyConsumedError(request: Request): WfaError | undefined {
-  if ((request as { [BODY_READ_BY_FRAMEWORK]?: true })[BODY_READ_BY_FRAMEWORK]) {
-    return new WfaError(
-      "Webhook body was already read by a framework's body parser: the request stream had ended and neither req.rawBody nor req.body holds the body (Fastify's default JSON parser does this). " +
-        `Mount the handler on the raw, unread body: in Fastify, give its route a content-type parser that leaves the stream alone; in Express, mount it before express.json(). ${RECIPES}`,
-    );
-  }
-  if (request.bodyUsed || request.body?.locked) {
-    return new WfaError(
-      `Webhook body was already read before the handler got the Request (its body is ${request.bodyUsed ? 'used' : 'locked'}), as after Hono's c.req.json() or request.json() in a route handler. ` +
-        `Mount the handler on the raw, unread body: in Hono, return handler(c.req.raw) from a route that reads nothing; in Next.js, export the handler as POST. ${RECIPES}`,
-    );
-  }
-  return undefined;
+/**
+ * The receiver's misconfiguration, when something read the body before the handler (a 500, not a 400 blaming
+ * the sender). Only the test is here: its message, with the fix, is loaded when it happens.
+ */
+export function bodyConsumed(request: Request): BodyConsumed | undefined {
+  if ((request as { [BODY_READ_BY_FRAMEWORK]?: true })[BODY_READ_BY_FRAMEWORK]) return 'framework';
+  if (request.bodyUsed) return 'used';
+  return request.body?.locked ? 'locked' : undefined;
 }
 
 /** Marks `request` as carrying a body rebuilt from what a parser left in `req.body`. */
