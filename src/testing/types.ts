@@ -1,5 +1,5 @@
 /** The mock service's options and its handle: what a test configures and calls. */
-import type { JsonValue, MockListEnvelope, MockUser, MockWorkflow } from './records.js';
+import type { MockListEnvelope, MockUser, MockWorkflow } from './records.js';
 
 export type * from './records.js';
 
