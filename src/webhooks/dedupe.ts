@@ -49,8 +49,8 @@ export interface WebhookDedupeOptions {
   /**
    * How long a reservation lasts unless renewed, in milliseconds. While its callback runs, the handler renews
    * it every third of `lockMs`, however long the callback takes; so only a process that dies (or stalls for
-   * two thirds of `lockMs`) lets the key go, and then its delivery may run again after `lockMs`. Default
-   * `handlerTimeoutMs` + `confirmTimeoutMs`.
+   * two thirds of `lockMs`) lets the key go, and then its delivery may run again after `lockMs`. At least 100.
+   * Default `handlerTimeoutMs` + `confirmTimeoutMs`.
    */
   lockMs?: number | undefined;
   /**

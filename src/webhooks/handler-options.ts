@@ -123,7 +123,8 @@ const DEDUPE_RULES: Record<string, Rule> = {
     true,
   ],
   ttlMs: ms,
-  lockMs: ms,
+  // Renewed every third of it, so a shorter reservation cannot be renewed in time on a busy process.
+  lockMs: ['a number of milliseconds >= 100', (value) => typeof value === 'number' && value >= 100],
   idHeaders: ['an array of header names', (value) => Array.isArray(value) && value.every((name) => typeof name === 'string')],
 };
 

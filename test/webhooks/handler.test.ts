@@ -438,6 +438,8 @@ describe('time bounds', () => {
       [{ on: {}, onError: 1 }, 'onError'],
       [{ on: {}, onUnknown: {} }, 'onUnknown'],
       [{ on: {}, dedupe: { store: memoryStore(), lockMs: 0 } }, 'dedupe.lockMs'],
+      // Renewed every third of it: a reservation shorter than 100 ms cannot be renewed in time (the fourth attack).
+      [{ on: {}, dedupe: { store: memoryStore(), lockMs: 10 } }, 'dedupe.lockMs'],
       [{ on: {}, dedupe: { store: memoryStore(), idHeaders: 'webhook-id' } }, 'dedupe.idHeaders'],
     ];
     for (const [options, field] of cases) {
