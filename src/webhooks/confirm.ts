@@ -27,6 +27,8 @@ export interface WebhookConfirmClient {
       id: string,
       options?: { signal?: AbortSignal | undefined },
     ): PromiseLike<{
+      /** Must be the event's `workflow_id` when present. */
+      id?: string | undefined;
       /** The workflow's current build. */
       build_id?: string | null | undefined;
     }>;
@@ -76,6 +78,10 @@ export async function confirmBuildCompleted(
   try {
     // Raced with the timeout too: a client that ignores the signal must not hold the delivery.
     const workflow = await Promise.race([client.workflows.get(event.workflow_id, options), timeout]);
+    // A lenient lookup that returns another workflow confirms nothing about this one.
+    if (workflow?.id !== undefined && workflow.id !== event.workflow_id) {
+      return disagree(`the service returned another workflow for ${clip(event.workflow_id)}`);
+    }
     const buildId = workflow?.build_id;
     if (typeof buildId !== 'string' || buildId === '') return disagree(`workflow ${clip(event.workflow_id)} has no build_id to read`);
     const build = await Promise.race([client.builds.get(buildId, options), timeout]);

@@ -167,6 +167,21 @@ describe('confirm: build.completed', () => {
   });
 });
 
+describe('confirm: the workflow read must be the event\'s', () => {
+  // The fourth outside attack: a lenient id lookup that returns another workflow must not confirm the event.
+  it('answers 401 when the service returns a workflow with another id', async () => {
+    const client: WebhookConfirmClient = {
+      workflows: { get: async () => ({ id: 'wf_ok', build_id: 'bld_1' }) },
+      builds: { get: vi.fn(async () => ({ status: 'completed', download_url: 'https://x.test/a.zip' })) },
+    };
+    const { handler, onBuildCompleted } = receiver(client);
+    const response = await handler(createWebhookRequest({ workflow_id: 'wf_evil', data: { download_url: 'https://x.test/a.zip' } }));
+    expect(response.status).toBe(401);
+    expect(onBuildCompleted).not.toHaveBeenCalled();
+    expect(client.builds.get).not.toHaveBeenCalled();
+  });
+});
+
 describe('confirm: the service cannot answer → 503, so the sender retries', () => {
   it.each([
     ['a 500', 500],
