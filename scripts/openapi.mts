@@ -98,4 +98,5 @@ const document = {
     schemas,
   },
 };
-process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+// Compact: tools read it, and indentation would double its share of the package.
+process.stdout.write(`${JSON.stringify(document)}\n`);
