@@ -167,7 +167,7 @@ describe('confirm: build.completed', () => {
   });
 });
 
-describe('confirm: the workflow read must be the event\'s', () => {
+describe("confirm: the workflow read must be the event's", () => {
   // The fourth outside attack: a lenient id lookup that returns another workflow must not confirm the event.
   it('answers 401 when the service returns a workflow with another id', async () => {
     const client: WebhookConfirmClient = {
