@@ -42,6 +42,7 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
  * published types need no `@types/node`.
  */
 export interface NodeAgent {
+  /** Closes its sockets. */
   destroy(): void;
 }
 
