@@ -10,8 +10,6 @@ export interface ResponseSpec<T> {
   /** Words for error messages: "workflow", "list of orders". */
   name: string;
   schema?: Schema<unknown> | undefined;
-  /** A hand-written check, stricter than `schema`, that lets a valid body through as received, uncopied. */
-  plain?: ((data: unknown) => boolean) | undefined;
   /** Runs inside the core, so a `ResponseValidationError` it throws gets the call's URL and redaction. */
   read?: ((data: unknown) => T) | undefined;
   /** The body may hold a credential the SDK cannot name: it is kept out of errors entirely. */

@@ -38,7 +38,7 @@ export function parseBody<T>(
   if (!issues) {
     try {
       let data: unknown = body;
-      if (spec?.schema && context.validate && !spec.plain?.(body)) {
+      if (spec?.schema && context.validate) {
         const result = safeParse(spec.schema, body);
         if (result.success) data = result.data;
         else issues = toIssues(result.error);
