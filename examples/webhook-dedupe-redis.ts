@@ -15,7 +15,9 @@ const url = process.env.REDIS_URL;
 let store: WebhookDedupeStore = memoryStore();
 let close = async (): Promise<unknown> => undefined;
 if (url && process.env.REDIS_CLIENT === 'ioredis') {
-  const client = new Redis(url);
+  // Connected before the first delivery: until it is, the store answers 503 (the sender would try later).
+  const client = new Redis(url, { lazyConnect: true });
+  await client.connect();
   store = redisStore(client, { prefix: `example:${Date.now()}:` });
   close = () => client.quit();
 } else if (url) {
