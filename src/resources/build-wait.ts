@@ -1,17 +1,33 @@
 /**
- * `builds.wait` and `builds.watch`: what they take, checked before anything is sent, and how a wait ends. The
- * schedule is in `build-poll.ts`; in full: docs/waiting-for-builds.md.
+ * Waiting for a build (`builds.wait`, `builds.watch`): the options, checked before anything is sent, and the
+ * polls, one attempt each at a fixed interval, backing off only while they fail, until a terminal state, the
+ * deadline or the signal. `hooks.onWait` hears the start, each poll and the end. In full: docs/waiting-for-builds.md.
  */
-import { BuildFailedError, ValidationError } from '../core/errors.js';
-import type { HttpCore } from '../core/http.js';
-import { checkRequestOptions } from '../core/settings.js';
-import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
-import type { Build, CompletedBuild } from './build.js';
-import { pollBuild, type Schedule } from './build-poll.js';
+import {
+  AbortError,
+  ApiError,
+  BuildFailedError,
+  ConnectionError,
+  ResponseValidationError,
+  ValidationError,
+  WaitTimeoutError,
+} from '../core/errors.js';
+import type { HttpCore, ResponseSpec } from '../core/http.js';
+import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
+import { thrownName } from '../core/redact.js';
+import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
+import { parseRetryAfter } from '../core/retry-after.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine, safeParse, toIssues } from '../core/schema.js';
+import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
+import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/timing.js';
+import { BuildSchema, buildEnd, type Build, type CompletedBuild } from './build.js';
+import { ENDPOINTS } from './endpoints.js';
 
 const DEFAULT_INTERVAL_MS = 2_000;
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_CAP_MS = 10_000;
+/** Only failed polls back off: a stalled build is polled at `intervalMs`, so its end is never seen late. */
+const BACKOFF = 1.5;
 
 /**
  * What `builds.watch` takes.
@@ -51,22 +67,14 @@ export type BuildTarget =
       readonly build_id?: string | null | undefined;
     };
 
-// The client's options' words for the same kind of value.
-const MS = 'a number of milliseconds > 0';
-const positive = (value: unknown): value is number => typeof value === 'number' && value > 0;
-// Marked, like the literal (not template) messages, so that a bundle without waits drops the schema and zod.
-/* @__NO_SIDE_EFFECTS__ */
-function milliseconds() {
-  return optional(checked<number>(MS, (value) => positive(value) && Number.isFinite(value)));
-}
-
-// Loose: a caller's own fields pass; `signal` and `headers` are the per-call options' and checked by their rules.
+// Loose: a caller's own fields pass. The rules are the client's options' (`timeoutMs` may also be `Infinity`);
+// `signal` and `headers` are checked as a call's.
 const WaitOptionsSchema = looseObject({
-  intervalMs: milliseconds(),
-  maxIntervalMs: milliseconds(),
-  timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', positive)),
-  requestTimeoutMs: milliseconds(),
-  onProgress: optional(checked<(build: Build) => void>('a function', (value) => typeof value === 'function')),
+  intervalMs: optional(milliseconds()),
+  maxIntervalMs: optional(milliseconds()),
+  timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', (value) => typeof value === 'number' && value > 0)),
+  requestTimeoutMs: optional(milliseconds()),
+  onProgress: optional(func<(build: Build) => void>()),
 }).check(
   refine(
     (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_INTERVAL_MS),
@@ -74,6 +82,9 @@ const WaitOptionsSchema = looseObject({
     ['maxIntervalMs'],
   ),
 );
+
+/** A wait's options, checked, with their defaults. */
+type Schedule = WaitForBuildOptions & { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
 
 /** Separate from the wait, so `createAndWait` can check before it creates. */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
@@ -101,7 +112,121 @@ function buildIdOf(target: BuildTarget, caller: string): string {
   return id;
 }
 
-/** Checks target and options outside the generator, so bad ones throw where the call is made. */
+// Checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
+// Read inside the core, so the error gets the call's URL and redaction.
+const POLLED: ResponseSpec<Build> = {
+  name: 'build',
+  read: (data) => {
+    const result = safeParse(BuildSchema, data);
+    if (result.success) return result.data;
+    throw new ResponseValidationError({ body: data, issues: toIssues(result.error), method: 'GET', url: '', what: 'build' });
+  },
+};
+
+function isTransient(error: unknown): boolean {
+  // ConnectionError includes TimeoutError; RateLimitError and InternalServerError are ApiErrors.
+  return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
+}
+
+/** An observer: whatever `onProgress` does (throw, reject, hang), the wait goes on. */
+function notify(core: HttpCore, onProgress: (build: Build) => void, build: Build, buildId: string): void {
+  new Promise((resolve) => resolve(onProgress(build))).catch((error: unknown) =>
+    core.log.log('warn', `onProgress for build ${buildId} failed (${thrownName(error)}); the wait goes on`),
+  );
+}
+
+type Stop = (step: 'deadline' | 'aborted') => Error;
+
+/**
+ * `hooks.onWait`, run like every hook: a throw or rejection fails the wait, even after the build completed, and
+ * a promise is awaited within the wait's deadline and signal, past which the wait ends as a hung poll would
+ * (an `end` after a failure leaves that failure standing).
+ */
+function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimits, stop: Stop) {
+  const waitId = nextId();
+  const started = now();
+  let poll = 0;
+  return async (type: WaitEvent['type'], status?: string, error?: string, outcome?: WaitEvent['outcome']): Promise<void> => {
+    if (type === 'poll') poll++;
+    const pending = runHook('onWait', onWait, { type, waitId, buildId, poll, elapsedMs: now() - started, status, error, outcome }, []);
+    if (!pending) return;
+    pending.catch(() => undefined);
+    const result = await runPhase(() => pending, limits);
+    if (result.type === 'failed') throw result.error;
+    if (result.type !== 'done' && outcome !== 'error' && outcome !== 'failed') throw stop(result.type);
+  };
+}
+
+/** Yields each new state, ending after the terminal one; throws on the deadline, an abort, or a lasting error. */
+async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
+  const { signal, headers, intervalMs, onProgress } = schedule;
+  const { method, path: route } = ENDPOINTS['builds.get'];
+  const request = { method, route, path: route.replace('{id}', idSegment(buildId, 'build id')), response: POLLED, signal, headers };
+  const limits = { signal, deadline: now() + schedule.timeoutMs };
+  let last: Build | undefined;
+  const stop: Stop = (step) =>
+    step === 'deadline'
+      ? new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last))
+      : new AbortError(`Waiting for build ${buildId} was aborted`, { cause: signal?.reason });
+  const onWait = core.hooks?.onWait;
+  const report = onWait && waitEvents(onWait, buildId, limits, stop);
+  if (report) await report('start');
+  let outcome: WaitEvent['outcome'] = 'stopped';
+  let failure: string | undefined;
+  let lastKey: string | undefined;
+  let interval = intervalMs;
+  try {
+    for (;;) {
+      // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
+      const timeoutMs = Math.max(
+        1,
+        Math.floor(Math.min(schedule.requestTimeoutMs ?? core.timeoutMs, limits.deadline - now(), MAX_TIMER_MS)),
+      );
+      const polled = await core.request({ ...request, timeoutMs, maxRetries: 0 }).catch((error: unknown) => ({ error }));
+      let retryAfterMs: number | undefined;
+      if ('error' in polled) {
+        const { error } = polled;
+        if (AbortError.is(error)) throw stop('aborted');
+        if (report) await report('poll', last?.status, (error as Error).name);
+        if (!isTransient(error)) throw error;
+        if (now() >= limits.deadline) throw stop('deadline');
+        core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
+        retryAfterMs = ApiError.is(error) ? error.retryAfterMs : undefined;
+        interval = Math.min(Math.round(interval * BACKOFF), schedule.maxIntervalMs);
+      } else {
+        const build = polled.data;
+        if (report) await report('poll', build.status);
+        last = build;
+        const end = buildEnd(build.status);
+        if (end) outcome = end;
+        // Status and progress only: the rest may be nested past any stack.
+        const key = `${build.status}\u0000${build.progress ?? ''}`;
+        if (key !== lastKey) {
+          lastKey = key;
+          // A wait resolves with `status: 'completed'` as typed, whatever case the service wrote it in.
+          const state = end === 'completed' ? ({ ...build, status: 'completed' } as CompletedBuild) : build;
+          if (onProgress) notify(core, onProgress, state, buildId);
+          yield state;
+        }
+        if (end) return;
+        retryAfterMs = parseRetryAfter(polled.response.headers);
+        // Progress says nothing about when a build ends, so a response (moving or not) keeps the interval fixed.
+        interval = intervalMs;
+      }
+      // A Retry-After is a floor for the next poll, but no longer than the SDK ever sleeps on one.
+      const slept = await sleepWithin(Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)), limits);
+      if (slept !== 'slept') throw stop(slept === 'deadline' ? 'deadline' : 'aborted');
+    }
+  } catch (thrown) {
+    outcome = 'error';
+    failure = thrownName(thrown);
+    throw thrown;
+  } finally {
+    if (report) await report('end', last?.status, failure, outcome);
+  }
+}
+
+/** `builds.watch`: target and options are checked outside the generator, so bad ones throw where the call is made. */
 export function watchBuild(core: HttpCore, target: BuildTarget, options: WatchBuildOptions | null | undefined, caller: string) {
   return pollBuild(core, buildIdOf(target, caller), checkWaitOptions(options, caller));
 }
@@ -116,7 +241,7 @@ export async function waitForBuild(
   const buildId = buildIdOf(target, caller);
   let last: Build | undefined;
   for await (last of pollBuild(core, buildId, checkWaitOptions(options, caller)));
-  // The poll ends only after yielding a terminal state, a completed one as `completed` whatever its case.
+  // The polls end only after yielding a terminal state, a completed one as `completed` whatever its case.
   const build = last!;
   if (build.status === 'completed') return build;
   throw new BuildFailedError(buildId, core.redactSecrets(build));

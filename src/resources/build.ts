@@ -74,28 +74,33 @@ export interface CompletedBuild extends BuildState<'completed'> {
  */
 export type Build = CompletedBuild | BuildState<Exclude<BuildStatus, 'completed'> | UnknownBuildStatus>;
 
-/** Any string: the known statuses only name the type's members. */
 /** The statuses that end a build without an artifact, in lower case. */
 export const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'cancelled', 'canceled'];
 
-export const BuildStatusSchema = openString(['building', 'completed', 'failed', 'error', 'cancelled', 'canceled']);
+/** How a status ends a build, in any case (`FAILED` is a failure); `undefined` while it may still change. */
+export function buildEnd(status: unknown): 'completed' | 'failed' | undefined {
+  const lower = String(status).toLowerCase();
+  if (lower === 'completed') return 'completed';
+  return BUILD_FAILURE_STATUSES.includes(lower) ? 'failed' : undefined;
+}
 
-/** What `builds.get` and downloads check a build against. */
-// One object whatever the status; the check is what makes it a `Build`, so that the cast holds. `@__PURE__`:
-// without it, a bundle importing only errors from the root keeps zod (`npm run check:size` fails).
-export const BuildSchema = /* @__PURE__ */ parsesTo<BuildState<BuildStatus | (string & {})>>()(
+/**
+ * What builds are checked against, wherever the SDK reads one. The refinement is what makes it a `Build`, so
+ * that the cast holds; a URL is http(s), the webhook parser's rule, so a `javascript:` URL is refused.
+ */
+export const BuildSchema = parsesTo<BuildState<BuildStatus | (string & {})>>()(
   looseObject({
     id: optional(string()),
-    status: BuildStatusSchema,
+    status: openString<BuildStatus>(),
     progress: optional(nullableNumber()),
-    // The webhook parser's rule, so a `javascript:` URL is refused.
     download_url: optional(
-      checked<string | null>('an http(s) URL or null', (value) => value === null || (typeof value === 'string' && isHttpUrl(value))),
+      checked<string | null>('an http(s) URL or null', (url) => url === null || (typeof url === 'string' && isHttpUrl(url))),
     ),
     logs: optional(unknown()),
   }).check(
     refine(
-      (build: { status?: unknown; download_url?: unknown }) => build.status !== 'completed' || typeof build.download_url === 'string',
+      (build: { status: string; download_url?: unknown }) =>
+        buildEnd(build.status) !== 'completed' || typeof build.download_url === 'string',
       'must be an http(s) URL on a completed build',
       ['download_url'],
     ),

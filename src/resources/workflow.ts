@@ -85,43 +85,25 @@ export interface WorkflowCreateParams {
 }
 
 /** What `workflows.update` takes: the fields to change, at least one. */
-export interface WorkflowUpdateParams {
-  /** The name of the workflow; not empty. */
-  name?: string | undefined;
-  /** The target automation platform, such as `zapier`; not empty. */
-  platform?: string | undefined;
-  /** What starts the workflow. */
-  trigger?: WorkflowTrigger | undefined;
-  /** What the workflow does, in order. */
-  actions?: WorkflowAction[] | undefined;
-  /** Any other field, passed through as it is: the service may add fields at any time. */
-  [key: string]: unknown;
-}
-
-export const WorkflowStatusSchema = openString(['building', 'active', 'completed', 'failed']);
+export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 
 const config = optional(looseObject({}));
 
-// A function rather than a spread of one shape: esbuild cannot prove a spread free of side effects, and would
-// keep every schema in bundles that import only an error class.
-/* @__NO_SIDE_EFFECTS__ */
-function workflowShape<B>(buildId: B) {
-  return {
-    id: string(),
-    name: string(),
-    platform: string(),
-    status: WorkflowStatusSchema,
-    created_at: string(),
-    build_id: buildId,
-    trigger: optional(looseObject({ type: string(), url: optional(string()) })),
-    actions: optional(array(looseObject({ app: string(), action: string(), config }))),
-  };
-}
+const workflowShape = {
+  id: string(),
+  name: string(),
+  platform: string(),
+  status: openString<WorkflowStatus>(),
+  created_at: string(),
+  build_id: optional(string()),
+  trigger: optional(looseObject({ type: string(), url: optional(string()) })),
+  actions: optional(array(looseObject({ app: string(), action: string(), config }))),
+};
 
-export const WorkflowSchema = /* @__PURE__ */ parsesTo<Workflow>()(looseObject(workflowShape(optional(string()))));
+export const WorkflowSchema = parsesTo<Workflow>()(looseObject(workflowShape));
 
 // The spec: client libraries expose build_id on a created workflow, and nothing can be waited for without it.
-export const CreatedWorkflowSchema = /* @__PURE__ */ parsesTo<CreatedWorkflow>()(looseObject(workflowShape(nonEmptyString())));
+export const CreatedWorkflowSchema = parsesTo<CreatedWorkflow>()(looseObject({ ...workflowShape, build_id: nonEmptyString() }));
 
 // Shared by the create and update schemas, so each check (and its doc) is written once.
 const createSchema = looseObject({
@@ -131,9 +113,9 @@ const createSchema = looseObject({
   actions: array(looseObject({ app: snakeCaseId('slack'), action: snakeCaseId('send_message'), config })),
 });
 
-export const WorkflowCreateSchema = /* @__PURE__ */ parsesTo<WorkflowCreateParams>()(createSchema);
+export const WorkflowCreateSchema = parsesTo<WorkflowCreateParams>()(createSchema);
 
-export const WorkflowUpdateSchema = /* @__PURE__ */ parsesTo<WorkflowUpdateParams>()(
+export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
   partial(createSchema).check(refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
 );
 
