@@ -83,7 +83,7 @@ export class Client {
     this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options, log);
     this.#core = new HttpCore(settings, this.#routes, log);
     this.builds = new Builds(this.#core);
-    this.workflows = new Workflows(this.#core, this.builds);
+    this.workflows = new Workflows(this.#core);
     this.orders = new Orders(this.#core);
     this.integrations = new Integrations(this.#core);
     this.auth = new Auth(this.#core);

@@ -135,14 +135,12 @@ function notify(core: HttpCore, onProgress: (build: Build) => void, build: Build
   );
 }
 
-type Stop = (step: 'deadline' | 'aborted') => Error;
-
 /**
  * `hooks.onWait`, run like every hook: a throw or rejection fails the wait, even after the build completed, and
  * a promise is awaited within the wait's deadline and signal, past which the wait ends as a hung poll would
  * (an `end` after a failure leaves that failure standing).
  */
-function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimits, stop: Stop) {
+function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimits, stop: (step: 'deadline' | 'aborted') => Error) {
   const waitId = nextId();
   const started = now();
   let poll = 0;
@@ -164,7 +162,7 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
   const request = { method, route, path: route.replace('{id}', idSegment(buildId, 'build id')), response: POLLED, signal, headers };
   const limits = { signal, deadline: now() + schedule.timeoutMs };
   let last: Build | undefined;
-  const stop: Stop = (step) =>
+  const stop = (step: 'deadline' | 'aborted') =>
     step === 'deadline'
       ? new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last))
       : new AbortError(`Waiting for build ${buildId} was aborted`, { cause: signal?.reason });
@@ -178,10 +176,8 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
   try {
     for (;;) {
       // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
-      const timeoutMs = Math.max(
-        1,
-        Math.floor(Math.min(schedule.requestTimeoutMs ?? core.timeoutMs, limits.deadline - now(), MAX_TIMER_MS)),
-      );
+      const left = Math.min(limits.deadline - now(), MAX_TIMER_MS);
+      const timeoutMs = Math.max(1, Math.floor(Math.min(schedule.requestTimeoutMs ?? core.timeoutMs, left)));
       const polled = await core.request({ ...request, timeoutMs, maxRetries: 0 }).catch((error: unknown) => ({ error }));
       let retryAfterMs: number | undefined;
       if ('error' in polled) {
@@ -227,20 +223,15 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
 }
 
 /** `builds.watch`: target and options are checked outside the generator, so bad ones throw where the call is made. */
-export function watchBuild(core: HttpCore, target: BuildTarget, options: WatchBuildOptions | null | undefined, caller: string) {
-  return pollBuild(core, buildIdOf(target, caller), checkWaitOptions(options, caller));
+export function watchBuild(core: HttpCore, target: BuildTarget, options: WatchBuildOptions | null | undefined) {
+  return pollBuild(core, buildIdOf(target, 'builds.watch'), checkWaitOptions(options, 'builds.watch'));
 }
 
 /** `builds.wait`: the completed build, or `BuildFailedError` once the build ends in a failure status. */
-export async function waitForBuild(
-  core: HttpCore,
-  target: BuildTarget,
-  options: WaitForBuildOptions | null | undefined,
-  caller: string,
-): Promise<CompletedBuild> {
-  const buildId = buildIdOf(target, caller);
+export async function waitForBuild(core: HttpCore, target: BuildTarget, options: WaitForBuildOptions | null | undefined) {
+  const buildId = buildIdOf(target, 'waitForBuild');
   let last: Build | undefined;
-  for await (last of pollBuild(core, buildId, checkWaitOptions(options, caller)));
+  for await (last of pollBuild(core, buildId, checkWaitOptions(options, 'waitForBuild')));
   // The polls end only after yielding a terminal state, a completed one as `completed` whatever its case.
   const build = last!;
   if (build.status === 'completed') return build;

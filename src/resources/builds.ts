@@ -38,7 +38,7 @@ export class Builds extends Resource {
    * @param target - a build id, or a workflow (its `build_id` is used)
    */
   async wait(target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
-    return waitForBuild(coreOf(this), target, options, 'waitForBuild');
+    return waitForBuild(coreOf(this), target, options);
   }
 
   /**
@@ -54,19 +54,15 @@ export class Builds extends Resource {
    * ```
    */
   watch(target: BuildTarget, options?: WatchBuildOptions | null): AsyncGenerator<Build, void, undefined> {
-    return watchBuild(coreOf(this), target, options, 'builds.watch');
+    return watchBuild(coreOf(this), target, options);
   }
 
   /**
    * The artifact of a completed build, as a Web stream (every runtime), read only as fast as you consume it.
    * Resolves once the download host has answered; rejects first with `ValidationError` (bad input, nothing
-   * sent), `BuildFailedError`, or `WfaError` (the build has not completed).
-   *
-   * The download URL gets no API key and none of the client's `headers`, and redirects are followed to any
-   * host. A dropped connection is resumed with `Range` when the host allows it; a 403, 404 or 410 (an expired
-   * URL) reads the build once more for a fresh one. The stream errors with `ConnectionError`, `TimeoutError`,
-   * `AbortError`, an `ApiError`, or `ResponseValidationError` (length not as declared, past `maxBytes`, or a
-   * resume that got another artifact: never spliced).
+   * sent), `BuildFailedError`, or `WfaError` (the build has not completed). The URL gets no API key and none of
+   * the client's `headers`; drops are resumed, an expired URL is read again, and the stream's errors are listed
+   * in docs/waiting-for-builds.md.
    *
    * @param target - a build id, a build (as `waitForBuild` gives it), or a workflow
    * @example

@@ -2,11 +2,10 @@
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
-import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
+import { checkWaitOptions, waitForBuild, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
-import type { Builds } from './builds.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
-import { Resource, list, send, type JsonValue } from './resource.js';
+import { Resource, coreOf, list, send, type JsonValue } from './resource.js';
 import type { CreatedWorkflow, Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './workflow.js';
 
 export { parseWorkflowCreateParams } from './workflow.js';
@@ -43,14 +42,6 @@ export interface WorkflowWithBuild {
 
 /** `client.workflows`: list, create, get, update and delete workflows. */
 export class Workflows extends Resource {
-  readonly #builds: Builds;
-
-  /** @internal */
-  constructor(core: object, builds: Builds) {
-    super(core);
-    this.#builds = builds;
-  }
-
   /**
    * The authenticated user's workflows. Await for one page, or `for await` for every workflow.
    *
@@ -94,7 +85,7 @@ export class Workflows extends Resource {
     const { signal, headers, requestTimeoutMs } = waitOptions;
     const workflow = await this.create(params, { signal, headers, maxRetries, timeoutMs: requestTimeoutMs });
     onCreated?.(workflow);
-    const build = await this.#builds.wait(workflow.build_id, waitOptions);
+    const build = await waitForBuild(coreOf(this), workflow.build_id, waitOptions);
     return { workflow, build };
   }
 
