@@ -597,6 +597,15 @@ describe('client.waitForBuild', () => {
       const error = await rejection(makeClient({ validateResponses: false }).waitForBuild('bld_1'), ResponseValidationError);
       expect(error.body).toEqual([1, 2]);
     });
+
+    it('checks each poll as builds.get checks a build, with or without response validation', async () => {
+      for (const validateResponses of [true, false]) {
+        serveBuild({ status: 'building', progress: 'forty' });
+        const error = await rejection(makeClient({ validateResponses }).waitForBuild('bld_1'), ResponseValidationError);
+        expect(error.issues.map((issue) => issue.path)).toEqual([['progress']]);
+        expect(error.message).toContain('/v1/builds/bld_1');
+      }
+    });
   });
 
   describe('the deadline', () => {

@@ -104,6 +104,14 @@ describe('client.builds.get', () => {
     },
   );
 
+  it('holds a completed build to its download_url in any case of the status, as a wait does', async () => {
+    service.reply('GET', '/api/v1/builds/bld_456', 200, { status: 'COMPLETED' });
+
+    const error = await rejectionOf(makeClient().builds.get('bld_456'), ResponseValidationError);
+
+    expect(error.issues.map((issue) => issue.path)).toEqual([['download_url']]);
+  });
+
   it('rejects a build whose progress is not a number', async () => {
     service.reply('GET', '/api/v1/builds/bld_456', 200, { status: 'building', progress: 'forty' });
 
