@@ -130,7 +130,11 @@ export interface RetryPolicy {
 type FailedAttempt = Pick<RetryContext, 'status' | 'error' | 'mayHaveActed'> & { retryable: boolean; retryAfter?: number | undefined };
 
 /** The default rule for an attempt's end, or `undefined` when nothing could make it a retry (a success, a bug). */
-function judge(outcome: ResponseHead | { error: unknown }, method: string, statuses: readonly number[] | undefined): FailedAttempt | undefined {
+function judge(
+  outcome: ResponseHead | { error: unknown },
+  method: string,
+  statuses: readonly number[] | undefined,
+): FailedAttempt | undefined {
   const idempotent = IDEMPOTENT.has(method);
   if ('status' in outcome) {
     const { status } = outcome;
