@@ -39,11 +39,7 @@ export function failedBeforeSending(error: unknown): boolean {
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
-/**
- * How an attempt, or the call around it, ended without an HTTP response: the transport rejected (`network`), the
- * body's read broke (`body-read`), the attempt's `timeoutMs` or the call's deadline ran out, the caller's signal
- * aborted, or `retry.shouldRetry` threw. The core turns each into the SDK's error.
- */
+/** How an attempt, or the call around it, ended without an HTTP response; the core turns each into the SDK's error. */
 export type Failure =
   | { readonly kind: 'network' | 'body-read' | 'abort' | 'should-retry'; readonly cause: unknown }
   | { readonly kind: 'timeout' | 'deadline' };
@@ -197,10 +193,7 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
   return now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
 }
 
-/**
- * Resolves with the last HTTP response (an error status included, for the caller to turn into an error), or
- * rejects with what the last attempt threw.
- */
+/** Resolves with the last HTTP response (an error status included, for the caller to map), or rejects with the last attempt's error. */
 export async function withRetries<T extends ResponseHead>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const { maxRetries, timeoutMs, signal, deadline } = policy;
   for (let retry = 1; ; retry++) {
