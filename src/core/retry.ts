@@ -55,10 +55,7 @@ export class AttemptFailure extends Error {
 }
 
 /** A response's status and headers: what the retry rules read. */
-interface ResponseHead {
-  status: number;
-  headers: Headers;
-}
+type ResponseHead = Pick<Response, 'status' | 'headers'>;
 
 /** What `retry.shouldRetry` is asked about: one failed attempt. */
 export interface RetryContext {
@@ -101,6 +98,7 @@ export interface RetryOptions {
   shouldRetry?: ((context: RetryContext) => boolean | undefined) | undefined;
 }
 
+/** What the retry loop of one send needs to know of its call. */
 export interface RetryPolicy {
   /** Upper case. */
   method: string;
