@@ -1,5 +1,4 @@
-/** `ApiError`, the error for an HTTP error status, and its subclasses by status. Imports no HTTP code. */
-import { messageFromBody, pathOf } from './error-message.js';
+/** `ApiError`, the error for an HTTP error status: its subclasses by status, and its message. Imports no HTTP code. */
 import { parseRetryAfter } from './retry-after.js';
 import { WfaError } from './wfa-error.js';
 
@@ -68,7 +67,7 @@ export class ApiError extends WfaError {
 
   /** Builds the subclass that fits the status: `ApiError.from({ status: 404, ... })` is a `NotFoundError`. */
   static from(init: ApiErrorInit): ApiError {
-    const Class = statusClasses[init.status] ?? (init.status >= 500 ? InternalServerError : ApiError);
+    const Class = statusEntry(init.status)?.[1] ?? ApiError;
     return new Class(init);
   }
 }
@@ -109,12 +108,69 @@ export class InternalServerError extends ApiError {
   static override readonly kind: string = 'InternalServerError';
 }
 
-const statusClasses: Record<number, new (init: ApiErrorInit) => ApiError> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  422: UnprocessableEntityError,
-  429: RateLimitError,
+/** Each status with a class of its own, 408 and the gateway errors: its name, its class; each name costs browser bundle bytes. */
+const STATUSES: Record<number, readonly [string, (new (init: ApiErrorInit) => ApiError)?]> = {
+  400: ['Bad Request', BadRequestError],
+  401: ['Unauthorized', AuthenticationError],
+  403: ['Forbidden', PermissionDeniedError],
+  404: ['Not Found', NotFoundError],
+  408: ['Request Timeout'],
+  409: ['Conflict', ConflictError],
+  422: ['Unprocessable Entity', UnprocessableEntityError],
+  429: ['Too Many Requests', RateLimitError],
+  500: ['Internal Server Error', InternalServerError],
+  502: ['Bad Gateway', InternalServerError],
+  503: ['Service Unavailable', InternalServerError],
+  504: ['Gateway Timeout', InternalServerError],
 };
+
+/** Any other status from 500 up is a 500's kind. */
+function statusEntry(status: number) {
+  return STATUSES[status] ?? (status >= 500 ? STATUSES[500] : undefined);
+}
+
+/** A URL's path and query, as messages show it. */
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+const MAX_MESSAGE = 300;
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE)}…` : oneLine;
+}
+
+/** A string, an object's `msg` or `message`, or a list's texts joined (FastAPI's `detail: [{ msg, loc }]`). */
+function textOf(value: unknown): string {
+  const entries = (Array.isArray(value) ? value : [value]) as (string | { msg?: unknown; message?: unknown } | null | undefined)[];
+  return entries
+    .map((entry) => (typeof entry === 'string' ? entry : (entry?.msg ?? entry?.message)))
+    .filter((text) => typeof text === 'string' && text !== '')
+    .join('; ');
+}
+
+/** The message of an `ApiError`: the service's own words from the error body, else the status's name. */
+export function messageFromBody(status: number, body: unknown): string {
+  const fallback = statusEntry(status)?.[0] ?? 'HTTP Error';
+  if (body === undefined || body === null || body === '') return `${fallback} (empty body)`;
+  if (typeof body === 'string' && /^\s*</.test(body)) {
+    // An error page from a proxy or load balancer: its title says enough, the markup would drown the message.
+    const title = clip(/<title[^>]*>([^<]*)/i.exec(body)?.[1] ?? '');
+    return `${fallback} (HTML page${title ? `: ${title}` : ''})`;
+  }
+  // In an object, the first field that holds text wins.
+  const fields = body as Record<string, unknown>;
+  const candidates =
+    typeof body === 'string' ? [body] : [fields.message, fields.error, fields.detail, fields.error_description, fields.title];
+  for (const candidate of candidates) {
+    const text = clip(textOf(candidate));
+    if (text) return text;
+  }
+  return fallback;
+}

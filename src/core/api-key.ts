@@ -1,7 +1,6 @@
 /**
- * The API key of one call, and the one rule every key passes whatever its source. A key function is a user's
- * callback that may hang, throw or reject, so it runs bounded by the call's time and signal, and whatever it
- * does ends in the SDK's own errors.
+ * The API key of one call, and the one rule every key passes whatever its source. A key function may hang, throw
+ * or reject: it runs bounded by the call's time and signal, and whatever it does ends in the SDK's own errors.
  */
 import { AbortError, ApiKeyError, TimeoutError } from './errors.js';
 import type { ApiKeySource } from './options.js';
@@ -11,21 +10,19 @@ import { safeCause, thrownName, usableSecrets } from './redact.js';
 /** Where a key came from, for its error: never the key itself. */
 export type KeySource = 'the apiKey option' | 'the apiKey function' | 'WFA_API_KEY' | 'the key issuing answer';
 
-// What an HTTP field value (RFC 9110) and a Fetch ByteString can carry; each failure names its rule.
+// What an HTTP field value (RFC 9110) and a Fetch ByteString cannot carry; each failure names its rule.
 const KEY_RULES: readonly [RegExp, string][] = [
-  [/[\r\n]/, 'holds a line break (CR or LF), which a header value cannot carry'],
+  [/[\r\n]/, 'a line break (CR or LF)'],
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rule finds.
-  [/[\0-\x08\x0b-\x1f\x7f]/, 'holds a control character, which a header value cannot carry'],
-  [/[^\0-\xff]/, 'holds a character past U+00FF, which a header value cannot carry'],
+  [/[\0-\x08\x0b-\x1f\x7f]/, 'a control character'],
+  [/[^\0-\xff]/, 'a character past U+00FF'],
 ];
 
-/**
- * The one check of a key, from any source: leading and trailing whitespace is trimmed (a key read from a file
- * ends with a line break), then it must be non-empty, with no control character and nothing past U+00FF.
- */
+/** The one check of a key, from any source: trimmed (a key read from a file ends with a line break), then the rules above. */
 export function checkApiKey(value: unknown, source: KeySource): string {
   const key = typeof value === 'string' ? value.trim() : '';
-  const problem = key === '' ? 'is empty or not a string' : KEY_RULES.find(([pattern]) => pattern.test(key))?.[1];
+  const rule = KEY_RULES.find(([pattern]) => pattern.test(key))?.[1];
+  const problem = key === '' ? 'is empty or not a string' : rule && `holds ${rule}, which a header value cannot carry`;
   if (problem) throw new ApiKeyError(`Unusable API key from ${source}: it ${problem}`);
   return key;
 }
@@ -37,6 +34,7 @@ export async function resolveKey(
   bounds: { signal: AbortSignal | undefined; timeoutMs: number },
   lastKey: string | undefined,
 ): Promise<string> {
+  if (source === undefined) throw new ApiKeyError('No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()');
   let key: unknown = source;
   if (typeof source === 'function') {
     const { signal, timeoutMs } = bounds;
@@ -44,16 +42,10 @@ export async function resolveKey(
     if (result.type === 'aborted') throw new AbortError('The request was aborted by its signal', { cause: result.reason });
     if (result.type === 'deadline') throw new TimeoutError(`The apiKey function did not return within ${timeoutMs} ms`, timeoutMs);
     if (result.type === 'failed') {
-      const { error } = result;
-      const name = thrownName(error);
-      throw new ApiKeyError(`The apiKey function failed (${name}); its error is the cause`, {
-        cause: safeCause(error, usableSecrets([lastKey])),
-      });
+      const cause = safeCause(result.error, usableSecrets([lastKey]));
+      throw new ApiKeyError(`The apiKey function failed (${thrownName(result.error)}); its error is the cause`, { cause });
     }
     key = result.value;
-  }
-  if (source === undefined) {
-    throw new ApiKeyError('No API key: pass { apiKey } to new Client(), set WFA_API_KEY, or use Client.login()');
   }
   return checkApiKey(key, typeof source === 'function' ? 'the apiKey function' : fromEnv ? 'WFA_API_KEY' : 'the apiKey option');
 }

@@ -4,7 +4,7 @@
  */
 import { jsonBody, readText, ERROR_BODY_BYTES } from './body.js';
 import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
-import { pathOf } from './error-message.js';
+import { pathOf } from './api-error.js';
 import type { CoreRequest, CoreResponse, CallHost, Route } from './request.js';
 import type { ResponseDetails } from './options.js';
 import { now } from './timing.js';

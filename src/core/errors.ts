@@ -1,9 +1,8 @@
 /**
- * Every error class the SDK throws, from one module: the base (`wfa-error.ts`), HTTP error statuses
- * (`api-error.ts`), and here the failures without an HTTP error status. Imports no HTTP code, so the webhooks
- * entry and the mock service can use it.
+ * Every error class the SDK throws: the base (`wfa-error.ts`), HTTP error statuses (`api-error.ts`), and here the
+ * failures without one. Imports no HTTP code, so the webhooks entry and the mock service can use it.
  */
-import { pathOf } from './error-message.js';
+import { pathOf } from './api-error.js';
 import { type Issue, WfaError, formatPath } from './wfa-error.js';
 
 export * from './api-error.js';

@@ -22,9 +22,7 @@ export class LevelLogger {
     if (!this.enabled(level)) return;
     try {
       const result: unknown = this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`);
-      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
-        (result as PromiseLike<unknown>).then(undefined, () => undefined);
-      }
+      Promise.resolve(result).catch(() => undefined);
     } catch {
       // An observer's failure is ignored.
     }

@@ -21,29 +21,20 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 /** Each secret's forms, computed once: a client redacts with the same few secrets all its life. Bounded. */
 const FORMS = new Map<string, readonly string[]>();
 
-/**
- * The forms a service may echo a secret in: as is, JSON- and URL-escaped, base64 (both alphabets, alone or inside a
- * longer value) and hex.
- */
-function forms(secret: string): readonly string[] {
-  let found = FORMS.get(secret);
-  if (found === undefined) {
-    if (FORMS.size >= 64) FORMS.clear();
-    found = computeForms(secret);
-    FORMS.set(secret, found);
-  }
-  return found;
-}
+/** Base64's URL-safe alphabet. */
+const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
-function computeForms(secret: string): string[] {
+/** The forms a service may echo a secret in: as is, JSON- and URL-escaped, base64 (both alphabets, alone or within), hex. */
+function forms(secret: string): readonly string[] {
+  const known = FORMS.get(secret);
+  if (known) return known;
   const json = JSON.stringify(secret).slice(1, -1);
   // PHP and some others escape `/` in JSON as `\/`.
   const out = new Set([secret, json, json.replaceAll('/', '\\/')]);
   try {
     for (const encoded of [encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1)]) {
       // Percent-encoding may use either case of hex digits (.NET writes `%2f`).
-      out.add(encoded);
-      out.add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+      out.add(encoded).add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
     }
   } catch {
     // A lone surrogate cannot be URL-encoded, so no URL carries it in that form.
@@ -52,18 +43,19 @@ function computeForms(secret: string): string[] {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   const base64 = btoa(binary);
-  const base64url = base64.replaceAll('+', '-').replaceAll('/', '_');
   // Padded forms first, so that the padding goes too.
-  for (const form of [base64, base64.replace(/=+$/, ''), base64url, base64url.replace(/=+$/, '')]) out.add(form);
+  for (const form of [base64, base64.replace(/=+$/, '')]) out.add(form).add(urlSafe(form));
   // Inside a longer base64 value (HTTP Basic's `user:key`) the secret's characters depend on how many bytes come
   // before it, modulo 3: for each, the characters its bytes alone decide (character i holds bits 6i to 6i+5).
   for (const before of [0, 1, 2]) {
     const shifted = btoa('\0'.repeat(before) + binary).slice(Math.ceil((8 * before) / 6), Math.floor((8 * (before + bytes.length)) / 6));
-    if (shifted.length >= MIN_SECRET_LENGTH) out.add(shifted).add(shifted.replaceAll('+', '-').replaceAll('/', '_'));
+    if (shifted.length >= MIN_SECRET_LENGTH) out.add(shifted).add(urlSafe(shifted));
   }
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  out.add(hex).add(hex.toUpperCase());
-  return [...out];
+  if (FORMS.size >= 64) FORMS.clear();
+  const found = [...out.add(hex).add(hex.toUpperCase())];
+  FORMS.set(secret, found);
+  return found;
 }
 
 /** Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it. */
@@ -90,10 +82,7 @@ export function redactAndCut(text: string, secrets: readonly string[], limit: nu
   return redactText(redactText(text, secrets).slice(0, limit), secrets);
 }
 
-/**
- * Keys are redacted too (a body may use a secret as a property name). Depth is bounded so a hostile, deeply
- * nested body cannot overflow the stack.
- */
+/** Keys are redacted too (a body may use a secret as a property name); depth is bounded against a hostile body. */
 export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   if (typeof value === 'string') return redactText(value, secrets) as T;
   if (typeof value !== 'object' || value === null) return value;
@@ -121,10 +110,7 @@ export function withoutQuery(url: string): string {
 
 const CAUSE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
 
-/**
- * A copy of an error fit to be our `cause`: name, redacted message, Node's network fields and its causes, nothing
- * else. A fetch implementation's error may quote the request it failed on, headers and all.
- */
+/** A copy of an error fit to be our `cause` (name, redacted message, network fields, causes): a fetch error may quote its request. */
 export function safeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof error !== 'object' || error === null) return redact(error, secrets);
   if (depth > 3) return undefined;

@@ -1,6 +1,6 @@
 /** What a call hands back from a response: its body parsed and checked, its headers with secrets removed. */
 import { ApiError, ResponseValidationError, type Issue } from './errors.js';
-import { messageFromBody, pathOf } from './error-message.js';
+import { messageFromBody, pathOf } from './api-error.js';
 import type { ResponseSpec } from './request.js';
 import { redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';

@@ -4,33 +4,15 @@
  * connection that failed before sending). The rules in full: docs/errors-and-retries.md.
  */
 import { parseRetryAfter } from './retry-after.js';
-import { now, runPhase, sleepWithin } from './timing.js';
+import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import { safeCause, thrownName } from './redact.js';
 
-/**
- * The longest `Retry-After` the SDK sleeps on by itself: one minute. A longer one ends the call with the
- * error, so a caller is never stuck behind a wait it did not choose.
- *
- * @example
- * ```ts
- * try { await client.orders.list(); }
- * catch (e) {
- *   if (RateLimitError.is(e) && (e.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) scheduleLater(e.retryAfterMs);
- * }
- * ```
- */
+/** The longest `Retry-After` the SDK sleeps on by itself; a longer one ends the call with its error (see `retryAfterMs`). */
 export const MAX_RETRY_AFTER_MS = 60_000;
 export const BASE_BACKOFF_MS = 500;
 export const MAX_BACKOFF_MS = 8_000;
 
-/**
- * The most retries a call may ask for: more would only hammer a service that keeps failing.
- *
- * @example
- * ```ts
- * new Client({ apiKey, baseUrl, maxRetries: MAX_RETRIES }); // 10, the most allowed
- * ```
- */
+/** The most retries a call may ask for (`maxRetries`): more would only hammer a service that keeps failing. */
 export const MAX_RETRIES = 10;
 
 /** Methods that may be sent twice with the effect of once. */
@@ -59,18 +41,8 @@ export function failedBeforeSending(error: unknown): boolean {
 
 /** How an attempt, or the call around it, ended without an HTTP response; the core turns each into the SDK's error. */
 export type Failure =
-  /** The transport rejected: no response came. */
-  | { readonly kind: 'network'; readonly cause: unknown }
-  /** The connection broke while the body was read. */
-  | { readonly kind: 'body-read'; readonly cause: unknown }
-  /** The attempt's `timeoutMs` ran out. */
-  | { readonly kind: 'timeout' }
-  /** The call's deadline ran out: nothing is retried after it. */
-  | { readonly kind: 'deadline' }
-  /** The caller's signal aborted. */
-  | { readonly kind: 'abort'; readonly cause: unknown }
-  /** `retry.shouldRetry` threw. */
-  | { readonly kind: 'should-retry'; readonly cause: unknown };
+  | { readonly kind: 'network' | 'body-read' | 'abort' | 'should-retry'; readonly cause: unknown }
+  | { readonly kind: 'timeout' | 'deadline' };
 
 /** Carries a {@link Failure} through the retry loop; it never leaves the core. */
 export class AttemptFailure extends Error {
@@ -83,19 +55,9 @@ export class AttemptFailure extends Error {
 }
 
 /** A response's status and headers: what the retry rules read. */
-export interface ResponseHead {
-  status: number;
-  headers: Headers;
-}
+type ResponseHead = Pick<Response, 'status' | 'headers'>;
 
-/**
- * What `retry.shouldRetry` is asked about: one failed attempt.
- *
- * @example
- * ```ts
- * const shouldRetry = ({ method, status, mayHaveActed }: RetryContext) => (method === 'POST' && status === 503 && !mayHaveActed) || undefined;
- * ```
- */
+/** What `retry.shouldRetry` is asked about: one failed attempt. */
 export interface RetryContext {
   /** Upper case. */
   readonly method: string;
@@ -136,6 +98,7 @@ export interface RetryOptions {
   shouldRetry?: ((context: RetryContext) => boolean | undefined) | undefined;
 }
 
+/** What the retry loop of one send needs to know of its call. */
 export interface RetryPolicy {
   /** Upper case. */
   method: string;
@@ -157,70 +120,70 @@ export interface RetryPolicy {
   beforeRetry?: ((status: number | undefined, error: string | undefined, delayMs: number) => Promise<void> | undefined) | undefined;
 }
 
-/** What hooks call an attempt's end: the SDK error it would become. */
-const HOOK_ERROR_NAMES: Record<string, string> = { timeout: 'TimeoutError', 'body-read': 'ConnectionError' };
+/** A failed attempt as the rules see it; `error` is what `shouldRetry` is shown, not the core's wrapper. */
+type FailedAttempt = Pick<RetryContext, 'status' | 'error' | 'mayHaveActed'> & { retryable: boolean; retryAfter?: number | undefined };
 
-function hookErrorName(error: unknown): string {
-  if (!(error instanceof AttemptFailure)) return error instanceof Error ? error.name : 'Error';
-  const { failure } = error;
-  return failure.kind === 'network' ? thrownName(failure.cause) : (HOOK_ERROR_NAMES[failure.kind] ?? 'Error');
-}
-
-function isDefaultStatus(status: number): boolean {
-  return status === 408 || status === 429 || (status >= 500 && status <= 599);
-}
-
-/** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` is final. */
-export function retryDelay(
+/** The default rule for an attempt's end, or `undefined` when nothing could make it a retry (a success, a bug). */
+function judge(
   outcome: ResponseHead | { error: unknown },
-  idempotent: boolean,
-  retry: number,
-  options: RetryOptions = {},
-  ask?: (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => boolean | undefined,
-): number | undefined {
-  const { statuses, baseDelayMs = BASE_BACKOFF_MS, maxDelayMs = MAX_BACKOFF_MS, maxRetryAfterMs = MAX_RETRY_AFTER_MS } = options;
-  let retryable: boolean;
-  let mayHaveActed: boolean;
-  let retryAfter: number | undefined;
+  method: string,
+  statuses: readonly number[] | undefined,
+): FailedAttempt | undefined {
+  const idempotent = IDEMPOTENT.has(method);
   if ('status' in outcome) {
     const { status } = outcome;
-    // A 429 means the service did not act, so even a POST is sent again; another status only when idempotent.
-    const listed = statuses ? statuses.includes(status) : isDefaultStatus(status);
-    mayHaveActed = !idempotent && status !== 429;
-    retryable = listed && !mayHaveActed;
     if (status >= 200 && status < 400) return undefined;
-    retryAfter = parseRetryAfter(outcome.headers);
-  } else {
-    const { error } = outcome;
-    // A POST may have acted already. Fetch rejects a network failure with a TypeError; anything else (our own
-    // errors, bugs, a body too large) is never retried.
-    const failure = error instanceof AttemptFailure ? error.failure : undefined;
-    const network = failure?.kind === 'network' ? failure.cause instanceof TypeError : failure !== undefined;
-    if (!network) return undefined;
-    mayHaveActed = !idempotent && !(failure?.kind === 'network' && failedBeforeSending(failure.cause));
-    retryable = !mayHaveActed;
+    // A 429 means the service did not act, so even a POST is sent again; another status only when idempotent.
+    const mayHaveActed = !idempotent && status !== 429;
+    const listed = statuses ? statuses.includes(status) : status === 408 || status === 429 || (status >= 500 && status <= 599);
+    return { status, error: undefined, mayHaveActed, retryable: listed && !mayHaveActed, retryAfter: parseRetryAfter(outcome.headers) };
   }
-  const said = ask?.({
-    status: 'status' in outcome ? outcome.status : undefined,
-    error: 'error' in outcome ? causeOf(outcome.error) : undefined,
-    mayHaveActed,
-  });
-  if (said !== undefined) retryable = said;
-  if (!retryable) return undefined;
+  // Fetch rejects a network failure with a TypeError; anything else (our own errors, bugs, a body too large) is final.
+  const failure = outcome.error instanceof AttemptFailure ? outcome.error.failure : undefined;
+  if (failure === undefined || (failure.kind === 'network' && !(failure.cause instanceof TypeError))) return undefined;
+  const mayHaveActed = !idempotent && !(failure.kind === 'network' && failedBeforeSending(failure.cause));
+  const error = 'cause' in failure ? failure.cause : { name: 'TimeoutError', message: 'The attempt timed out' };
+  return { status: undefined, error, mayHaveActed, retryable: !mayHaveActed };
+}
+
+/** `shouldRetry`'s word on an attempt, shown without the call's secrets; it must answer synchronously. */
+function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boolean | undefined {
+  const { shouldRetry } = policy.retry ?? {};
+  if (!shouldRetry) return undefined;
+  let said: unknown;
+  try {
+    const { status, mayHaveActed } = judged;
+    const error = judged.error === undefined ? undefined : safeCause(judged.error, policy.secrets ?? []);
+    said = shouldRetry({ method: policy.method, url: policy.shownUrl ?? '', attempt, status, error, mayHaveActed });
+  } catch (error) {
+    throw new AttemptFailure({ kind: 'should-retry', cause: error });
+  }
+  // A promise is no answer; its rejection is not left unhandled.
+  Promise.resolve(said).catch(() => undefined);
+  return typeof said === 'boolean' ? said : undefined;
+}
+
+/** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` ends the call. */
+function retryDelay(outcome: ResponseHead | { error: unknown }, retry: number, policy: RetryPolicy): number | undefined {
+  const { statuses, baseDelayMs = BASE_BACKOFF_MS, maxDelayMs = MAX_BACKOFF_MS, maxRetryAfterMs = MAX_RETRY_AFTER_MS } = policy.retry ?? {};
+  const judged = judge(outcome, policy.method, statuses);
+  if (!judged || !(ask(policy, retry, judged) ?? judged.retryable)) return undefined;
+  const { retryAfter } = judged;
   if (retryAfter !== undefined) return retryAfter > maxRetryAfterMs ? undefined : retryAfter;
   // Backoff with equal jitter: half the step fixed, half random, so clients that failed together spread out.
   const step = Math.min(baseDelayMs * 2 ** (retry - 1), maxDelayMs);
   return step / 2 + (Math.random() * step) / 2;
 }
 
-/** What `shouldRetry` is shown of a failure: what the transport threw, or a `TimeoutError`, not the core's wrapper. */
-function causeOf(error: unknown): unknown {
-  if (!(error instanceof AttemptFailure)) return error;
-  const { failure } = error;
-  if ('cause' in failure) return failure.cause;
-  const timeout = new Error('The attempt timed out');
-  timeout.name = 'TimeoutError';
-  return timeout;
+/** What hooks and logs call a retried failure: the transport's error, or the SDK error it would become. */
+function failureName({ failure }: AttemptFailure): string {
+  return failure.kind === 'network' ? thrownName(failure.cause) : failure.kind === 'timeout' ? 'TimeoutError' : 'ConnectionError';
+}
+
+/** A phase's abort, or the call's deadline, ends the call. */
+function endOf(result: PhaseResult<unknown>): AttemptFailure | undefined {
+  if (result.type === 'aborted') return new AttemptFailure({ kind: 'abort', cause: result.reason });
+  return result.type === 'deadline' ? new AttemptFailure({ kind: 'deadline' }) : undefined;
 }
 
 /** One attempt's time plus the longest backoff, for each attempt allowed. */
@@ -228,57 +191,30 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
   return now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
 }
 
-/**
- * Resolves with the last HTTP response (an error status included, for the caller to turn into an error), or
- * rejects with what the last attempt threw.
- */
+/** Resolves with the last HTTP response (an error status included, for the caller to map), or rejects with the last attempt's error. */
 export async function withRetries<T extends ResponseHead>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
-  const { method, maxRetries, timeoutMs, signal, deadline } = policy;
-  const idempotent = IDEMPOTENT.has(method);
+  const { maxRetries, timeoutMs, signal, deadline } = policy;
   for (let retry = 1; ; retry++) {
     const attemptEnd = now() + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
-    if (result.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: result.reason });
     // The call's deadline ends the call: nothing is retried after it.
-    if (result.type === 'deadline' && deadline <= attemptEnd) throw new AttemptFailure({ kind: 'deadline' });
+    if (result.type === 'aborted' || (result.type === 'deadline' && deadline <= attemptEnd)) throw endOf(result);
     const hookTimedOut = result.type === 'deadline' ? policy.hookTimeout?.() : undefined;
     if (hookTimedOut) throw hookTimedOut;
     const outcome =
-      result.type === 'done'
-        ? result.value
-        : { error: result.type === 'deadline' ? new AttemptFailure({ kind: 'timeout' }) : result.error };
-    const { shouldRetry } = policy.retry ?? {};
-    const ask = shouldRetry
-      ? (context: { status: number | undefined; error: unknown; mayHaveActed: boolean }) => {
-          let said: unknown;
-          try {
-            const error = context.error === undefined ? undefined : safeCause(context.error, policy.secrets ?? []);
-            said = shouldRetry({ method, url: policy.shownUrl ?? '', attempt: retry, ...context, error });
-          } catch (error) {
-            throw new AttemptFailure({ kind: 'should-retry', cause: error });
-          }
-          if (typeof (said as PromiseLike<unknown> | undefined)?.then === 'function') {
-            (said as PromiseLike<unknown>).then(undefined, () => undefined);
-          }
-          return typeof said === 'boolean' ? said : undefined;
-        }
-      : undefined;
-    const wait = retry > maxRetries || now() >= deadline ? undefined : retryDelay(outcome, idempotent, retry, policy.retry, ask);
+      result.type === 'done' ? result.value : { error: result.type === 'failed' ? result.error : new AttemptFailure({ kind: 'timeout' }) };
+    const wait = retry > maxRetries || now() >= deadline ? undefined : retryDelay(outcome, retry, policy);
     if (wait === undefined || now() + wait > deadline) {
       if ('error' in outcome) throw outcome.error;
       return outcome;
     }
-    const failed = 'status' in outcome ? undefined : hookErrorName(outcome.error);
-    policy.onRetry?.(retry, failed ?? (outcome as ResponseHead).status, wait);
-    if (policy.beforeRetry) {
-      const pending = policy.beforeRetry('status' in outcome ? outcome.status : undefined, failed, wait);
-      if (pending) {
-        const hooked = await runPhase(() => pending, { signal, deadline });
-        if (hooked.type === 'aborted') throw new AttemptFailure({ kind: 'abort', cause: hooked.reason });
-        if (hooked.type === 'deadline') throw new AttemptFailure({ kind: 'deadline' });
-        if (hooked.type === 'failed') throw hooked.error;
-      }
-    }
+    // Only an AttemptFailure is ever retried.
+    const failed = 'error' in outcome ? failureName(outcome.error as AttemptFailure) : undefined;
+    const status = 'status' in outcome ? outcome.status : undefined;
+    policy.onRetry?.(retry, failed ?? status!, wait);
+    const pending = policy.beforeRetry?.(status, failed, wait);
+    const hooked = pending && (await runPhase(() => pending, { signal, deadline }));
+    if (hooked && hooked.type !== 'done') throw hooked.type === 'failed' ? hooked.error : endOf(hooked);
     // An abort cuts the sleep short; the next phase then starts aborted and ends the loop.
     await sleepWithin(wait, { signal, deadline });
   }

@@ -23,10 +23,7 @@ export type PhaseResult<T> =
   | { readonly type: 'aborted'; readonly reason: unknown }
   | { readonly type: 'deadline' };
 
-/**
- * Settles on abort, deadline or `work`'s end without waiting for `work` to notice: a custom `fetch` that
- * ignores its signal cannot hold a wait past its deadline.
- */
+/** Settles on abort, deadline or `work`'s end without waiting for `work` to notice: a `fetch` that ignores its signal holds no wait. */
 export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: PhaseLimits): Promise<PhaseResult<T>> {
   const { signal, deadline } = limits;
   if (signal?.aborted) return Promise.resolve({ type: 'aborted', reason: signal.reason });

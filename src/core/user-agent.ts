@@ -27,7 +27,7 @@ function runtime(): string | undefined {
   }
 }
 
-/** The header's value, or `undefined` in a browser. `appInfo` (checked with the client options) goes first, as the product closest to the user. */
+/** The header's value, or `undefined` in a browser; `appInfo` goes first, as the product closest to the user. */
 export function userAgent(appInfo: { name: string; version: string } | undefined): string | undefined {
   const where = runtime();
   if (!where) return undefined;

@@ -53,19 +53,8 @@ export class WfaError extends Error {
     return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 
-  /**
-   * Makes `instanceof` work like {@link WfaError.is}, across copies of the package that share no prototype.
-   * A subclass of your own keeps ordinary `instanceof`.
-   *
-   * @example
-   * ```ts
-   * const { NotFoundError } = require('workflow-automation-sdk'); // the CJS copy
-   * const error = await esmClient.workflows.get('wf_missing').catch((e) => e);
-   * error instanceof NotFoundError; // true, although an ESM copy threw it
-   * ```
-   */
+  /** Makes `instanceof` work like {@link WfaError.is}, across copies of the package; a subclass of your own keeps ordinary `instanceof`. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    // A user's subclass has no own `kind`: it gets ordinary prototype-chain semantics.
     if (!Object.hasOwn(this, 'kind')) return super[Symbol.hasInstance](value);
     return (this as unknown as typeof WfaError).is(value);
   }

@@ -16,7 +16,7 @@ import {
   ValidationError,
   WfaError,
 } from '../../src/core/errors.js';
-import { messageFromBody } from '../../src/core/error-message.js';
+import { messageFromBody } from '../../src/core/api-error.js';
 import { parseRetryAfter } from '../../src/core/retry-after.js';
 
 const init = (status: number, body: unknown = { message: 'nope' }, headers: Record<string, string> = {}) => ({
