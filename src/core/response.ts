@@ -5,13 +5,6 @@ import type { ResponseSpec } from './request.js';
 import { redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';
 
-/** What `parseBody` needs of the call. */
-export interface ParseContext {
-  readonly method: string;
-  readonly secrets: readonly string[];
-  readonly validate: boolean;
-}
-
 /** Header names in lower case (as `Headers` gives them), values with the secrets removed. */
 export function redactHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -23,40 +16,34 @@ export function redactHeaders(headers: Headers, secrets: readonly string[]): Rec
 export function parseBody<T>(
   received: { text: string; url: string; headers: Headers },
   spec: ResponseSpec<T> | undefined,
-  context: ParseContext,
+  call: { method: string; secrets: readonly string[]; validate: boolean },
 ): T {
-  const { secrets } = context;
-  let body: unknown;
-  let issues: readonly Issue[] | undefined;
+  const { secrets } = call;
+  const invalid = (body: unknown, issues: readonly Issue[]) =>
+    new ResponseValidationError({
+      body: spec?.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
+      issues,
+      method: call.method,
+      url: redactText(received.url, secrets),
+      what: spec?.name,
+    });
+  let data: unknown;
   try {
-    if (received.text !== '') body = JSON.parse(received.text);
+    if (received.text !== '') data = JSON.parse(received.text);
   } catch {
-    body = redactAndCut(received.text, secrets, 10_000);
     const message = `is not JSON (content-type ${received.headers.get('content-type') ?? 'missing'})`;
-    issues = [{ path: [], message, code: 'invalid_json' }];
+    throw invalid(redactAndCut(received.text, secrets, 10_000), [{ path: [], message, code: 'invalid_json' }]);
   }
-  if (!issues) {
-    try {
-      let data: unknown = body;
-      if (spec?.schema && context.validate) {
-        const result = safeParse(spec.schema, body);
-        if (result.success) data = result.data;
-        else issues = toIssues(result.error);
-      }
-      if (!issues) return spec?.read ? spec.read(data) : (data as T);
-    } catch (error) {
-      if (!(error instanceof ResponseValidationError)) throw error;
-      body = error.body;
-      issues = error.issues;
-    }
+  if (spec?.schema && call.validate) {
+    const result = safeParse(spec.schema, data);
+    if (!result.success) throw invalid(data, toIssues(result.error));
+    data = result.data;
   }
-  throw new ResponseValidationError({
-    body: spec?.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
-    issues,
-    method: context.method,
-    url: redactText(received.url, secrets),
-    what: spec?.name,
-  });
+  try {
+    return spec?.read ? spec.read(data) : (data as T);
+  } catch (error) {
+    throw error instanceof ResponseValidationError ? invalid(error.body, error.issues) : error;
+  }
 }
 
 /** The fallback's 404 names the URL tried first too: that is the one the caller expects. */

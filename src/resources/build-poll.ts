@@ -112,13 +112,13 @@ export async function* pollBuild(core: HttpCore, buildId: string, schedule: Sche
   const { signal, headers } = schedule;
   const path = `/builds/${idSegment(buildId, 'build id')}`;
   const limits = { signal, deadline: now() + schedule.timeoutMs };
-  const requestTimeoutMs = schedule.requestTimeoutMs ?? core.timeoutMs;
+  const requestTimeoutMs = schedule.requestTimeoutMs ?? core.settings.timeoutMs;
   let last: Build | undefined;
   let lastKey: string | undefined;
   let interval = schedule.intervalMs;
   const timedOut = () => new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last));
   const aborted = (reason: unknown) => new AbortError(`Waiting for build ${buildId} was aborted`, { cause: reason });
-  const onWait = core.hooks?.onWait;
+  const onWait = core.settings.hooks?.onWait;
   const report = onWait && waitEvents(onWait, buildId, limits, (step) => (step === 'deadline' ? timedOut() : aborted(signal?.reason)));
   if (report) await report('start');
   let outcome: WaitEvent['outcome'] = 'stopped';
