@@ -2,14 +2,14 @@
  * One call, top to bottom: prepare it, send it with retries, follow a redirect, map a failure to the SDK's
  * error, read the body. A client with hooks runs `HookedCall` (`hooked-call.ts`), which wraps the send.
  */
+import { resolveKey } from './api-key.js';
 import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
 import { pathOf } from './error-message.js';
-import type { ResponseDetails } from './options.js';
-import { queryString, withSearch } from './query.js';
+import { queryString } from './query.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
-import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders } from './response.js';
+import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, targetOf, underRoot, type Target } from './target.js';
@@ -97,9 +97,12 @@ export class Call<T> {
 
   /** Resolved on every call, so that a rotated key is picked up, within the call's deadline. */
   protected async resolveKey(deadlineMs: number | undefined): Promise<string> {
+    const { core } = this;
+    const { apiKey, keyFromEnv } = core.settings;
     const keyMs = Math.max(1, Math.min(this.timeoutMs, this.deadline - now()));
     try {
-      return await this.core.key(this.options.signal, keyMs);
+      core.lastKey = await resolveKey(apiKey, keyFromEnv, { signal: this.options.signal, timeoutMs: keyMs }, core.lastKey);
+      return core.lastKey;
     } catch (error) {
       // A TimeoutError from the key function then says which limit ran out.
       if (error instanceof TimeoutError && keyMs < this.timeoutMs && deadlineMs !== undefined) {
@@ -131,7 +134,8 @@ export class Call<T> {
 
   /** Sends one URL with retries, following same-origin redirects under the root by hand. */
   protected async send(url: string): Promise<Received> {
-    let request: Outgoing = { method: this.method, url: withSearch(url, this.search), body: this.body };
+    const search = this.search && `${url.includes('?') ? '&' : '?'}${this.search}`;
+    let request: Outgoing = { method: this.method, url: url + search, body: this.body };
     for (let hops = 0; ; hops++) {
       if (request.url.length > MAX_URL_LENGTH) {
         const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
@@ -268,30 +272,13 @@ export class Call<T> {
 
   /** The data, checked, and the response's details; every value handed out has the call's secrets removed. */
   protected respond(received: Received): CoreResponse<T> {
-    const { req, secrets } = this;
-    const { status, headers, url, raw } = received;
+    const { req, secrets, method } = this;
+    const { headers, raw } = received;
     const validate = this.core.settings.validateResponses;
-    const data = raw ? (undefined as T) : parseBody(received, req.response, { method: this.method, secrets, validate });
+    const data = raw ? (undefined as T) : parseBody(received, req.response, { method, secrets, validate });
     if (headers.has('deprecation') || headers.has('sunset'))
-      this.core.noteDeprecation(`${this.method} ${req.route ?? req.path.split('?')[0]}`, headers, secrets);
-    // Every call builds this, few read it: the header lookups and the redaction wait until asked for. Only the
-    // URL is kept, not the received text, which a page's details must not hold on to.
-    let shown: Headers | undefined;
-    const response: ResponseDetails = {
-      status,
-      get headers() {
-        shown ??= secrets.length ? new Headers(redactHeaders(headers, secrets)) : headers;
-        return shown;
-      },
-      get requestId() {
-        return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
-      },
-      get url() {
-        return redactText(url, secrets);
-      },
-      attempts: this.attempts,
-      elapsedMs: now() - this.started,
-    };
+      this.core.noteDeprecation(`${method} ${req.route ?? req.path.split('?')[0]}`, headers, secrets);
+    const response = responseDetails(received, secrets, { attempts: this.attempts, elapsedMs: now() - this.started });
     return { data, response, raw: raw && asResponse(secrets.length ? { ...raw, headers: response.headers } : raw) };
   }
 }

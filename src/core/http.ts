@@ -2,7 +2,6 @@
  * The client's core: every call of every resource comes here, and runs as one `Call` (`call.ts`), or a
  * `HookedCall` when the client has hooks. It knows no endpoint paths: those are the routes' (`src/service/prefix.ts`).
  */
-import { resolveKey } from './api-key.js';
 import { Call } from './call.js';
 import { HookedCall } from './hooked-call.js';
 import type { LevelLogger } from './logger.js';
@@ -20,8 +19,8 @@ const MAX_QUOTED = 200;
 export class HttpCore implements CallHost {
   /** Endpoints already reported as deprecated: once each, and a bounded set. */
   readonly #deprecated = new Set<string>();
-  /** So errors built outside the core (build waits) can be cleaned of the key. */
-  #lastKey: string | undefined;
+  /** The last key resolved: removed from a failing key function's error, and from errors built outside the core (build waits). */
+  lastKey: string | undefined;
 
   constructor(
     readonly settings: ClientSettings,
@@ -37,14 +36,6 @@ export class HttpCore implements CallHost {
     return (this.settings.hooks ? new HookedCall(this, req, raw) : new Call(this, req, raw)).run();
   }
 
-  /** The key of one call; a key function runs within `timeoutMs` and the signal. */
-  async key(signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
-    const { apiKey, keyFromEnv } = this.settings;
-    const key = await resolveKey(apiKey, keyFromEnv, { signal, timeoutMs }, this.#lastKey);
-    this.#lastKey = key;
-    return key;
-  }
-
   /** Once per endpoint, a warning quoting the headers: each redacted first, then cut, so no cut splits a secret. */
   noteDeprecation(endpoint: string, headers: Headers, secrets: readonly string[]): void {
     if (this.#deprecated.has(endpoint) || this.#deprecated.size >= MAX_DEPRECATED) return;
@@ -56,6 +47,6 @@ export class HttpCore implements CallHost {
   }
 
   redactSecrets<T>(value: T): T {
-    return redact(value, usableSecrets([this.#lastKey]));
+    return redact(value, usableSecrets([this.lastKey]));
   }
 }

@@ -1,6 +1,7 @@
-/** What a call hands back from a response: its body parsed and checked, its headers with secrets removed. */
+/** What a call hands back from a response: its body parsed and checked, its details, its headers with secrets removed. */
 import { ApiError, ResponseValidationError, type Issue } from './errors.js';
 import { messageFromBody, pathOf } from './error-message.js';
+import type { ResponseDetails } from './options.js';
 import type { ResponseSpec } from './request.js';
 import { redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';
@@ -44,6 +45,32 @@ export function parseBody<T>(
   } catch (error) {
     throw error instanceof ResponseValidationError ? invalid(error.body, error.issues) : error;
   }
+}
+
+/**
+ * Built for every call, read by few: the header lookups and the redaction wait until asked for. Only the URL is
+ * kept, not the received text, which a page's details must not hold on to.
+ */
+export function responseDetails(
+  { status, headers, url }: { status: number; headers: Headers; url: string },
+  secrets: readonly string[],
+  counts: { attempts: number; elapsedMs: number },
+): ResponseDetails {
+  let shown: Headers | undefined;
+  return {
+    status,
+    get headers() {
+      shown ??= secrets.length ? new Headers(redactHeaders(headers, secrets)) : headers;
+      return shown;
+    },
+    get requestId() {
+      return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
+    },
+    get url() {
+      return redactText(url, secrets);
+    },
+    ...counts,
+  };
 }
 
 /** The fallback's 404 names the URL tried first too: that is the one the caller expects. */
