@@ -159,7 +159,7 @@ export class Client {
       baseUrl: this.#routes.root,
       apiPrefix: prefix,
       prefixConfirmed: confirmed,
-      apiKey: this.#core.hasApiKey ? '[redacted]' : '(none)',
+      apiKey: this.#core.settings.apiKey !== undefined ? '[redacted]' : '(none)',
     };
   }
 }

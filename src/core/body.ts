@@ -1,15 +1,12 @@
 /**
- * Reading response bodies within bounds, and writing request bodies as JSON. A body is read inside the
- * attempt that fetched it, so the attempt's timeout and retries cover it, and never past a size limit.
+ * Reading response bodies within a size limit, inside the attempt that fetched them (so its timeout and retries
+ * cover them), and writing request bodies as JSON.
  */
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
 import type { TransportResponse } from './transport.js';
 
-/**
- * Default `maxResponseBytes`: 4 MiB. Reading a response costs a few times its size at peak (the stream's buffers
- * and ours), so the limit bounds the heap a runaway response can take.
- */
+/** Default `maxResponseBytes`: 4 MiB. A read costs a few times that at peak, so it bounds a runaway response's heap. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** How much of an error body is kept: enough for any message, bounded whatever the service sends. */
 export const ERROR_BODY_BYTES = 64 * 1024;

@@ -2,18 +2,18 @@
  * One call, top to bottom: prepare it, send it with retries, follow a redirect, map a failure to the SDK's
  * error, read the body. A client with hooks runs `HookedCall` (`hooked-call.ts`), which wraps the send.
  */
-import { jsonBody, readText, ERROR_BODY_BYTES } from './body.js';
+import { resolveKey } from './api-key.js';
+import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
 import { pathOf } from './api-error.js';
-import type { CoreRequest, CoreResponse, CallHost, Route } from './request.js';
-import type { ResponseDetails } from './options.js';
-import { now } from './timing.js';
-import { queryString, withSearch } from './query.js';
+import { queryString } from './query.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
-import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders } from './response.js';
+import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
+import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, targetOf, underRoot, type Target } from './target.js';
+import { now } from './timing.js';
 import { asResponse, eitherSignal, type TransportResponse } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
@@ -64,26 +64,24 @@ export class Call<T> {
 
   /** Rejects only with the SDK's errors. */
   async run(): Promise<CoreResponse<T>> {
-    const target = await this.prepare();
-    const { search } = this;
-    const received = target.route ? await this.sendRouted(target.route, search) : await this.send(withSearch(target.url, search));
-    return this.respond(received);
+    const { route, url } = await this.prepare();
+    return this.respond(route ? await this.sendRouted(route) : await this.send(url));
   }
 
   /** Checks the call, builds its headers and body, and resolves the key: nothing is sent before this. */
   protected async prepare(): Promise<Target> {
-    const { req, core } = this;
-    const { settings } = core;
+    const { req } = this;
+    const { settings, routes } = this.core;
     const options = checkRequestOptions(req);
     this.options = options;
     checkCall(req);
     if (options.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: options.signal.reason });
     this.timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-    const deadlineMs = options.deadlineMs ?? settings.deadlineMs;
     // One deadline for the whole call: every redirect hop and every route tried run inside it.
+    const deadlineMs = options.deadlineMs ?? settings.deadlineMs;
     this.deadline =
       deadlineMs === undefined ? callDeadline(this.timeoutMs, options.maxRetries ?? settings.maxRetries) : this.started + deadlineMs;
-    const target = targetOf(req.path, core.routes);
+    const target = targetOf(req.path, routes);
     this.body = jsonBody(req.body);
     this.search = queryString(req.query);
     // Client-level headers go only where the key may go; the call's own go wherever the call goes.
@@ -98,10 +96,13 @@ export class Call<T> {
   }
 
   /** Resolved on every call, so that a rotated key is picked up, within the call's deadline. */
-  async resolveKey(deadlineMs: number | undefined): Promise<string> {
+  protected async resolveKey(deadlineMs: number | undefined): Promise<string> {
+    const { core } = this;
+    const { apiKey, keyFromEnv } = core.settings;
     const keyMs = Math.max(1, Math.min(this.timeoutMs, this.deadline - now()));
     try {
-      return await this.core.key(this.options.signal, keyMs);
+      core.lastKey = await resolveKey(apiKey, keyFromEnv, { signal: this.options.signal, timeoutMs: keyMs }, core.lastKey);
+      return core.lastKey;
     } catch (error) {
       // A TimeoutError from the key function then says which limit ran out.
       if (error instanceof TimeoutError && keyMs < this.timeoutMs && deadlineMs !== undefined) {
@@ -112,12 +113,12 @@ export class Call<T> {
   }
 
   /** Sends to the route's URL. Before the prefix is confirmed, a 404 is tried once under the other prefix. */
-  async sendRouted(route: Route, search: string): Promise<Received> {
+  protected async sendRouted(route: Route): Promise<Received> {
     let url = route.url;
     let first: ApiError | undefined;
     for (;;) {
       try {
-        const received = await this.send(withSearch(url, search));
+        const received = await this.send(url);
         route.confirm(received.status);
         return received;
       } catch (error) {
@@ -132,8 +133,9 @@ export class Call<T> {
   }
 
   /** Sends one URL with retries, following same-origin redirects under the root by hand. */
-  async send(url: string): Promise<Received> {
-    let request: Outgoing = { method: this.method, url, body: this.body };
+  protected async send(url: string): Promise<Received> {
+    const search = this.search && `${url.includes('?') ? '&' : '?'}${this.search}`;
+    let request: Outgoing = { method: this.method, url: url + search, body: this.body };
     for (let hops = 0; ; hops++) {
       if (request.url.length > MAX_URL_LENGTH) {
         const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
@@ -142,13 +144,12 @@ export class Call<T> {
       const received = await this.sendWithRetries(request);
       const { status } = received;
       if (status < 300 && status !== 0) return received;
-      if (status >= 400)
-        throw ApiError.from({ ...this.errorFields(request, received), body: redact(parseErrorBody(received.text), this.secrets) });
+      if (status >= 400) throw this.apiError(request, received, redact(parseErrorBody(received.text), this.secrets));
       request = this.redirect(request, received, hops);
     }
   }
 
-  async sendWithRetries(request: Outgoing): Promise<Received> {
+  protected async sendWithRetries(request: Outgoing): Promise<Received> {
     const { log } = this.core;
     const started = log.enabled('debug') ? Date.now() : 0;
     if (started) log.log('debug', `→ ${request.method} ${request.url}`, this.secrets);
@@ -162,9 +163,8 @@ export class Call<T> {
     return received;
   }
 
-  protected retryPolicy(request: Outgoing): RetryPolicy {
+  protected retryPolicy({ method, url }: Outgoing): RetryPolicy {
     const { settings, log } = this.core;
-    const { method, url } = request;
     return {
       method,
       maxRetries: this.options.maxRetries ?? settings.maxRetries,
@@ -197,32 +197,34 @@ export class Call<T> {
   }
 
   /** Reads the body within its size limit; a raw success's body is left for the caller. */
-  protected async read(request: Outgoing, response: TransportResponse): Promise<Received> {
+  protected async read({ method, url }: Outgoing, response: TransportResponse): Promise<Received> {
     const { status, headers } = response;
-    const { url } = request;
     if (this.raw && status >= 200 && status < 300) return { status, headers, text: '', url, raw: response };
     const limit = this.core.settings.maxResponseBytes;
     const text = await readText(response, status >= 400 ? ERROR_BODY_BYTES : limit, status >= 400);
     if (text === undefined) {
       const issues = [{ path: [], message: `is larger than maxResponseBytes (${limit} bytes)`, code: 'too_big' }];
-      throw new ResponseValidationError({ body: undefined, issues, method: request.method, url: redactText(url, this.secrets) });
+      throw new ResponseValidationError({ body: undefined, issues, method, url: redactText(url, this.secrets) });
     }
     return { status, headers, text, url };
   }
 
+  /** The error of `what` running past the call's deadline. */
+  protected pastDeadline(what: string, where = ''): TimeoutError {
+    const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
+    return new TimeoutError(`${what} ran past the call's deadline (${ms} ms)${where}`, ms, 'deadline');
+  }
+
   /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
-  mapFailure(error: unknown, request: Outgoing): unknown {
+  protected mapFailure(error: unknown, { method, url }: Outgoing): unknown {
     if (!(error instanceof AttemptFailure)) return error;
-    const { method } = request;
-    const shownUrl = redactText(request.url, this.secrets);
+    const shownUrl = redactText(url, this.secrets);
     const { failure } = error;
     switch (failure.kind) {
       case 'abort':
         return new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
-      case 'deadline': {
-        const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
-        return new TimeoutError(`${method} ${shownUrl} ran past the call's deadline (${ms} ms)`, ms, 'deadline');
-      }
+      case 'deadline':
+        return this.pastDeadline(`${method} ${shownUrl}`);
       case 'should-retry':
         return new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {
           cause: safeCause(failure.cause, this.secrets),
@@ -239,14 +241,14 @@ export class Call<T> {
   }
 
   /** The next request of a redirect. Only within the service root (or, for a foreign call, its origin), so the key never leaves it. */
-  redirect(request: Outgoing, received: Received, hops: number): Outgoing {
+  protected redirect(request: Outgoing, received: Received, hops: number): Outgoing {
     const { status } = received;
     const { url, method } = request;
     if (status === 0) {
       const shownUrl = redactText(url, this.secrets);
       throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
     }
-    const refuse = (message: string) => ApiError.from({ ...this.errorFields(request, received), body: undefined, message });
+    const refuse = (message: string) => this.apiError(request, received, undefined, message);
     const location = received.headers.get('location');
     const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
     if (!next) throw refuse('Redirect without a usable Location header');
@@ -262,39 +264,21 @@ export class Call<T> {
     return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
   }
 
-  /** What an `ApiError` says of the request and response, secrets removed. */
-  errorFields(request: Outgoing, received: Received) {
-    const { status, headers } = received;
-    return { status, headers: redactHeaders(headers, this.secrets), method: request.method, url: redactText(request.url, this.secrets) };
+  /** The `ApiError` of a response, secrets removed from what it quotes. */
+  protected apiError({ method, url }: Outgoing, { status, headers }: Received, body: unknown, message?: string): ApiError {
+    const shown = { headers: redactHeaders(headers, this.secrets), url: redactText(url, this.secrets) };
+    return ApiError.from({ status, method, body, message, ...shown });
   }
 
   /** The data, checked, and the response's details; every value handed out has the call's secrets removed. */
-  respond(received: Received): CoreResponse<T> {
-    const { req, secrets } = this;
-    const { status, headers, url } = received;
+  protected respond(received: Received): CoreResponse<T> {
+    const { req, secrets, method } = this;
+    const { headers, raw } = received;
     const validate = this.core.settings.validateResponses;
-    const data = received.raw ? (undefined as T) : parseBody(received, req.response, { method: this.method, secrets, validate });
+    const data = raw ? (undefined as T) : parseBody(received, req.response, { method, secrets, validate });
     if (headers.has('deprecation') || headers.has('sunset'))
-      this.core.noteDeprecation(`${this.method} ${req.route ?? req.path.split('?')[0]}`, headers, secrets);
-    // Every call builds this, few read it: the header lookups and the redaction wait until asked for. Only the
-    // URL is kept, not the received text, which a page's details must not hold on to.
-    let shown: Headers | undefined;
-    const response: ResponseDetails = {
-      status,
-      get headers() {
-        shown ??= secrets.length ? new Headers(redactHeaders(headers, secrets)) : headers;
-        return shown;
-      },
-      get requestId() {
-        return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
-      },
-      get url() {
-        return redactText(url, secrets);
-      },
-      attempts: this.attempts,
-      elapsedMs: now() - this.started,
-    };
-    const { raw } = received;
+      this.core.noteDeprecation(`${method} ${req.route ?? req.path.split('?')[0]}`, headers, secrets);
+    const response = responseDetails(received, secrets, { attempts: this.attempts, elapsedMs: now() - this.started });
     return { data, response, raw: raw && asResponse(secrets.length ? { ...raw, headers: response.headers } : raw) };
   }
 }

@@ -4,9 +4,9 @@
  * network error.
  */
 import { Call, type Outgoing, type Received } from './call.js';
-import { AbortError, TimeoutError, WfaError } from './errors.js';
-import { nextId, runHook, type HookContext, type Hooks } from './hooks.js';
-import type { CoreRequest, CoreResponse, CallHost } from './request.js';
+import { AbortError, WfaError } from './errors.js';
+import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';
+import type { CoreResponse } from './request.js';
 import { now, runPhase } from './timing.js';
 import { redactText } from './redact.js';
 import { redactHeaders } from './response.js';
@@ -14,18 +14,13 @@ import type { RetryPolicy } from './retry.js';
 import { checkRequestOptions } from './settings.js';
 
 export class HookedCall<T> extends Call<T> {
-  readonly #hooks: Hooks;
+  readonly #hooks: Hooks = this.core.settings.hooks!;
   readonly #callId = nextId();
   /** The last attempt's status and URL, for `onError`. */
   #status: number | undefined;
   #url = '';
   /** The hook an attempt is waiting for: a timeout then is the hook's. */
   #pending: keyof Hooks | undefined;
-
-  constructor(core: CallHost, req: CoreRequest<T>, raw: boolean) {
-    super(core, req, raw);
-    this.#hooks = core.settings.hooks!;
-  }
 
   /** `onSuccess` and `onError` run once per call, awaited within its deadline and signal. */
   override async run(): Promise<CoreResponse<T>> {
@@ -34,20 +29,16 @@ export class HookedCall<T> extends Call<T> {
     try {
       result = await super.run();
     } catch (error) {
-      if (!onError) throw error;
-      const pending = runHook(
-        'onError',
-        onError,
-        { ...this.context(this.#url), error: error as WfaError, status: this.#status },
-        this.secrets,
-      );
       // Past the deadline a pending onError is not waited for: the call's error stands.
-      if (pending) await this.#bound(pending);
+      if (onError) {
+        const context = { ...this.context(this.#url), error: error as WfaError, status: this.#status };
+        await this.#bound(runHook('onError', onError, context, this.secrets));
+      }
       throw error;
     }
     if (onSuccess) {
-      const pending = runHook('onSuccess', onSuccess, { ...this.context(this.#url), status: result.response.status }, this.secrets);
-      const ended = pending && (await this.#bound(pending));
+      const context = { ...this.context(this.#url), status: result.response.status };
+      const ended = await this.#bound(runHook('onSuccess', onSuccess, context, this.secrets));
       if (ended) throw ended;
     }
     return result;
@@ -57,7 +48,7 @@ export class HookedCall<T> extends Call<T> {
     this.attempts++;
     const { url } = request;
     const { beforeRequest, afterResponse } = this.#hooks;
-    const headers = beforeRequest ? await this.#beforeRequest(url) : this.headers;
+    const headers = beforeRequest ? await this.#beforeRequest(beforeRequest, url) : this.headers;
     const response = await this.transmit(request, headers, signal);
     this.#status = response.status;
     this.#url = url;
@@ -78,23 +69,24 @@ export class HookedCall<T> extends Call<T> {
         beforeRetry &&
         ((status, error, delayMs) =>
           runHook('beforeRetry', beforeRetry, { ...this.context(request.url), status, error, delayMs }, this.secrets)),
-      hookTimeout: () => this.#pending && hookTimeout(this.#pending, this.timeoutMs),
+      hookTimeout: () =>
+        this.#pending &&
+        new WfaError(
+          `hooks.${this.#pending} did not settle within the attempt's timeoutMs (${this.timeoutMs} ms); the call was not retried`,
+        ),
     };
   }
 
   /** Hooks add headers to a copy, through a setter only: the key is never readable, nor replaceable. */
-  async #beforeRequest(url: string): Promise<Record<string, string>> {
+  async #beforeRequest(hook: Hook<BeforeRequestContext>, url: string): Promise<Record<string, string>> {
     const sent = { ...this.headers };
     const set = (given: string, value: string): void => {
       // Read once: a name whose `toString` changes between reads must not pass the check as one name and be sent as another.
       const name = String(given);
-      const lower = name.toLowerCase();
-      if (lower === 'x-api-key') throw new WfaError('hooks may not set X-API-Key');
-      const checked = checkRequestOptions({ headers: { [name]: value } }, 'header set by a hook').headers!;
-      sent[lower] = checked[lower]!;
+      if (name.toLowerCase() === 'x-api-key') throw new WfaError('hooks may not set X-API-Key');
+      Object.assign(sent, checkRequestOptions({ headers: { [name]: value } }, 'header set by a hook').headers);
     };
-    const context = { ...this.context(url), headers: { set } };
-    await this.#wait('beforeRequest', runHook('beforeRequest', this.#hooks.beforeRequest!, context, this.secrets));
+    await this.#wait('beforeRequest', runHook('beforeRequest', hook, { ...this.context(url), headers: { set } }, this.secrets));
     return sent;
   }
 
@@ -121,21 +113,13 @@ export class HookedCall<T> extends Call<T> {
   }
 
   /** Awaits a hook's promise until the call's signal or deadline; a rejection is thrown, an end returned. */
-  async #bound(pending: Promise<void>): Promise<WfaError | undefined> {
+  async #bound(pending: Promise<void> | undefined): Promise<WfaError | undefined> {
+    if (!pending) return undefined;
     pending.catch(() => undefined);
     const result = await runPhase(() => pending, { signal: this.req.signal, deadline: this.deadline });
-    const { method } = this;
-    const route = this.context('').route;
     if (result.type === 'failed') throw result.error;
-    if (result.type === 'aborted') return new AbortError(`${method} ${route} was aborted by its signal`, { cause: result.reason });
-    if (result.type === 'deadline') {
-      const ms = this.req.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
-      return new TimeoutError(`${method} ${route} ran past the call's deadline (${ms} ms) in a hook`, ms, 'deadline');
-    }
-    return undefined;
+    const what = `${this.method} ${this.context('').route}`;
+    if (result.type === 'aborted') return new AbortError(`${what} was aborted by its signal`, { cause: result.reason });
+    return result.type === 'deadline' ? this.pastDeadline(what, ' in a hook') : undefined;
   }
-}
-
-function hookTimeout(name: keyof Hooks, timeoutMs: number): WfaError {
-  return new WfaError(`hooks.${name} did not settle within the attempt's timeoutMs (${timeoutMs} ms); the call was not retried`);
 }

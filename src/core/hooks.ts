@@ -118,16 +118,13 @@ export function nextId(): number {
   return ++lastId;
 }
 
-export function hookError(name: string, error: unknown, secrets: readonly string[]): WfaError {
-  const what = thrownName(error);
-  return new WfaError(`hooks.${name} threw (${what}); the call was not retried`, { cause: safeCause(error, secrets) });
-}
-
 /**
  * Calls a hook. A throw becomes the `WfaError` naming it; a returned promise is given back for the caller to
  * await within its bounds (a rejection becomes that error too), and nothing is allocated for a sync hook.
  */
 export function runHook<C>(name: keyof Hooks, hook: Hook<C>, context: C, secrets: readonly string[]): Promise<void> | undefined {
+  const failed = (error: unknown) =>
+    new WfaError(`hooks.${name} threw (${thrownName(error)}); the call was not retried`, { cause: safeCause(error, secrets) });
   let result: unknown;
   let then: unknown;
   try {
@@ -135,13 +132,13 @@ export function runHook<C>(name: keyof Hooks, hook: Hook<C>, context: C, secrets
     // Read inside the try: a `then` getter that throws is the hook's failure, not the network's.
     then = (result as { then?: unknown } | null | undefined)?.then;
   } catch (error) {
-    throw hookError(name, error, secrets);
+    throw failed(error);
   }
   if (typeof then !== 'function') return undefined;
   return new Promise<unknown>((resolve, reject) => then.call(result, resolve, reject)).then(
     () => undefined,
     (error: unknown) => {
-      throw hookError(name, error, secrets);
+      throw failed(error);
     },
   );
 }

@@ -1,4 +1,4 @@
-/** Query strings encoded as URLSearchParams would, without building one for the plain values most queries hold. */
+/** Query strings, each value checked before anything is sent. */
 import { ValidationError } from './errors.js';
 
 /**
@@ -13,22 +13,16 @@ import { ValidationError } from './errors.js';
  */
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
-/** What form encoding leaves as it is. */
-const FORM_SAFE = /^[\w.*-]*$/;
-
-function formEncode(text: string): string {
-  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
-}
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The query string (no `?`); refuses a value that is not a string, number or boolean before anything is sent. */
+/** The query string (no `?`), as `URLSearchParams` encodes it; refuses a value that is not a string, number or boolean. */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
-  if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
+  if (query === undefined) return '';
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) {
     // A string would be spread into one parameter per character.
     throw new ValidationError('query', [{ path: [], message: 'must be an object of names to values', code: 'invalid_type' }]);
   }
-  let text = '';
+  const params = new URLSearchParams();
   const add = (name: string, value: unknown) => {
     // A JavaScript caller can pass anything: an object would be sent as `[object Object]`.
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
@@ -39,18 +33,11 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
     if (LONE_SURROGATE.test(name) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
       throw new ValidationError('query', [{ path: [name], message: 'is not valid Unicode', code: 'invalid_value' }]);
     }
-    text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
+    params.append(name, String(value));
   };
-  for (const name in query) {
-    if (!Object.hasOwn(query, name)) continue;
-    const value = query[name];
+  for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value)) for (const item of value as readonly unknown[]) add(name, item);
     else if (value !== undefined && value !== null) add(name, value);
   }
-  return text;
-}
-
-export function withSearch(url: string, search: string): string {
-  if (!search) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}${search}`;
+  return params.toString();
 }

@@ -61,7 +61,6 @@ export interface CallHost {
   readonly settings: ClientSettings;
   readonly routes: Routes;
   readonly log: LevelLogger;
-  /** The key of one call; a key function runs within `timeoutMs` and the signal. */
-  key(signal: AbortSignal | undefined, timeoutMs: number): Promise<string>;
+  lastKey: string | undefined;
   noteDeprecation(endpoint: string, headers: Headers, secrets: readonly string[]): void;
 }

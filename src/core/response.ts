@@ -1,16 +1,10 @@
-/** What a call hands back from a response: its body parsed and checked, its headers with secrets removed. */
+/** What a call hands back from a response: its body parsed and checked, its details, its headers with secrets removed. */
 import { ApiError, ResponseValidationError, type Issue } from './errors.js';
 import { messageFromBody, pathOf } from './api-error.js';
+import type { ResponseDetails } from './options.js';
 import type { ResponseSpec } from './request.js';
 import { redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';
-
-/** What `parseBody` needs of the call. */
-export interface ParseContext {
-  readonly method: string;
-  readonly secrets: readonly string[];
-  readonly validate: boolean;
-}
 
 /** Header names in lower case (as `Headers` gives them), values with the secrets removed. */
 export function redactHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
@@ -23,40 +17,60 @@ export function redactHeaders(headers: Headers, secrets: readonly string[]): Rec
 export function parseBody<T>(
   received: { text: string; url: string; headers: Headers },
   spec: ResponseSpec<T> | undefined,
-  context: ParseContext,
+  call: { method: string; secrets: readonly string[]; validate: boolean },
 ): T {
-  const { secrets } = context;
-  let body: unknown;
-  let issues: readonly Issue[] | undefined;
+  const { secrets } = call;
+  const invalid = (body: unknown, issues: readonly Issue[]) =>
+    new ResponseValidationError({
+      body: spec?.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
+      issues,
+      method: call.method,
+      url: redactText(received.url, secrets),
+      what: spec?.name,
+    });
+  let data: unknown;
   try {
-    if (received.text !== '') body = JSON.parse(received.text);
+    if (received.text !== '') data = JSON.parse(received.text);
   } catch {
-    body = redactAndCut(received.text, secrets, 10_000);
     const message = `is not JSON (content-type ${received.headers.get('content-type') ?? 'missing'})`;
-    issues = [{ path: [], message, code: 'invalid_json' }];
+    throw invalid(redactAndCut(received.text, secrets, 10_000), [{ path: [], message, code: 'invalid_json' }]);
   }
-  if (!issues) {
-    try {
-      let data: unknown = body;
-      if (spec?.schema && context.validate) {
-        const result = safeParse(spec.schema, body);
-        if (result.success) data = result.data;
-        else issues = toIssues(result.error);
-      }
-      if (!issues) return spec?.read ? spec.read(data) : (data as T);
-    } catch (error) {
-      if (!(error instanceof ResponseValidationError)) throw error;
-      body = error.body;
-      issues = error.issues;
-    }
+  if (spec?.schema && call.validate) {
+    const result = safeParse(spec.schema, data);
+    if (!result.success) throw invalid(data, toIssues(result.error));
+    data = result.data;
   }
-  throw new ResponseValidationError({
-    body: spec?.hideBody ? '[body hidden: it may contain a credential]' : redact(body, secrets),
-    issues,
-    method: context.method,
-    url: redactText(received.url, secrets),
-    what: spec?.name,
-  });
+  try {
+    return spec?.read ? spec.read(data) : (data as T);
+  } catch (error) {
+    throw error instanceof ResponseValidationError ? invalid(error.body, error.issues) : error;
+  }
+}
+
+/**
+ * Built for every call, read by few: the header lookups and the redaction wait until asked for. Only the URL is
+ * kept, not the received text, which a page's details must not hold on to.
+ */
+export function responseDetails(
+  { status, headers, url }: { status: number; headers: Headers; url: string },
+  secrets: readonly string[],
+  counts: { attempts: number; elapsedMs: number },
+): ResponseDetails {
+  let shown: Headers | undefined;
+  return {
+    status,
+    get headers() {
+      shown ??= secrets.length ? new Headers(redactHeaders(headers, secrets)) : headers;
+      return shown;
+    },
+    get requestId() {
+      return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
+    },
+    get url() {
+      return redactText(url, secrets);
+    },
+    ...counts,
+  };
 }
 
 /** The fallback's 404 names the URL tried first too: that is the one the caller expects. */

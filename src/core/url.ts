@@ -1,8 +1,4 @@
-/**
- * What counts as an http(s) URL, once for the whole package. Imports nothing, so the webhooks entry can use it
- * without the client.
- */
-
+/** What counts as an http(s) URL, once for the whole package; imports nothing, so the webhooks entry can use it. */
 export function isHttpUrl(text: string): boolean {
   // Parsed once (`URL.canParse` then `new URL` parsed it twice); `URL.parse` is not in Node 20.
   try {

@@ -166,7 +166,7 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
     step === 'deadline'
       ? new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last))
       : new AbortError(`Waiting for build ${buildId} was aborted`, { cause: signal?.reason });
-  const onWait = core.hooks?.onWait;
+  const onWait = core.settings.hooks?.onWait;
   const report = onWait && waitEvents(onWait, buildId, limits, stop);
   if (report) await report('start');
   let outcome: WaitEvent['outcome'] = 'stopped';
@@ -177,7 +177,7 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
     for (;;) {
       // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
       const left = Math.min(limits.deadline - now(), MAX_TIMER_MS);
-      const timeoutMs = Math.max(1, Math.floor(Math.min(schedule.requestTimeoutMs ?? core.timeoutMs, left)));
+      const timeoutMs = Math.max(1, Math.floor(Math.min(schedule.requestTimeoutMs ?? core.settings.timeoutMs, left)));
       const polled = await core.request({ ...request, timeoutMs, maxRetries: 0 }).catch((error: unknown) => ({ error }));
       let retryAfterMs: number | undefined;
       if ('error' in polled) {

@@ -97,10 +97,10 @@ async function prepare(core: HttpCore, target: DownloadTarget, given: unknown, f
     const transfer = new Transfer({
       ...bounds,
       url: url ?? (await readUrl(core, id!, bounds)),
-      fetch: core.fetchOption,
+      fetch: core.settings.fetch,
       refresh: id === undefined ? undefined : () => readUrl(core, id, bounds),
-      timeoutMs: timeoutMs ?? core.timeoutMs,
-      maxRetries: maxRetries ?? core.maxRetries,
+      timeoutMs: timeoutMs ?? core.settings.timeoutMs,
+      maxRetries: maxRetries ?? core.settings.maxRetries,
       log: core.log,
       restartable: file,
     });

@@ -66,7 +66,7 @@ export function listEndpoint<T>(
           }
           const items = envelope.items as T[];
           // Checked, then used as received (the very objects in `body`): the item schemas transform nothing.
-          const result = core.validateResponses ? safeParse(itemsSchema, items) : undefined;
+          const result = core.settings.validateResponses ? safeParse(itemsSchema, items) : undefined;
           if (result && !result.success) {
             throw new ResponseValidationError({ body, issues: toIssues(result.error, envelope.itemsPath), method: 'GET', url: path, what });
           }
