@@ -8,7 +8,6 @@ import { Call } from './call.js';
 import { HookedCall } from './hooked-call.js';
 import type { Hooks } from './hooks.js';
 import type { LevelLogger } from './logger.js';
-import type { FetchLike } from './options.js';
 import { redact, redactAndCut, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Routes } from './request.js';
 import type { ClientSettings } from './settings.js';
@@ -50,11 +49,6 @@ export class HttpCore implements CallHost {
 
   get validateResponses(): boolean {
     return this.settings.validateResponses;
-  }
-
-  /** The client's `fetch` option, for downloads, which send none of the client's headers. */
-  get fetchOption(): FetchLike | undefined {
-    return this.settings.fetch;
   }
 
   /** For build waits' `onWait`. */

@@ -97,7 +97,7 @@ async function prepare(core: HttpCore, target: DownloadTarget, given: unknown, f
     const transfer = new Transfer({
       ...bounds,
       url: url ?? (await readUrl(core, id!, bounds)),
-      fetch: core.fetchOption,
+      transport: core.settings.transport,
       refresh: id === undefined ? undefined : () => readUrl(core, id, bounds),
       timeoutMs: timeoutMs ?? core.timeoutMs,
       maxRetries: maxRetries ?? core.maxRetries,
