@@ -19,9 +19,9 @@ export async function requestArtifact(transport: Transport, request: TransportRe
     const response = await transport({ ...request, url });
     const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
-    void response.body?.[Symbol.asyncIterator]()
-      .return?.()
-      ?.catch(() => undefined);
+    // Started first: a Node stream's iterator lets its connection go on `return()` only once it has started.
+    const hop = response.body?.[Symbol.asyncIterator]();
+    if (hop && !(await hop.next()).done) await hop.return?.();
     const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
     // A network error, as `fetch` gives for these: retried, then a `ConnectionError` that quotes no URL.
     if (hops >= MAX_REDIRECTS) throw new TypeError('redirect count exceeded');
