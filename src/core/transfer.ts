@@ -273,9 +273,7 @@ export class Transfer {
     if (!onProgress || this.#skip > 0) return;
     const report = (error: unknown) => log.log('warn', `onProgress of a download failed (${thrownName(error)}); the download goes on`);
     try {
-      const result: unknown = onProgress({ bytes: this.#received, total: this.#total });
-      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
-        (result as PromiseLike<unknown>).then(undefined, report);
+      Promise.resolve(onProgress({ bytes: this.#received, total: this.#total })).catch(report);
     } catch (error) {
       report(error);
     }
