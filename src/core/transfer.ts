@@ -149,7 +149,7 @@ export class Transfer {
       const codes = networkErrorCodes(lastError);
       const raw = lastError instanceof Error ? lastError.message : String(lastError);
       const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#url);
-      // Not the raw error as `cause`: fetch's messages (and their causes) can quote the signed URL.
+      // Not the raw error as `cause`: a transport's messages (and their causes) can quote the signed URL.
       const cause = Object.assign(new Error(detail), codes.length ? { code: codes[0] } : {});
       throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
     }
