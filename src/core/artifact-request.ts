@@ -1,24 +1,34 @@
 /**
- * The download's requests, on the wire: the one call to `fetch` (the function a transport replaces), and what
- * a download host's error becomes, its signed URL never quoted.
+ * The download's request on the wire, over the client's transport, redirects followed by hand where the transport
+ * does not; and what a download host's error becomes, its signed URL never quoted.
  */
-import { ERROR_BODY_BYTES } from './body.js';
+import { ERROR_BODY_BYTES, readText } from './body.js';
 import { AbortError, ApiError, ResponseValidationError, ValidationError } from './errors.js';
-import type { FetchLike } from './options.js';
 import { redact, redactText, usableSecrets, withoutQuery } from './redact.js';
-import type { TransportRequest, TransportResponse } from './transport.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { isHttpUrl } from './url.js';
 
-/** The download's one request: redirects followed to any host (nothing secret is sent). A transport swaps in here. */
-export async function fetchArtifact(fetchImpl: FetchLike | undefined, request: TransportRequest): Promise<TransportResponse> {
-  const init: RequestInit = { method: request.method, headers: request.headers, signal: request.signal, redirect: 'follow' };
-  const response = await (fetchImpl ? fetchImpl(request.url, init) : fetch(request.url, init));
-  return { status: response.status, headers: response.headers, body: response.body && chunksOf(response.body) };
-}
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+// As many as `fetch` follows.
+const MAX_REDIRECTS = 20;
 
-/** A Web stream as an async iterable, which not every browser's `ReadableStream` is. */
-export async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+/** The download's one request, redirects followed to any host (nothing secret is sent); a bad one fails as in `fetch`. */
+export async function requestArtifact(transport: Transport, request: TransportRequest): Promise<TransportResponse> {
+  let url = request.url;
+  for (let hops = 0; ; hops++) {
+    const response = await transport({ ...request, url });
+    const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) return response;
+    // Started first: a Node stream's iterator lets its connection go on `return()` only once it has started.
+    const hop = response.body?.[Symbol.asyncIterator]();
+    if (hop && !(await hop.next()).done) await hop.return?.();
+    const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
+    // A network error, as `fetch` gives for these: retried, then a `ConnectionError` that quotes no URL.
+    if (hops >= MAX_REDIRECTS) throw new TypeError('redirect count exceeded');
+    if (!next || !isHttpUrl(next.href) || next.username !== '' || next.password !== '')
+      throw new TypeError('redirect to a location that is not an http(s) URL without credentials');
+    url = next.href;
+  }
 }
 
 /** A signed URL's query, and each of its longer values, which a host's error may quote apart. */
@@ -34,30 +44,22 @@ export function hideUrl(text: string, url: string): string {
   return redactText(shown, querySecrets(url), '[query hidden]');
 }
 
-/** An error response's head, enough for any message (the rest is never read), parsed when it is JSON. */
-async function errorBody(body: AsyncIterable<Uint8Array> | null): Promise<unknown> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of body ?? []) {
-    text += decoder.decode(chunk, { stream: true });
-    if (text.length >= ERROR_BODY_BYTES) break;
-  }
-  try {
-    return text === '' ? undefined : JSON.parse(text);
-  } catch {
-    return text.slice(0, ERROR_BODY_BYTES);
-  }
-}
-
 /** A download host's error status as an `ApiError`, the signed URL redacted like a secret (S3 echoes the signature). */
 export async function hostError(response: TransportResponse, url: string): Promise<ApiError> {
   const secrets = querySecrets(url);
-  const body = await errorBody(response.body).catch(() => undefined);
+  // Only the head: enough for any message, and the rest is never read.
+  const text = (await readText(response, ERROR_BODY_BYTES, true).catch(() => undefined)) ?? '';
+  let body: unknown = text || undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the text as it came.
+  }
   const headers = redact(Object.fromEntries(response.headers), secrets);
   return ApiError.from({ status: response.status, headers, method: 'GET', url: withoutQuery(url), body: redact(body, secrets) });
 }
 
-/** Fetch rejects a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */
+/** The transports reject a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */
 export function isNetworkError(error: unknown): boolean {
   return !(error instanceof ResponseValidationError || error instanceof AbortError || error instanceof ValidationError);
 }

@@ -1,22 +1,22 @@
 /**
- * One download from a `download_url`: no key and none of the client's headers (the URL is the credential), each
- * wait for data bounded, resumed with `Range` only where a validator proves the artifact unchanged, the length
- * checked wherever it is known. Loaded on first use; its one request is `fetchArtifact` (artifact-request.ts).
+ * One download from a `download_url`, over the client's transport: no key and none of the client's headers (the
+ * URL is the credential), each wait for data bounded, resumed with `Range` only where a validator proves the
+ * artifact unchanged, the length checked wherever it is known. Loaded on first use; its request is in artifact-request.ts.
  */
-import { chunksOf, fetchArtifact, hideUrl, hostError, isNetworkError } from './artifact-request.js';
-import { thrownName, withoutQuery } from './redact.js';
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
+import { hideUrl, hostError, isNetworkError, requestArtifact } from './artifact-request.js';
 import type { DownloadOptions } from './download-options.js';
+import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
 import type { LevelLogger } from './logger.js';
-import type { FetchLike } from './options.js';
-import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
+import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes } from './retry.js';
-import type { TransportResponse } from './transport.js';
+import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
+import type { Transport, TransportResponse } from './transport.js';
 
 /** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
 export interface TransferSpec extends DownloadOptions {
   url: string;
-  fetch: FetchLike | undefined;
+  /** The client's: a download streams as its calls do (`node:http` on Node, else `fetch`). */
+  transport: Transport;
   /** A fresh URL for an expired one (403, 404, 410): asked once per download. */
   refresh: (() => Promise<string>) | undefined;
   timeoutMs: number;
@@ -149,7 +149,7 @@ export class Transfer {
       const codes = networkErrorCodes(lastError);
       const raw = lastError instanceof Error ? lastError.message : String(lastError);
       const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#url);
-      // Not the raw error as `cause`: fetch's messages (and their causes) can quote the signed URL.
+      // Not the raw error as `cause`: a transport's messages (and their causes) can quote the signed URL.
       const cause = Object.assign(new Error(detail), codes.length ? { code: codes[0] } : {});
       throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
     }
@@ -173,8 +173,8 @@ export class Transfer {
     const resuming = this.#received > 0;
     if (resuming) headers.range = `bytes=${this.#received}-`;
     if (resuming && this.#validator) headers['if-range'] = this.#validator;
-    const request = { method: 'GET', url: this.#url, headers, body: undefined, signal: conn.signal };
-    const result = await this.#phase(() => fetchArtifact(this.#spec.fetch, request));
+    const request = { method: 'GET', url: this.#url, headers, body: undefined, signal: conn.signal, redirect: 'follow' } as const;
+    const result = await this.#phase(() => requestArtifact(this.#spec.transport, request));
     if (result.type !== 'done') return this.#dropped(result);
     const response = result.value;
     const { status } = response;
@@ -245,7 +245,7 @@ export class Transfer {
       this.#received = 0;
     }
     if (this.#total !== undefined) this.#checkSize(this.#total);
-    this.#body = (body ?? chunksOf(new Response(new Uint8Array(0)).body!))[Symbol.asyncIterator]();
+    this.#body = body?.[Symbol.asyncIterator]() ?? (async function* () {})();
   }
 
   #checkSize(bytes: number): void {
@@ -273,9 +273,7 @@ export class Transfer {
     if (!onProgress || this.#skip > 0) return;
     const report = (error: unknown) => log.log('warn', `onProgress of a download failed (${thrownName(error)}); the download goes on`);
     try {
-      const result: unknown = onProgress({ bytes: this.#received, total: this.#total });
-      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
-        (result as PromiseLike<unknown>).then(undefined, report);
+      Promise.resolve(onProgress({ bytes: this.#received, total: this.#total })).catch(report);
     } catch (error) {
       report(error);
     }

@@ -4,7 +4,7 @@
  */
 import type { FetchLike } from './options.js';
 
-/** One HTTP request, as the core hands it to a transport. Redirects are never followed by the transport. */
+/** One HTTP request, as the core hands it to a transport. Redirects are the core's to follow. */
 export interface TransportRequest {
   method: string;
   url: string;
@@ -13,6 +13,11 @@ export interface TransportRequest {
   body: string | undefined;
   /** Aborts the request and any read of its body. */
   signal: AbortSignal;
+  /**
+   * Downloads only, which send nothing secret: `fetch` may follow redirects to any host, since a browser hides
+   * them (status 0). Transports that do not follow them hand back the 3xx.
+   */
+  redirect?: 'follow' | undefined;
 }
 
 /** What came back. `status` is 0 where a browser hid a redirect from scripts. */
@@ -31,8 +36,8 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
  * that patch it after the client exists still work.
  */
 export function fetchTransport(fetchLike?: FetchLike): Transport {
-  return async ({ method, url, headers, body, signal }) => {
-    const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: 'manual' };
+  return async ({ method, url, headers, body, signal, redirect }) => {
+    const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: redirect ?? 'manual' };
     return fromResponse(await (fetchLike ? fetchLike(url, init) : fetch(url, init)));
   };
 }

@@ -72,7 +72,7 @@ export class Builds extends Resource {
    * ```
    */
   async download(target: DownloadTarget, options?: DownloadOptions | null): Promise<ReadableStream<Uint8Array>> {
-    return downloadStream(coreOf(this), target, options);
+    return downloadStream(this, target, options);
   }
 
   /**
@@ -88,6 +88,6 @@ export class Builds extends Resource {
    * ```
    */
   async downloadToFile(target: DownloadTarget, path: string, options?: DownloadOptions | null): Promise<DownloadedFile> {
-    return downloadFile(coreOf(this), target, path, options);
+    return downloadFile(this, target, path, options);
   }
 }

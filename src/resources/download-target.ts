@@ -1,12 +1,12 @@
 /** From what `builds.download` and `downloadToFile` are given (a build, its id, a workflow) to a started transfer. */
 import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
 import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
-import type { HttpCore } from '../core/http.js';
 import { now } from '../core/timing.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
-import { BUILD_FAILURE_STATUSES, BuildSchema, type Build } from './build.js';
+import { BUILD_FAILURE_STATUSES } from './build.js';
+import { coreOf, send, type Resource } from './resource.js';
 
 /**
  * What a download accepts: a build id, a build (its `download_url` is used as is, and its `id` read again if
@@ -57,20 +57,18 @@ function parseTarget(target: DownloadTarget): { id: string | undefined; url: str
   return { id, url };
 }
 
-/** Reads the build for its `download_url`, within what is left of the download's deadline. */
-async function readUrl(core: HttpCore, id: string, options: DownloadOptions & { deadline: number }): Promise<string> {
+/** Reads the build for its `download_url` (the table's `builds.get`), within what is left of the download's deadline. */
+async function readUrl(builds: Resource, id: string, options: DownloadOptions & { deadline: number }): Promise<string> {
   const { signal, timeoutMs, maxRetries, deadline, deadlineMs } = options;
   const left = deadlineMs === undefined ? undefined : Math.max(1, Math.ceil(deadline - now()));
-  const path = `/builds/${idSegment(id, 'build id')}`;
-  const request = { method: 'GET', path, route: '/builds/{id}', signal, timeoutMs, maxRetries, deadlineMs: left };
-  const { data: build } = await core
-    .request<Build>({ ...request, response: { name: 'build', schema: BuildSchema } })
-    .catch((error: unknown) => {
+  const build = await send(builds, 'builds.get', { id, options: { signal, timeoutMs, maxRetries, deadlineMs: left } }).catch(
+    (error: unknown) => {
       // The read's own deadline is what was left of the download's: the error names the download's.
       if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
         throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
       throw error;
-    });
+    },
+  );
   if (BUILD_FAILURE_STATUSES.includes(String(build.status).toLowerCase())) throw new BuildFailedError(id, build);
   if (build.status !== 'completed' || typeof build.download_url !== 'string') {
     throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
@@ -84,7 +82,7 @@ async function readUrl(core: HttpCore, id: string, options: DownloadOptions & { 
  * Checks the options and the target (nothing sent), then gives what starts the transfer: reads the build if
  * needed, and connects, so a download that cannot start rejects there.
  */
-async function prepare(core: HttpCore, target: DownloadTarget, given: unknown, file: boolean): Promise<() => Promise<Transfer>> {
+async function prepare(builds: Resource, target: DownloadTarget, given: unknown, file: boolean): Promise<() => Promise<Transfer>> {
   // The transfer code is loaded on first use: most apps never download, and a browser bundle leaves it out.
   const { Transfer } = await import('../core/transfer.js');
   const options =
@@ -93,12 +91,13 @@ async function prepare(core: HttpCore, target: DownloadTarget, given: unknown, f
   if (url === undefined) idSegment(id, 'build id');
   return async () => {
     const { deadlineMs, timeoutMs, maxRetries } = options;
+    const core = coreOf(builds);
     const bounds = { ...options, deadline: deadlineMs === undefined ? Number.POSITIVE_INFINITY : now() + deadlineMs };
     const transfer = new Transfer({
       ...bounds,
-      url: url ?? (await readUrl(core, id!, bounds)),
-      fetch: core.settings.fetch,
-      refresh: id === undefined ? undefined : () => readUrl(core, id, bounds),
+      url: url ?? (await readUrl(builds, id!, bounds)),
+      transport: core.settings.transport,
+      refresh: id === undefined ? undefined : () => readUrl(builds, id, bounds),
       timeoutMs: timeoutMs ?? core.settings.timeoutMs,
       maxRetries: maxRetries ?? core.settings.maxRetries,
       log: core.log,
@@ -110,15 +109,15 @@ async function prepare(core: HttpCore, target: DownloadTarget, given: unknown, f
 }
 
 /** `builds.download`: the artifact as a Web stream. */
-export async function downloadStream(core: HttpCore, target: DownloadTarget, options: unknown): Promise<ReadableStream<Uint8Array>> {
-  const start = await prepare(core, target, options, false);
+export async function downloadStream(builds: Resource, target: DownloadTarget, options: unknown): Promise<ReadableStream<Uint8Array>> {
+  const start = await prepare(builds, target, options, false);
   const { transferStream } = await import('../core/transfer.js');
   return transferStream(await start());
 }
 
 /** `builds.downloadToFile`: the artifact written to `path`, which is checked before anything is sent. */
-export async function downloadFile(core: HttpCore, target: DownloadTarget, path: string, options: unknown): Promise<DownloadedFile> {
-  const start = await prepare(core, target, options, true);
+export async function downloadFile(builds: Resource, target: DownloadTarget, path: string, options: unknown): Promise<DownloadedFile> {
+  const start = await prepare(builds, target, options, true);
   const { writeToFile } = await import('../core/write-to-file.js');
   return writeToFile(start, path);
 }

@@ -1,7 +1,8 @@
 /**
  * One measured 1 GiB download to a file, in a process of its own (started by download-memory.test.ts with the
  * V8 flags under test): prints `{ rss, heap, bytes, ok }` as JSON, the peak growths after a warm-up and a GC.
- * `sdk` is `downloadToFile`; `fetch` and `http` are the same loop, one chunk written at a time, by hand.
+ * `sdk` is `downloadToFile` over the project's transport; `fetch` and `http` are the same loop, one chunk written at a
+ * time, by hand.
  */
 import { spawn } from 'node:child_process';
 import { open, rm } from 'node:fs/promises';
@@ -52,7 +53,10 @@ const viaHttp = (from: string, limit?: number) =>
   new Promise<number>((resolve, reject) => get(from, (response) => byHand(response, limit).then(resolve, reject)).on('error', reject));
 
 try {
-  const client = new Client({ baseUrl: url, apiKey });
+  // The transport of the test's project (test/helpers/transport.ts): node:http, or `fetch` when it says so.
+  const viaFetchOption =
+    process.env['WFA_TEST_TRANSPORT'] === 'fetch' ? { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) } : {};
+  const client = new Client({ baseUrl: url, apiKey, ...viaFetchOption });
   const workflow = await client.workflows.create({
     name: 'b',
     platform: 'zapier',

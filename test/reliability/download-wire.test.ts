@@ -1,15 +1,17 @@
 /**
  * Downloads against a raw TCP host on 127.0.0.1 that writes its responses byte by byte as a test tells it:
  * where the file goes (checked before any request), a resume without validators after the artifact changed,
- * and bodies that end early with and without a length the client can know.
+ * bodies that end early with and without a length the client can know, and each download guarantee over the
+ * client's transport (the suite runs once per transport: node:http and fetch).
  */
 import { createServer, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Client, ConnectionError, ValidationError, WfaError } from '../../src/index.js';
+import { ApiError, Client, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from '../../src/index.js';
 
 /** One request as it came off the wire: its path and its headers, names in lower case. */
 interface Seen {
@@ -17,8 +19,11 @@ interface Seen {
   headers: Record<string, string>;
 }
 
-/** What the host writes for the `n`th request (from 1); the connection is then closed (FIN, not a reset). */
-type Respond = (request: Seen, n: number) => string | Buffer;
+/**
+ * What the host writes for the `n`th request (from 1); the connection is then closed (FIN, not a reset), except
+ * after `{ stall }`, which is written and then nothing more.
+ */
+type Respond = (request: Seen, n: number) => string | Buffer | { stall: Buffer };
 
 interface Host {
   url: string;
@@ -42,7 +47,9 @@ async function rawHost(respond: Respond): Promise<Host> {
       const request = { path: line.split(' ')[1] ?? '', headers };
       seen.push(request);
       head = '';
-      socket.end(respond(request, seen.length));
+      const out = respond(request, seen.length);
+      if (typeof out === 'object' && 'stall' in out) socket.write(out.stall);
+      else socket.end(out);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -73,19 +80,22 @@ const response = (status: string, headers: Record<string, string>, body: Buffer 
 const BUILD = (url: string) => ({ status: 'completed', download_url: `${url}/a.zip` });
 
 let host: Host | undefined;
+let other: Host | undefined;
 let dir = '';
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wfa-download-wire-'));
 });
 afterEach(async () => {
   await host?.close();
-  host = undefined;
+  await other?.close();
+  host = other = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
-async function start(respond: Respond, maxRetries = 2) {
+async function start(respond: Respond, maxRetries = 2, timeoutMs?: number) {
   host = await rawHost(respond);
-  return new Client({ baseUrl: host.url, apiKey: 'wfa_test_key', apiPrefix: '', maxRetries });
+  const headers = { 'x-tenant-token': 'tenant_secret_5e1d' };
+  return new Client({ baseUrl: host.url, apiKey: 'wfa_test_key', apiPrefix: '', maxRetries, timeoutMs, headers });
 }
 
 describe('downloadToFile: where the file goes', () => {
@@ -174,3 +184,105 @@ describe('a body that ends early', () => {
     await expect(client.builds.downloadToFile(BUILD(host!.url), path)).resolves.toEqual({ path, bytes: 50 });
   });
 });
+
+describe("each guarantee over the client's transport", () => {
+  const whole = { 'content-length': '100', 'accept-ranges': 'bytes', etag: '"v1"' };
+  const sentNothingOfTheClients = (seen: Seen[]) =>
+    expect(JSON.stringify(seen)).not.toMatch(/wfa_test_key|tenant_secret|x-api-key|x-tenant-token|authorization/);
+
+  it('follows a redirect to another host, sending it no key and no client header, and resumes through it', async () => {
+    other = await rawHost((_, n) =>
+      n === 1
+        ? response('200 OK', whole, A.subarray(0, 50))
+        : response('206 Partial Content', { 'content-range': `bytes 50-99/100`, 'content-length': '50', etag: '"v1"' }, A.subarray(50)),
+    );
+    const client = await start(() =>
+      response('302 Found', { connection: 'close', location: `${other!.url}/signed.zip?sig=s3cr3t-signature`, 'content-length': '0' }, ''),
+    );
+    const path = join(dir, 'build.zip');
+    await expect(client.builds.downloadToFile(BUILD(host!.url), path)).resolves.toEqual({ path, bytes: 100 });
+    expect(Buffer.compare(await readFile(path), A)).toBe(0);
+    expect(other!.seen.map((r) => [r.path, r.headers['range'], r.headers['if-range']])).toEqual([
+      ['/signed.zip?sig=s3cr3t-signature', undefined, undefined],
+      ['/signed.zip?sig=s3cr3t-signature', 'bytes=50-', '"v1"'],
+    ]);
+    sentNothingOfTheClients([...host!.seen, ...other!.seen]);
+  });
+
+  it('bounds a redirect loop: a ConnectionError that quotes no URL', async () => {
+    const client = await start(
+      (request) =>
+        response('302 Found', { connection: 'close', location: `${request.path}x?sig=s3cr3t-signature`, 'content-length': '0' }, ''),
+      0,
+    );
+    const error = await client.builds.download(BUILD(host!.url)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/redirect count exceeded|fetch failed/);
+    expect(inspectAll(error)).not.toMatch(/s3cr3t/);
+    expect(host!.seen.length).toBe(21);
+  });
+
+  it('times out a body that stalls mid-way, as a dropped connection (TimeoutError after the retries)', async () => {
+    const client = await start(() => ({ stall: response('200 OK', whole, A.subarray(0, 50)) }), 1, 300);
+    const error = await client.builds.downloadToFile(BUILD(host!.url), join(dir, 'build.zip')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/no data for 300 ms after 50 of 100 bytes/);
+    expect(host!.seen.map((r) => r.headers['range'])).toEqual([undefined, 'bytes=50-']);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('refuses an artifact over maxBytes by its declared length, before reading it', async () => {
+    const client = await start(() => response('200 OK', whole, A));
+    const error = await client.builds.download(BUILD(host!.url), { maxBytes: 99 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues[0]?.code).toBe('too_big');
+  });
+
+  it('reads the build again for a fresh URL after a 403, and hides the signed query of an error response', async () => {
+    const client = await start((request, n) => {
+      if (request.path.startsWith('/builds/')) {
+        const build = {
+          id: 'bld_1',
+          workflow_id: 'wf_1',
+          status: 'completed',
+          progress: 100,
+          download_url: `${host!.url}/a.zip?sig=fresh-${n}-signature`,
+        };
+        return response('200 OK', { 'content-type': 'application/json' }, JSON.stringify(build));
+      }
+      return response('403 Forbidden', { 'content-type': 'text/plain' }, `expired: ${request.path}`);
+    }, 0);
+    const error = await client.builds.download('bld_1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(403);
+    expect(host!.seen.map((r) => r.path)).toEqual([
+      '/builds/bld_1',
+      '/a.zip?sig=fresh-1-signature',
+      '/builds/bld_1',
+      '/a.zip?sig=fresh-3-signature',
+    ]);
+    expect(inspectAll(error)).not.toMatch(/signature/);
+    sentNothingOfTheClients(host!.seen.filter((r) => r.path.endsWith('signature')));
+  });
+
+  it('fails a length mismatch of a resumed 206 against the first total as changed, never spliced', async () => {
+    const client = await start((_, n) =>
+      n === 1
+        ? response('200 OK', whole, A.subarray(0, 50))
+        : response(
+            '206 Partial Content',
+            { 'content-range': 'bytes 50-149/150', 'content-length': '100', etag: '"v1"' },
+            Buffer.alloc(100),
+          ),
+    );
+    const error = await client.builds.downloadToFile(BUILD(host!.url), join(dir, 'build.zip')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues[0]?.code).toBe('changed');
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+/** Every rendering of an error a user might log. */
+function inspectAll(error: unknown): string {
+  return `${inspect(error, { depth: Infinity, showHidden: true })} ${JSON.stringify(error)} ${String(error)}`;
+}
