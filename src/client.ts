@@ -2,8 +2,7 @@
  * The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them.
  */
 import { HttpCore } from './core/http.js';
-import { clientLogger } from './core/logger.js';
-import { readEnv, type ClientOptions, type RequestOptions } from './core/options.js';
+import type { ClientOptions, RequestOptions } from './core/options.js';
 import { clientSettings } from './core/settings.js';
 import type { QueryValue } from './core/query.js';
 import { Auth, type Credentials } from './resources/auth.js';
@@ -79,9 +78,8 @@ export class Client {
    */
   constructor(options: ClientOptions = {}) {
     const settings = clientSettings(options);
-    const log = clientLogger(options.logger, options.logLevel);
-    this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options, log);
-    this.#core = new HttpCore(settings, this.#routes, log);
+    this.#routes = new PrefixRoutes(settings.baseUrl, settings, settings.log);
+    this.#core = new HttpCore(settings, this.#routes, settings.log);
     this.builds = new Builds(this.#core);
     this.workflows = new Workflows(this.#core, this.builds);
     this.orders = new Orders(this.#core);

@@ -8,13 +8,11 @@ import { isHttpUrl } from './url.js';
 
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
-type Check<T> = z.core.$ZodCheck<T>;
-
 // zod's own builders, as they are: each resource imports its schemas' parts from here.
 export { array, looseObject, optional, partial, strictObject, string, unknown } from 'zod/mini';
 
 // A failed check stops the checks after it (`abort`), so an object's check may rely on its fields' own.
-export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): Check<T> {
+export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): z.core.$ZodCheck<T> {
   return z.refine<T>(fn, { error: message, path, abort: true });
 }
 

@@ -3,7 +3,7 @@
  * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or a response other than 404 under it), a 404
  * is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
  */
-import { ValidationError, WfaError, type Issue } from '../core/errors.js';
+import { ValidationError, WfaError } from '../core/errors.js';
 import type { Route, Routes } from '../core/request.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
@@ -17,14 +17,8 @@ const PATH_PREFIX = /^(?:\/[\w.~!$&'()*+,;=:@%-]+)*$/;
 // A path that names a prefix itself (`/api/v1/...`, `/v1/...`) is sent under the confirmed one.
 const NAMED_PREFIX = /^(?:\/api)?\/v1(?=\/|$)/;
 
-export interface NormalisedBaseUrl {
-  /** Origin plus any path before the version prefix, without a trailing slash. */
-  root: string;
-  prefix: ApiPrefix | undefined;
-}
-
-/** `https://host/svc/api/v1/` is `{ root: 'https://host/svc', prefix: '/api/v1' }`. */
-export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
+/** `https://host/svc/api/v1/` is `{ root: 'https://host/svc', prefix: '/api/v1' }`: the root without a trailing slash. */
+export function normaliseBaseUrl(input: string): { root: string; prefix: ApiPrefix | undefined } {
   const text = input.trim();
   if (!isHttpUrl(text)) {
     throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
@@ -47,12 +41,10 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
 }
 
 /** `''` and `'/'` are no prefix; a path prefix loses its trailing slashes. Named in a `ValidationError` otherwise. */
-export function checkPathPrefix(value: unknown, option: 'apiPrefix' | 'authPath'): string {
+function checkPathPrefix(value: string, option: 'apiPrefix' | 'authPath'): string {
   const issue = (message: string): never => {
-    const issues: Issue[] = [{ path: [option], message, code: 'invalid_value' }];
-    throw new ValidationError('client options', issues);
+    throw new ValidationError('client options', [{ path: [option], message, code: 'invalid_value' }]);
   };
-  if (typeof value !== 'string') return issue('must be a string');
   const path = value.trim().replace(/\/+$/, '');
   if (path !== '' && !path.startsWith('/')) issue(`must start with "/", such as "/wfa/v1"`);
   if (!PATH_PREFIX.test(path)) issue("must be path segments only: letters, digits and -._~!$&'()*+,;=:@%, no query, fragment or spaces");
