@@ -8,7 +8,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import { chooseTransport } from './choose-transport.js';
 import type { Hooks } from './hooks.js';
 import { clientLogger } from './logger.js';
-import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type Logger, type NodeAgent, type RequestOptions } from './options.js';
+import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type NodeAgent, type RequestOptions } from './options.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 import { checked, checkInput } from './schema.js';
 import { userAgent } from './user-agent.js';
@@ -115,7 +115,9 @@ function buildSchemas() {
       ),
       maxResponseBytes: z.optional(checked<number>('a whole number of bytes > 0', (v) => Number.isSafeInteger(v) && (v as number) > 0)),
       validateResponses: z.optional(checked<boolean>('true or false', (v) => typeof v === 'boolean')),
-      logger: z.optional(checked<Logger>('an object with error, warn, info and debug', (v) => typeof v === 'object' && v !== null)),
+      logger: z.optional(
+        checked<ClientOptions['logger']>('an object with error, warn, info and debug', (v) => typeof v === 'object' && v !== null),
+      ),
       logLevel: z.optional(checked<LogLevel>(`one of ${LOG_LEVELS.join(', ')}`, (v) => LOG_LEVELS.includes(v as LogLevel))),
       appInfo: z.optional(z.strictObject({ name: token(), version: token() })),
     })
