@@ -35,14 +35,7 @@ export interface RawRequest extends RequestOptions {
   body?: unknown;
 }
 
-/**
- * What `Client.login` takes: the client's options plus the credentials.
- *
- * @example
- * ```ts
- * const client = await Client.login({ baseUrl: 'http://127.0.0.1:4010', email: 'demo@example.com', password: 'demo' });
- * ```
- */
+/** What {@link Client.login} takes: the client's options plus the credentials. */
 export type LoginOptions = Omit<ClientOptions, 'apiKey'> & Credentials;
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -78,7 +71,7 @@ export class Client {
    */
   constructor(options: ClientOptions = {}) {
     const settings = clientSettings(options);
-    this.#routes = new PrefixRoutes(settings.baseUrl, settings, settings.log);
+    this.#routes = new PrefixRoutes(settings);
     this.#core = new HttpCore(settings, this.#routes, settings.log);
     this.builds = new Builds(this.#core);
     this.workflows = new Workflows(this.#core, this.builds);

@@ -7,6 +7,7 @@ import { ValidationError, WfaError } from '../core/errors.js';
 import type { Route, Routes } from '../core/request.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
+import type { ClientSettings } from '../core/settings.js';
 import { isHttpUrl } from '../core/url.js';
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
@@ -65,19 +66,18 @@ export class PrefixRoutes implements Routes {
   #prefix: string;
   #confirmed: boolean;
 
-  constructor(baseUrl: string | undefined, options: { apiPrefix?: string | undefined; authPath?: string | undefined }, log: LevelLogger) {
+  constructor(settings: Pick<ClientSettings, 'baseUrl' | 'apiPrefix' | 'authPath' | 'log'>) {
+    const { baseUrl, apiPrefix, authPath, log } = settings;
     if (!baseUrl) throw new WfaError('No baseUrl: pass { baseUrl } to new Client() or set WFA_BASE_URL');
     const { root, prefix } = normaliseBaseUrl(baseUrl);
-    const chosen =
-      options.apiPrefix === undefined || options.apiPrefix === 'auto' ? 'auto' : checkPathPrefix(options.apiPrefix, 'apiPrefix');
+    const chosen = apiPrefix === undefined || apiPrefix === 'auto' ? 'auto' : checkPathPrefix(apiPrefix, 'apiPrefix');
     const custom = chosen !== 'auto' && !isKnown(chosen);
     // A custom prefix is appended to the base URL as written: its `/v1` may be the gateway's own path.
     this.root = custom ? root + (prefix ?? '') : root;
     this.#log = log;
     this.#prefix = chosen === 'auto' ? (prefix ?? '/api/v1') : chosen;
     this.#confirmed = chosen !== 'auto';
-    this.#authPath =
-      options.authPath !== undefined ? checkPathPrefix(options.authPath, 'authPath') : custom ? `${chosen}/auth` : '/v1/auth';
+    this.#authPath = authPath !== undefined ? checkPathPrefix(authPath, 'authPath') : custom ? `${chosen}/auth` : '/v1/auth';
   }
 
   get state(): { prefix: string; confirmed: boolean } {
