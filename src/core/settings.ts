@@ -67,7 +67,8 @@ const headers = () =>
 let schemas: ReturnType<typeof buildSchemas> | undefined;
 
 function buildSchemas() {
-  // The options a call and a client share, with the same rules.
+  // The options a call and a client share, with the same rules. Each shape `satisfies` its documented type's
+  // keys, so that a field added there cannot be dropped here unseen (an object schema strips unknown keys).
   const shared = {
     timeoutMs: z.optional(milliseconds()),
     maxRetries: z.optional(retries()),
@@ -75,7 +76,7 @@ function buildSchemas() {
     headers: z.optional(headers()),
   };
 
-  const requestOptions = z.object({ ...shared, signal: z.optional(abortSignal()) });
+  const requestOptions = z.object({ ...shared, signal: z.optional(abortSignal()) } satisfies Record<keyof RequestOptions, unknown>);
 
   const hook = () => z.optional(func<() => void>());
   const retryOptions = z.strictObject({
@@ -89,7 +90,7 @@ function buildSchemas() {
     maxDelayMs: z.optional(delay()),
     maxRetryAfterMs: z.optional(delay()),
     shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
-  });
+  } satisfies Record<keyof RetryOptions, unknown>);
 
   const clientOptions = z
     .object({
@@ -107,7 +108,7 @@ function buildSchemas() {
           onSuccess: hook(),
           onError: hook(),
           onWait: hook(),
-        }),
+        } satisfies Record<keyof Hooks, unknown>),
       ),
       fetch: z.optional(func<ClientOptions['fetch']>()),
       agent: z.optional(
@@ -120,7 +121,7 @@ function buildSchemas() {
       ),
       logLevel: z.optional(checked<LogLevel>(`one of ${LOG_LEVELS.join(', ')}`, (v) => LOG_LEVELS.includes(v as LogLevel))),
       appInfo: z.optional(z.strictObject({ name: token(), version: token() })),
-    })
+    } satisfies Record<keyof ClientOptions, unknown>)
     .check(
       z.refine((options) => !(options.agent && options.fetch), {
         error: 'is for the node:http transport, which a fetch option replaces: give the agent to that fetch instead',

@@ -87,6 +87,7 @@ const CLIENT_ONLY: [string, unknown, string][] = [
   ['hooks', { beforeRequest: 'x' }, 'hooks.beforeRequest'],
   ['hooks', { beforeFetch: () => undefined }, 'hooks.beforeFetch'],
   ['fetch', 'fetch', 'fetch'],
+  ['agent', {}, 'agent'],
   ['maxResponseBytes', 1.5, 'maxResponseBytes'],
   ['maxResponseBytes', 0, 'maxResponseBytes'],
   ['validateResponses', 'yes', 'validateResponses'],
@@ -99,6 +100,11 @@ const CLIENT_ONLY: [string, unknown, string][] = [
 describe('options only a client takes', () => {
   it.each(CLIENT_ONLY)('%s: %o is a ValidationError naming %s', (option, value, field) => {
     expect(refusal(() => client({ [option]: value })).field).toBe(field);
+  });
+
+  it('an agent beside a fetch is named, since the fetch replaces the transport the agent is for', () => {
+    const agent = { addRequest: () => undefined, destroy: () => undefined };
+    expect(refusal(() => client({ agent, fetch: globalThis.fetch })).field).toBe('agent');
   });
 });
 
