@@ -1,6 +1,4 @@
-/**
- * The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them.
- */
+/** The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them. */
 import { HttpCore } from './core/http.js';
 import type { ClientOptions, RequestOptions } from './core/options.js';
 import { clientSettings } from './core/settings.js';
@@ -66,8 +64,8 @@ export class Client {
   readonly #routes: PrefixRoutes;
 
   /**
-   * @throws WfaError when there is no `baseUrl` or an option is out of range. A missing API key is reported by
-   * the first call that needs one, so key issuing works without one.
+   * @throws ValidationError naming an invalid option; WfaError when `baseUrl` is missing or not http(s). A missing
+   * API key is reported by the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
     const settings = clientSettings(options);
