@@ -37,31 +37,31 @@ const isSignal = (value: unknown): boolean => {
 
 export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal);
 
-// Header names are case-insensitive: parsed into lower case, so that a later name replaces an earlier one in any case.
 const headers = () =>
-  z.pipe(
-    z
-      .custom<Record<string, string>>(
-        (value) => {
-          const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-          return proto === Object.prototype || proto === null;
-        },
-        { error: 'must be a plain object of header names to strings' },
-      )
-      .check(
-        z.superRefine((value, context) => {
-          for (const [name, text] of Object.entries(value)) {
-            const message = !TOKEN.test(name)
-              ? 'is not a valid header name'
-              : typeof text !== 'string' || !HEADER_VALUE.test(text)
-                ? 'must be a string without line breaks or characters past U+00FF'
-                : undefined;
-            if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
-          }
-        }),
-      ),
-    z.transform((given) => Object.fromEntries(Object.entries(given).map(([name, text]) => [name.toLowerCase(), text]))),
-  );
+  z
+    .custom<Record<string, string>>(
+      (value) => {
+        const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+        return proto === Object.prototype || proto === null;
+      },
+      { error: 'must be a plain object of header names to strings' },
+    )
+    .check(
+      z.superRefine((value, context) => {
+        for (const [name, text] of Object.entries(value)) {
+          const message = !TOKEN.test(name)
+            ? 'is not a valid header name'
+            : typeof text !== 'string' || !HEADER_VALUE.test(text)
+              ? 'must be a string without line breaks or characters past U+00FF'
+              : undefined;
+          if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
+        }
+      }),
+    );
+
+// Header names are case-insensitive: lower case, so that a later name replaces an earlier one in any case.
+const lowerCaseNames = (given: Record<string, string> | undefined) =>
+  given && Object.fromEntries(Object.entries(given).map(([name, text]) => [name.toLowerCase(), text]));
 
 /** Built on first use, so that an app importing only the errors carries no schema. */
 let schemas: ReturnType<typeof buildSchemas> | undefined;
@@ -142,7 +142,8 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   schemas ??= buildSchemas();
   // Most calls pass no option: nothing to parse.
   if (Object.keys(schemas.requestOptions.shape).every((name) => options[name as keyof RequestOptions] === undefined)) return {};
-  return checkInput(schemas.requestOptions, options, what);
+  const checked = checkInput(schemas.requestOptions, options, what);
+  return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
 
 /** A client's options, checked once when it is made, with the defaults filled in. */
@@ -166,7 +167,7 @@ export function clientSettings(options: ClientOptions) {
     transportName: transport.name,
     fetch: checked.fetch,
     /** Lower-case names; `user-agent` included where the runtime sends ours. */
-    headers: { ...(agent && { 'user-agent': agent }), ...checked.headers },
+    headers: { ...(agent && { 'user-agent': agent }), ...lowerCaseNames(checked.headers) },
     timeoutMs: checked.timeoutMs ?? 60_000,
     maxRetries: checked.maxRetries ?? 2,
     deadlineMs: checked.deadlineMs,
