@@ -1,9 +1,6 @@
-/**
- * The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them.
- */
+/** The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them. */
 import { HttpCore } from './core/http.js';
-import { clientLogger } from './core/logger.js';
-import { readEnv, type ClientOptions, type RequestOptions } from './core/options.js';
+import type { ClientOptions, RequestOptions } from './core/options.js';
 import { clientSettings } from './core/settings.js';
 import type { QueryValue } from './core/query.js';
 import { Auth, type Credentials } from './resources/auth.js';
@@ -36,14 +33,7 @@ export interface RawRequest extends RequestOptions {
   body?: unknown;
 }
 
-/**
- * What `Client.login` takes: the client's options plus the credentials.
- *
- * @example
- * ```ts
- * const client = await Client.login({ baseUrl: 'http://127.0.0.1:4010', email: 'demo@example.com', password: 'demo' });
- * ```
- */
+/** What {@link Client.login} takes: the client's options plus the credentials. */
 export type LoginOptions = Omit<ClientOptions, 'apiKey'> & Credentials;
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -74,14 +64,13 @@ export class Client {
   readonly #routes: PrefixRoutes;
 
   /**
-   * @throws WfaError when there is no `baseUrl` or an option is out of range. A missing API key is reported by
-   * the first call that needs one, so key issuing works without one.
+   * @throws ValidationError naming an invalid option; WfaError when `baseUrl` is missing or not http(s). A missing
+   * API key is reported by the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
     const settings = clientSettings(options);
-    const log = clientLogger(options.logger, options.logLevel);
-    this.#routes = new PrefixRoutes(options.baseUrl ?? readEnv('WFA_BASE_URL'), options, log);
-    this.#core = new HttpCore(settings, this.#routes, log);
+    this.#routes = new PrefixRoutes(settings);
+    this.#core = new HttpCore(settings, this.#routes, settings.log);
     this.builds = new Builds(this.#core);
     this.workflows = new Workflows(this.#core);
     this.orders = new Orders(this.#core);

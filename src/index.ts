@@ -1,12 +1,5 @@
 /**
- * workflow-automation-sdk: the typed client for the Workflow Automation Service.
- *
- * @example
- * ```ts
- * import { Client } from 'workflow-automation-sdk';
- * const client = new Client({ apiKey: process.env.WFA_API_KEY, baseUrl: 'https://automation.example.com' });
- * for await (const workflow of client.workflows.list()) console.log(workflow.id, workflow.status);
- * ```
+ * workflow-automation-sdk: the typed client for the Workflow Automation Service; start at {@link Client}.
  *
  * @packageDocumentation
  */

@@ -8,13 +8,11 @@ import { isHttpUrl } from './url.js';
 
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
-type Check<T> = z.core.$ZodCheck<T>;
-
 // zod's own builders, as they are: each resource imports its schemas' parts from here.
 export { array, looseObject, optional, partial, strictObject, string, unknown } from 'zod/mini';
 
 // A failed check stops the checks after it (`abort`), so an object's check may rely on its fields' own.
-export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): Check<T> {
+export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): z.core.$ZodCheck<T> {
   return z.refine<T>(fn, { error: message, path, abort: true });
 }
 
@@ -114,22 +112,16 @@ const MAX_ID_LENGTH = 1024;
 export function idSegment(id: unknown, what: string): string {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   // `what` names the id ("workflow id"); the issue's path is `id`, so the message says "id" once.
-  what = what.replace(/ id\b/, '');
-  if (typeof id !== 'string' || id.trim() === '') {
-    throw new ValidationError(what, [{ path: ['id'], message: 'must be a non-empty string', code: 'invalid_type' }]);
-  }
-  if (id === '.' || id === '..') {
-    throw new ValidationError(what, [{ path: ['id'], message: 'must not be "." or ".."', code: 'invalid_value' }]);
-  }
-  if (id.length > MAX_ID_LENGTH) {
-    throw new ValidationError(what, [
-      { path: ['id'], message: `is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, code: 'too_big' },
-    ]);
-  }
+  const refuse = (message: string, code: string): never => {
+    throw new ValidationError(what.replace(/ id\b/, ''), [{ path: ['id'], message, code }]);
+  };
+  if (typeof id !== 'string' || id.trim() === '') return refuse('must be a non-empty string', 'invalid_type');
+  if (id === '.' || id === '..') return refuse('must not be "." or ".."', 'invalid_value');
+  if (id.length > MAX_ID_LENGTH) return refuse(`is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, 'too_big');
   try {
     return encodeURIComponent(id);
   } catch {
     // A lone UTF-16 surrogate cannot be encoded: no URL can carry it.
-    throw new ValidationError(what, [{ path: ['id'], message: 'is not valid Unicode', code: 'invalid_value' }]);
+    return refuse('is not valid Unicode', 'invalid_value');
   }
 }

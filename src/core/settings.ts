@@ -1,15 +1,16 @@
 /**
- * The one check of a client's options and of a call's: each a zod schema, parsed once where the options come
- * in, into a normalised object the core trusts. The same bad value is the same `ValidationError` at both levels.
+ * The one check of a client's options and of a call's (their types, documented, are `options.ts`): each a zod
+ * schema, parsed once where the options come in, into a normalised object the core trusts. The same bad value is
+ * the same `ValidationError`, naming the same field, at both levels.
  */
 import * as z from 'zod/mini';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
+import { chooseTransport } from './choose-transport.js';
 import type { Hooks } from './hooks.js';
+import { clientLogger } from './logger.js';
 import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type NodeAgent, type RequestOptions } from './options.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 import { checked, checkInput } from './schema.js';
-import { chooseTransport } from './choose-transport.js';
-import type { Transport } from './transport.js';
 import { userAgent } from './user-agent.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
@@ -28,6 +29,13 @@ export const retries = () =>
     (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_RETRIES,
   );
 const token = () => checked<string>('a token without spaces, slashes or parentheses', (v) => typeof v === 'string' && TOKEN.test(v));
+
+const isSignal = (value: unknown): boolean => {
+  const signal = value as AbortSignal | null;
+  return typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
+};
+
+export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal);
 
 const headers = () =>
   z
@@ -51,18 +59,16 @@ const headers = () =>
       }),
     );
 
-const isSignal = (value: unknown): boolean => {
-  const signal = value as AbortSignal | null;
-  return typeof signal === 'object' && typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
-};
-
-export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal);
+// Header names are case-insensitive: lower case, so that a later name replaces an earlier one in any case.
+const lowerCaseNames = (given: Record<string, string> | undefined) =>
+  given && Object.fromEntries(Object.entries(given).map(([name, text]) => [name.toLowerCase(), text]));
 
 /** Built on first use, so that an app importing only the errors carries no schema. */
 let schemas: ReturnType<typeof buildSchemas> | undefined;
 
 function buildSchemas() {
-  // The options a call and a client share, with the same rules.
+  // The options a call and a client share, with the same rules. Each shape `satisfies` its documented type's
+  // keys, so that a field added there cannot be dropped here unseen (an object schema strips unknown keys).
   const shared = {
     timeoutMs: z.optional(milliseconds()),
     maxRetries: z.optional(retries()),
@@ -70,7 +76,7 @@ function buildSchemas() {
     headers: z.optional(headers()),
   };
 
-  const requestOptions = z.object({ ...shared, signal: z.optional(abortSignal()) });
+  const requestOptions = z.object({ ...shared, signal: z.optional(abortSignal()) } satisfies Record<keyof RequestOptions, unknown>);
 
   const hook = () => z.optional(func<() => void>());
   const retryOptions = z.strictObject({
@@ -84,7 +90,7 @@ function buildSchemas() {
     maxDelayMs: z.optional(delay()),
     maxRetryAfterMs: z.optional(delay()),
     shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
-  });
+  } satisfies Record<keyof RetryOptions, unknown>);
 
   const clientOptions = z
     .object({
@@ -102,7 +108,7 @@ function buildSchemas() {
           onSuccess: hook(),
           onError: hook(),
           onWait: hook(),
-        }),
+        } satisfies Record<keyof Hooks, unknown>),
       ),
       fetch: z.optional(func<ClientOptions['fetch']>()),
       agent: z.optional(
@@ -110,15 +116,12 @@ function buildSchemas() {
       ),
       maxResponseBytes: z.optional(checked<number>('a whole number of bytes > 0', (v) => Number.isSafeInteger(v) && (v as number) > 0)),
       validateResponses: z.optional(checked<boolean>('true or false', (v) => typeof v === 'boolean')),
-      logger: z.optional(checked<object>('an object with error, warn, info and debug', (v) => typeof v === 'object' && v !== null)),
-      logLevel: z.optional(checked<LogLevel>(`one of ${LOG_LEVELS.join(', ')}`, (v) => LOG_LEVELS.includes(v as LogLevel))),
-      appInfo: z.optional(
-        z.strictObject({
-          name: token(),
-          version: token(),
-        }),
+      logger: z.optional(
+        checked<ClientOptions['logger']>('an object with error, warn, info and debug', (v) => typeof v === 'object' && v !== null),
       ),
-    })
+      logLevel: z.optional(checked<LogLevel>(`one of ${LOG_LEVELS.join(', ')}`, (v) => LOG_LEVELS.includes(v as LogLevel))),
+      appInfo: z.optional(z.strictObject({ name: token(), version: token() })),
+    } satisfies Record<keyof ClientOptions, unknown>)
     .check(
       z.refine((options) => !(options.agent && options.fetch), {
         error: 'is for the node:http transport, which a fetch option replaces: give the agent to that fetch instead',
@@ -129,74 +132,47 @@ function buildSchemas() {
 }
 
 /** A call's options, checked; header names in lower case. */
-export interface CallOptions {
-  signal?: AbortSignal | undefined;
-  timeoutMs?: number | undefined;
-  maxRetries?: number | undefined;
-  deadlineMs?: number | undefined;
-  headers?: Record<string, string> | undefined;
-}
-
-/** Header names are case-insensitive: lower case, so that a later name replaces an earlier one in any case. */
-export function lowerCaseNames(given: Record<string, string> | undefined): Record<string, string> | undefined {
-  if (given === undefined) return undefined;
-  const out: Record<string, string> = {};
-  for (const name in given) if (Object.hasOwn(given, name)) out[name.toLowerCase()] = given[name]!;
-  return out;
-}
+export type CallOptions = RequestOptions;
 
 /**
  * Checks a call's options (`signal`, `timeoutMs`, `maxRetries`, `deadlineMs`, `headers`) and returns them
  * normalised; other fields are ignored. Throws a `ValidationError` naming the field, before anything is sent.
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): CallOptions {
-  const { signal, timeoutMs, maxRetries, deadlineMs, headers } = options;
-  // Most calls pass no option: nothing to parse.
-  if (signal === undefined && timeoutMs === undefined && maxRetries === undefined && deadlineMs === undefined && headers === undefined) {
-    return {};
-  }
   schemas ??= buildSchemas();
-  const checked = checkInput(schemas.requestOptions, { signal, timeoutMs, maxRetries, deadlineMs, headers }, what);
+  // Most calls pass no option: nothing to parse.
+  if (Object.keys(schemas.requestOptions.shape).every((name) => options[name as keyof RequestOptions] === undefined)) return {};
+  const checked = checkInput(schemas.requestOptions, options, what);
   return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
 
 /** A client's options, checked once when it is made, with the defaults filled in. */
-export interface ClientSettings {
-  readonly apiKey: ApiKeySource | undefined;
-  readonly keyFromEnv: boolean;
-  readonly transport: Transport;
-  /** Which transport that is, for the debug log and the runtime matrix. */
-  readonly transportName: 'node:http' | 'fetch';
-  readonly fetch: ClientOptions['fetch'];
-  /** Lower-case names; `user-agent` included where the runtime sends ours. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-  readonly maxRetries: number;
-  readonly deadlineMs: number | undefined;
-  readonly retry: RetryOptions | undefined;
-  /** `undefined` when no hook is set, so that a call without hooks checks one field. */
-  readonly hooks: Hooks | undefined;
-  readonly validateResponses: boolean;
-  readonly maxResponseBytes: number;
-}
+export type ClientSettings = Readonly<ReturnType<typeof clientSettings>>;
 
-export function clientSettings(options: ClientOptions): ClientSettings {
+export function clientSettings(options: ClientOptions) {
   schemas ??= buildSchemas();
   const checked = checkInput(schemas.clientOptions, options, 'client options');
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
   const transport = chooseTransport(checked);
   return {
+    baseUrl: checked.baseUrl ?? readEnv('WFA_BASE_URL'),
+    apiPrefix: checked.apiPrefix,
+    authPath: checked.authPath,
     apiKey: checked.apiKey ?? readEnv('WFA_API_KEY'),
     keyFromEnv: checked.apiKey === undefined,
+    log: clientLogger(checked.logger, checked.logLevel),
     transport: transport.send,
+    /** Which transport that is, for the debug log and the runtime matrix. */
     transportName: transport.name,
     fetch: checked.fetch,
+    /** Lower-case names; `user-agent` included where the runtime sends ours. */
     headers: { ...(agent && { 'user-agent': agent }), ...lowerCaseNames(checked.headers) },
     timeoutMs: checked.timeoutMs ?? 60_000,
     maxRetries: checked.maxRetries ?? 2,
     deadlineMs: checked.deadlineMs,
     retry: checked.retry && { ...checked.retry, statuses: checked.retry.statuses && [...checked.retry.statuses] },
+    /** `undefined` when no hook is set, so that a call without hooks checks one field. */
     hooks: Object.keys(hooks).length ? hooks : undefined,
     validateResponses: checked.validateResponses ?? true,
     maxResponseBytes: checked.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

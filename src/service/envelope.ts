@@ -45,19 +45,14 @@ export interface PageInfo {
 
 const ITEM_KEYS = ['data', 'items', 'results'];
 const FACT_SOURCES = ['meta', 'pagination', 'paging', 'links'];
-/** Each snake_case name, then its camelCase form; listed once at load, so reading a page only looks fields up. */
-/* @__NO_SIDE_EFFECTS__ */
-function spellings(names: string): string[] {
-  return [...new Set(names.split(' ').flatMap((snake) => [snake, snake.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase())]))];
-}
-
+// Each name in snake_case, then in camelCase.
 const SPELLINGS = {
-  page: spellings('page current_page page_number'),
-  limit: spellings('limit per_page page_size'),
-  total: spellings('total total_count total_items'),
-  totalPages: spellings('total_pages last_page page_count'),
-  hasMore: spellings('has_more has_next has_next_page'),
-  nextPage: spellings('next_page next'),
+  page: ['page', 'current_page', 'currentPage', 'page_number', 'pageNumber'],
+  limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
+  total: ['total', 'total_count', 'totalCount', 'total_items', 'totalItems'],
+  totalPages: ['total_pages', 'totalPages', 'last_page', 'lastPage', 'page_count', 'pageCount'],
+  hasMore: ['has_more', 'hasMore', 'has_next', 'hasNext', 'has_next_page', 'hasNextPage'],
+  nextPage: ['next_page', 'nextPage', 'next'],
 };
 
 type Obj = Record<string, unknown>;

@@ -3,10 +3,11 @@
  * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or a response other than 404 under it), a 404
  * is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
  */
-import { ValidationError, WfaError, type Issue } from '../core/errors.js';
+import { ValidationError, WfaError } from '../core/errors.js';
 import type { Route, Routes } from '../core/request.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
+import type { ClientSettings } from '../core/settings.js';
 import { isHttpUrl } from '../core/url.js';
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
@@ -17,14 +18,8 @@ const PATH_PREFIX = /^(?:\/[\w.~!$&'()*+,;=:@%-]+)*$/;
 // A path that names a prefix itself (`/api/v1/...`, `/v1/...`) is sent under the confirmed one.
 const NAMED_PREFIX = /^(?:\/api)?\/v1(?=\/|$)/;
 
-export interface NormalisedBaseUrl {
-  /** Origin plus any path before the version prefix, without a trailing slash. */
-  root: string;
-  prefix: ApiPrefix | undefined;
-}
-
-/** `https://host/svc/api/v1/` is `{ root: 'https://host/svc', prefix: '/api/v1' }`. */
-export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
+/** `https://host/svc/api/v1/` is `{ root: 'https://host/svc', prefix: '/api/v1' }`: the root without a trailing slash. */
+export function normaliseBaseUrl(input: string): { root: string; prefix: ApiPrefix | undefined } {
   const text = input.trim();
   if (!isHttpUrl(text)) {
     throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
@@ -47,12 +42,10 @@ export function normaliseBaseUrl(input: string): NormalisedBaseUrl {
 }
 
 /** `''` and `'/'` are no prefix; a path prefix loses its trailing slashes. Named in a `ValidationError` otherwise. */
-export function checkPathPrefix(value: unknown, option: 'apiPrefix' | 'authPath'): string {
+function checkPathPrefix(value: string, option: 'apiPrefix' | 'authPath'): string {
   const issue = (message: string): never => {
-    const issues: Issue[] = [{ path: [option], message, code: 'invalid_value' }];
-    throw new ValidationError('client options', issues);
+    throw new ValidationError('client options', [{ path: [option], message, code: 'invalid_value' }]);
   };
-  if (typeof value !== 'string') return issue('must be a string');
   const path = value.trim().replace(/\/+$/, '');
   if (path !== '' && !path.startsWith('/')) issue(`must start with "/", such as "/wfa/v1"`);
   if (!PATH_PREFIX.test(path)) issue("must be path segments only: letters, digits and -._~!$&'()*+,;=:@%, no query, fragment or spaces");
@@ -73,19 +66,18 @@ export class PrefixRoutes implements Routes {
   #prefix: string;
   #confirmed: boolean;
 
-  constructor(baseUrl: string | undefined, options: { apiPrefix?: string | undefined; authPath?: string | undefined }, log: LevelLogger) {
+  constructor(settings: Pick<ClientSettings, 'baseUrl' | 'apiPrefix' | 'authPath' | 'log'>) {
+    const { baseUrl, apiPrefix, authPath, log } = settings;
     if (!baseUrl) throw new WfaError('No baseUrl: pass { baseUrl } to new Client() or set WFA_BASE_URL');
     const { root, prefix } = normaliseBaseUrl(baseUrl);
-    const chosen =
-      options.apiPrefix === undefined || options.apiPrefix === 'auto' ? 'auto' : checkPathPrefix(options.apiPrefix, 'apiPrefix');
+    const chosen = apiPrefix === undefined || apiPrefix === 'auto' ? 'auto' : checkPathPrefix(apiPrefix, 'apiPrefix');
     const custom = chosen !== 'auto' && !isKnown(chosen);
     // A custom prefix is appended to the base URL as written: its `/v1` may be the gateway's own path.
     this.root = custom ? root + (prefix ?? '') : root;
     this.#log = log;
     this.#prefix = chosen === 'auto' ? (prefix ?? '/api/v1') : chosen;
     this.#confirmed = chosen !== 'auto';
-    this.#authPath =
-      options.authPath !== undefined ? checkPathPrefix(options.authPath, 'authPath') : custom ? `${chosen}/auth` : '/v1/auth';
+    this.#authPath = authPath !== undefined ? checkPathPrefix(authPath, 'authPath') : custom ? `${chosen}/auth` : '/v1/auth';
   }
 
   get state(): { prefix: string; confirmed: boolean } {

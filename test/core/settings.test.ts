@@ -87,6 +87,7 @@ const CLIENT_ONLY: [string, unknown, string][] = [
   ['hooks', { beforeRequest: 'x' }, 'hooks.beforeRequest'],
   ['hooks', { beforeFetch: () => undefined }, 'hooks.beforeFetch'],
   ['fetch', 'fetch', 'fetch'],
+  ['agent', {}, 'agent'],
   ['maxResponseBytes', 1.5, 'maxResponseBytes'],
   ['maxResponseBytes', 0, 'maxResponseBytes'],
   ['validateResponses', 'yes', 'validateResponses'],
@@ -99,5 +100,36 @@ const CLIENT_ONLY: [string, unknown, string][] = [
 describe('options only a client takes', () => {
   it.each(CLIENT_ONLY)('%s: %o is a ValidationError naming %s', (option, value, field) => {
     expect(refusal(() => client({ [option]: value })).field).toBe(field);
+  });
+
+  it('an agent beside a fetch is named, since the fetch replaces the transport the agent is for', () => {
+    const agent = { addRequest: () => undefined, destroy: () => undefined };
+    expect(refusal(() => client({ agent, fetch: globalThis.fetch })).field).toBe('agent');
+  });
+});
+
+describe('checkRequestOptions', () => {
+  it('accepts what the types say', () => {
+    expect(() =>
+      checkRequestOptions({ signal: new AbortController().signal, timeoutMs: 10, maxRetries: 0, headers: { 'x-a': 'b' } }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    ['a signal that is not one', { signal: 'soon' }, 'signal'],
+    ['a negative timeout', { timeoutMs: -1 }, 'timeoutMs'],
+    ['a fractional retry count', { maxRetries: 1.5 }, 'maxRetries'],
+    ['a header value with a line break', { headers: { 'x-a': 'b\r\nx-evil: 1' } }, 'headers.x-a'],
+    ['a header value past U+00FF', { headers: { 'x-a': '€' } }, 'headers.x-a'],
+    ['a header name with a space', { headers: { 'x a': 'b' } }, 'headers.x a'],
+  ])('refuses %s, naming it', (_, options, field) => {
+    try {
+      checkRequestOptions(options as never);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ValidationError);
+      expect((e as ValidationError).field).toBe(field);
+      expect((e as Error).message).not.toContain('x-evil');
+    }
   });
 });
