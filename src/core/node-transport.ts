@@ -6,7 +6,7 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type * as Zlib from 'node:zlib';
 import { IDEMPOTENT } from './retry.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { stoppable, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 type Http = typeof import('node:http');
 type Https = typeof import('node:https');
@@ -134,9 +134,13 @@ function bodyOf(res: IncomingMessage, method: string, builtins: Builtins): Async
     return null;
   }
   const decoders = decodersFor(res.headers['content-encoding'], builtins.zlib);
-  if (decoders.length === 0) return res;
   // A decoder's error, or the reader's stop, destroys every stream of the chain, the response included.
-  return builtins.pipeline(res, ...(decoders as [Zlib.Gunzip]), () => undefined) as Readable;
+  const stream = decoders.length === 0 ? res : (builtins.pipeline(res, ...(decoders as [Zlib.Gunzip]), () => undefined) as Readable);
+  const chunks = stream[Symbol.asyncIterator]();
+  return stoppable(
+    () => chunks.next(),
+    () => stream.destroy(),
+  );
 }
 
 /** Decoders in the order to apply them (the last coding listed was applied last); none for an unknown coding. */

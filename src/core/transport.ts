@@ -49,22 +49,27 @@ export function fromResponse(response: Response): TransportResponse {
 }
 
 // Read with a reader, not `for await` over the stream: browsers' streams are not async iterable.
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+function chunksOf(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
   const reader = stream.getReader();
-  let done = false;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      yield next.value;
-    }
-  } finally {
-    // A reader that stopped early (a size limit) lets the connection go.
-    if (!done) void reader.cancel().catch(() => undefined);
-  }
+  return stoppable(
+    () => reader.read() as Promise<IteratorResult<Uint8Array, undefined>>,
+    () => void reader.cancel().catch(() => undefined),
+  );
+}
+
+/**
+ * A body whose reader may stop at any point, before its first read too (a generator's `return()` would skip
+ * its `finally` then): stopping lets the connection go.
+ */
+export function stoppable(read: () => Promise<IteratorResult<Uint8Array, undefined>>, stop: () => void): AsyncIterable<Uint8Array> {
+  const iterator: AsyncIterator<Uint8Array, undefined> = {
+    next: read,
+    return: async () => {
+      stop();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 /** A Fetch `Response` built from a transport's, for `asResponse()`: its body unread. */
@@ -83,7 +88,8 @@ export function asResponse(response: TransportResponse): Response {
         else controller.enqueue(next.value);
       },
       async cancel() {
-        await iterator?.return?.();
+        iterator ??= body[Symbol.asyncIterator]();
+        await iterator.return?.();
       },
     });
   // A `Response` cannot carry status 0 or a 1xx; a raw success is always 2xx.

@@ -116,6 +116,28 @@ describe('a 50 MB response body', () => {
   });
 });
 
+describe('a response announced past maxResponseBytes', () => {
+  // Refused by its Content-Length before a byte is read: the connection must go with it, or each refusal keeps
+  // a socket (and the process) busy until the server gives up.
+  it('is refused unread, and its connection is closed', async ({ expect }) => {
+    let closed!: Promise<void>;
+    const server: Server = createServer((req, res) => {
+      closed = new Promise((resolve) => req.socket.once('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(BODY_BYTES) }).write('[');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const client = new Client({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY, maxRetries: 0, maxResponseBytes: 1000 });
+      expect(await outcomeOf(client.workflows.list())).toBe('ResponseValidationError');
+      await closed; // the test's timeout is the bound
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 /** A 50 MB body produced on demand, counting what the reader actually pulled. */
 function lazyBody(total: number): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
   let pulled = 0;
