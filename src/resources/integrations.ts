@@ -4,7 +4,8 @@ import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import type { Integration, IntegrationSaveParams } from './integration.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
-import { Resource, list, send, type JsonValue } from './resource.js';
+import { list } from './list.js';
+import { Resource, send, type JsonValue } from './resource.js';
 
 /** `client.integrations`: save, list and remove third-party platform keys. */
 export class Integrations extends Resource {

@@ -6,7 +6,8 @@ import { checkWaitOptions, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
 import type { Builds } from './builds.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
-import { Resource, list, send, type JsonValue } from './resource.js';
+import { list } from './list.js';
+import { Resource, send, type JsonValue } from './resource.js';
 import type { CreatedWorkflow, Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './workflow.js';
 
 export { parseWorkflowCreateParams } from './workflow.js';
