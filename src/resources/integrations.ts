@@ -1,4 +1,3 @@
-/** `client.integrations`: third-party platform keys kept by the service; the key sent with `save` is a secret. */
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';

@@ -1,4 +1,3 @@
-/** `client.orders`: list and read orders. */
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';

@@ -21,6 +21,9 @@ export interface ListWalk<T> {
   contents: Map<number, number>;
 }
 
+/** What `list()` read for one page; `requested` is the page number asked for, if any. */
+export type PageContent<T> = Pick<Page<T>, 'items' | 'info' | 'body' | 'response'> & { requested: number | undefined };
+
 /**
  * One page of a list: its items, the paging facts, and the way to the next page. Also an async iterable of
  * every item from this page on.
@@ -41,12 +44,8 @@ export class Page<T> implements AsyncIterable<T> {
   // Lazy: most lists are read one page at a time.
   #fingerprint: number | undefined;
 
-  /** @internal Pages are made by `list()`; `requested` is the page number asked for, if any. */
-  constructor(
-    content: Pick<Page<T>, 'items' | 'info' | 'body' | 'response'> & { requested: number | undefined },
-    walk: ListWalk<T>,
-    position: number,
-  ) {
+  /** @internal Pages are made by `list()`. */
+  constructor(content: PageContent<T>, walk: ListWalk<T>, position: number) {
     this.items = content.items;
     this.info = content.info;
     this.body = content.body;
@@ -73,9 +72,8 @@ export class Page<T> implements AsyncIterable<T> {
   #stop(): string | undefined {
     if (this.repeated) return `page ${this.info.page} repeats a page already read`;
     const next = this.#next();
-    if ((this.#walk.numbers.get(next) ?? Infinity) <= this.#position)
-      return `page ${this.info.page} points back to page ${next}, already read`;
-    return undefined;
+    if ((this.#walk.numbers.get(next) ?? Infinity) > this.#position) return undefined;
+    return `page ${this.info.page} points back to page ${next}, already read`;
   }
 
   /**
