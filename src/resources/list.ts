@@ -23,15 +23,9 @@ import { coreOf, type ListName, type ModelOf, type Resource, type Table } from '
 type Query = Record<string, QueryValue>;
 
 // Built on a list's first use, once: building a zod schema costs more than validating a page.
-const schemas = new Map<string, ListSchemas>();
+const schemas = new Map<ListName, { params: Schema; options: Schema<ListOptions>; items: Schema }>();
 
-interface ListSchemas {
-  params: Schema;
-  options: Schema<ListOptions>;
-  items: Schema;
-}
-
-function schemasOf(name: ListName, { item, filters = [] }: NonNullable<Endpoint['list']>): ListSchemas {
+function schemasOf(name: ListName, { item, filters = [] }: NonNullable<Endpoint['list']>) {
   let found = schemas.get(name);
   if (!found) {
     const shape = Object.fromEntries(filters.map((filter) => [filter, optional(nonEmptyString())]));
