@@ -11,10 +11,7 @@ const cores = new WeakMap<Resource, HttpCore>();
 
 /** What every resource namespace shares: the client's HTTP core. */
 export abstract class Resource {
-  /**
-   * @internal Resources are made by `Client`, with its `HttpCore`; typed `object` so that the published
-   * types do not carry the core's declarations.
-   */
+  /** @internal Resources are made by `Client`, with its `HttpCore` (typed `object` for the reason `cores` is a map). */
   constructor(core: object) {
     cores.set(this, core as HttpCore);
   }
