@@ -1,14 +1,9 @@
-/**
- * `ApiPromise`: what every single-request method returns. A `Promise` of the data that can also give the
- * response's details (`withResponse`) or the raw, unread `Response` (`asResponse`).
- */
+/** `ApiPromise`: what every single-request method returns (`PagePromise`, what `list()` returns, extends it). */
 import { WfaError } from '../core/errors.js';
 import type { CoreResponse } from '../core/http.js';
 import type { ResponseDetails } from '../core/options.js';
 
-/**
- * The data of a call with its response's details.
- */
+/** The data of a call with its response's details. */
 export interface WithResponse<T> {
   /** What awaiting the call gives. */
   data: T;
@@ -17,21 +12,16 @@ export interface WithResponse<T> {
 }
 
 /**
- * A `Promise` of a call's data, with two more ways to read the response. The call is sent on the microtask
- * after the method returns, whether or not it is awaited (as in openai-node and stripe-node); that microtask
- * lets `asResponse()`, called right away, ask for the body unread.
- *
- * @example
- * ```ts
- * const workflow = await client.workflows.get('wf_1'); // as before
- * const { data, response } = await client.workflows.get('wf_1').withResponse();
- * const raw: Response = await client.workflows.get('wf_1').asResponse();
- * ```
+ * A `Promise` of a call's data that can also give the response's details (`withResponse`) or the raw, unread
+ * `Response` (`asResponse`). The one rule for when a call is sent: on the microtask after the method returns,
+ * awaited or not (as in openai-node), and once however it is read; that microtask lets `asResponse()`, called
+ * right away, ask for the body unread.
  */
 export class ApiPromise<T> extends Promise<T> {
   readonly #run: (raw: boolean) => Promise<CoreResponse<T>>;
   #call: Promise<CoreResponse<T>> | undefined;
-  #raw = false;
+  // Set when the call is sent: whether it was sent for `asResponse()`.
+  #raw: boolean | undefined;
 
   /** @internal Derived promises (`finally`) are plain ones: `then` comes from the call. */
   static override get [Symbol.species](): PromiseConstructor {
@@ -46,10 +36,8 @@ export class ApiPromise<T> extends Promise<T> {
   }
 
   #start(raw: boolean): Promise<CoreResponse<T>> {
-    if (!this.#call) {
-      this.#raw = raw;
-      this.#call = this.#run(raw);
-    }
+    this.#raw ??= raw;
+    this.#call ??= this.#run(raw);
     return this.#call;
   }
 
@@ -58,9 +46,7 @@ export class ApiPromise<T> extends Promise<T> {
     return this.#raw ? Promise.reject(new WfaError('This call was sent for asResponse()')) : call;
   }
 
-  /**
-   * The data with the response's details: `{ data, response: { status, headers, requestId, url, attempts, elapsedMs } }`.
-   */
+  /** The data with the response's details: `{ data, response: { status, headers, requestId, url, attempts, elapsedMs } }`. */
   withResponse(): Promise<WithResponse<T>> {
     return this.#sent().then(({ data, response }) => ({ data, response }));
   }
@@ -77,7 +63,7 @@ export class ApiPromise<T> extends Promise<T> {
    * ```
    */
   asResponse(): Promise<Response> {
-    if (this.#call && !this.#raw) {
+    if (this.#raw === false) {
       return Promise.reject(new WfaError('asResponse() must be called right away, before the call is sent'));
     }
     return this.#start(true).then((call) => call.raw!);

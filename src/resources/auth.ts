@@ -1,10 +1,7 @@
-/** `client.auth`: key issuing, `POST /v1/auth` with an email and password. */
 import type { RequestOptions } from '../core/options.js';
 import type { ApiPromise } from './api-promise.js';
 import type { Credentials, IssuedKey } from './credentials.js';
 import { Resource, send } from './resource.js';
-
-export type { Credentials, IssuedKey } from './credentials.js';
 
 /** `client.auth`: exchange an email and password for an API key. The call needs no key of its own. */
 export class Auth extends Resource {

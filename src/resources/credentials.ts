@@ -1,7 +1,4 @@
-/**
- * Key issuing's model: an email and password in, a key out. The response is not specified, so the key is looked
- * for under the names services commonly use; the body is never put in an error, since it may hold a key.
- */
+/** Key issuing's model: an email and password in, a key out. */
 import { checkApiKey } from '../core/api-key.js';
 import { ResponseValidationError } from '../core/errors.js';
 import { nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
@@ -30,17 +27,13 @@ export interface IssuedKey {
 /** Where a key issuing response may hold the key, in this order, at the top level or under `data`. */
 export const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'accessToken'];
 
-/** Top level or under `data`. */
-export function findIssuedKey(body: unknown): string | undefined {
+// A parsed JSON body has no cycles, so the search under `data` ends.
+function findIssuedKey(body: unknown): string | undefined {
   if (typeof body === 'string') return body;
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
-  for (const name of KEY_FIELDS) {
-    const value = record[name];
-    if (typeof value === 'string') return value;
-  }
-  // A parsed JSON body has no cycles, so this ends.
-  return findIssuedKey(record['data']);
+  const field = KEY_FIELDS.find((name) => typeof record[name] === 'string');
+  return field ? (record[field] as string) : findIssuedKey(record['data']);
 }
 
 /** Runs inside the core, which adds the URL to its error and hides the body (`hideBody`). */

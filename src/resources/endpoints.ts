@@ -1,7 +1,7 @@
 /**
- * Every endpoint of the service, declared once. The resource methods send through this table, and the mock
- * service's routing, `openapi.json`, the CLI's plain commands and the route tests are made from it. It names
- * its schemas (`models.ts`) and imports nothing, so reading its routes loads no zod.
+ * Every endpoint of the service, declared once: the resource methods, the mock's routing, `openapi.json`, the
+ * CLI's plain commands and the route tests are made from it. It names its schemas (`models.ts`), so reading
+ * its routes loads no zod.
  */
 import type { ModelName } from './models.js';
 

@@ -1,7 +1,4 @@
-/**
- * The integration model: a third-party platform's API key kept by the service. The key sent with `save` is a
- * secret: it never appears in an error or a log line, even when the service echoes it back in an error body.
- */
+/** The integration model: a third-party platform's API key kept by the service. */
 import { looseObject, nonEmptyString, nullableString, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
 
 /** A saved integration as returned by the service. */

@@ -1,10 +1,10 @@
-/** `client.integrations`: third-party platform keys kept by the service; the key sent with `save` is a secret. */
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import type { Integration, IntegrationSaveParams } from './integration.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
-import { Resource, list, send, type JsonValue } from './resource.js';
+import { list } from './list.js';
+import { Resource, send, type JsonValue } from './resource.js';
 
 /** `client.integrations`: save, list and remove third-party platform keys. */
 export class Integrations extends Resource {

@@ -1,76 +1,78 @@
-/**
- * The list factory: one `list()` per resource, with its parameters checked before any page is fetched, each
- * page read from its envelope and its items checked.
- */
-import type { $ZodShape } from 'zod/v4/core';
-import { ResponseValidationError, ValidationError } from '../core/errors.js';
-import type { HttpCore } from '../core/http.js';
+/** `list()` of every list endpoint in the table: parameters checked before any page is fetched, each page read from its envelope. */
+import { ResponseValidationError, type Issue } from '../core/errors.js';
 import type { QueryValue } from '../core/query.js';
-import { array, checkInput, optional, positiveInt, safeParse, strictObject, toIssues, type Schema } from '../core/schema.js';
+import {
+  array,
+  checkInput,
+  looseObject,
+  nonEmptyString,
+  optional,
+  positiveInt,
+  safeParse,
+  strictObject,
+  toIssues,
+  type Schema,
+} from '../core/schema.js';
 import { readEnvelope, type PageParams } from '../service/envelope.js';
-import { Page, SeenPages, type ListWalk, type PageContent } from './page.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { MODELS } from './models.js';
+import { Page, type ListWalk } from './page.js';
 import { PagePromise, type ListOptions } from './page-promise.js';
+import { coreOf, type ListName, type ModelOf, type Resource, type Table } from './resource.js';
 
-/**
- * Called once per list endpoint (`resource.ts` keeps the result): building a zod schema costs more than
- * validating a page. `plural` is the path, the message name and an items key.
- */
-export function listEndpoint<T>(
-  plural: string,
-  item: Schema<T>,
-  filters: $ZodShape = {},
-): (core: HttpCore, params: PageParams, options: ListOptions | undefined) => PagePromise<T> {
-  const path = `/${plural}`;
+type Query = Record<string, QueryValue>;
+
+// Built on a list's first use, once: building a zod schema costs more than validating a page.
+const schemas = new Map<ListName, { params: Schema; options: Schema<ListOptions>; items: Schema }>();
+
+function schemasOf(name: ListName, { item, filters = [] }: NonNullable<Endpoint['list']>) {
+  let found = schemas.get(name);
+  if (!found) {
+    const shape = Object.fromEntries(filters.map((filter) => [filter, optional(nonEmptyString())]));
+    const params = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...shape });
+    // The call's own options are the core's to check.
+    found = { params, options: looseObject({ maxPages: optional(positiveInt()) }), items: array(MODELS[item] as Schema) };
+    schemas.set(name, found);
+  }
+  return found;
+}
+
+/** Lists the endpoint `name` of the table. Its path (`/orders`) also names the list in messages and is an items key. */
+export function list<K extends ListName>(
+  resource: Resource,
+  name: K,
+  params: PageParams,
+  listOptions: ListOptions | undefined,
+): PagePromise<ModelOf<Table[K]['list']['item']>> {
+  const core = coreOf(resource);
+  const { path, list } = ENDPOINTS[name] as Endpoint;
+  const plural = path.slice(1);
   const what = `list of ${plural}`;
-  const paramsSchema = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...filters });
-  const itemsSchema = array(item);
-  // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
-  const prepare = (params: PageParams, listOptions: ListOptions | undefined) => {
-    const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Record<
-      string,
-      QueryValue
-    >;
-    checkInput(paramsSchema, query, `input to ${plural}.list`);
-    const { maxPages, ...options } = listOptions ?? {};
-    if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-      throw new ValidationError(`options of ${plural}.list`, [
-        { path: ['maxPages'], message: 'must be a whole number >= 1', code: 'invalid_value' },
-      ]);
-    }
-    return { query, options, maxPages };
-  };
-  return (core, params, listOptions) =>
-    new PagePromise(async (raw) => {
-      const { query, options, maxPages } = prepare(params, listOptions);
-      if (raw) return core.request<Page<T>>({ ...options, method: 'GET', path, query }, true);
-      const walk: ListWalk<T> = {
-        maxPages,
-        signal: options.signal,
-        seen: new SeenPages(),
-        warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
-        fetch: (page, position) => fetchPage(page, position),
-      };
-      const fetchPage = async (requested: number | undefined, position: number): Promise<Page<T>> => {
+  const invalid = (body: unknown, issues: Issue[]) => new ResponseValidationError({ body, issues, method: 'GET', url: path, what });
+  return new PagePromise<unknown>(async (raw) => {
+    const checks = schemasOf(name, list!);
+    // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
+    const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Query;
+    checkInput(checks.params, query, `input to ${name}`);
+    const { maxPages, ...options } = checkInput(checks.options, listOptions ?? {}, `options of ${name}`);
+    if (raw) return core.request<Page<unknown>>({ ...options, method: 'GET', path, query }, true);
+    const walk: ListWalk<unknown> = {
+      maxPages,
+      signal: options.signal,
+      numbers: new Map(),
+      contents: new Map(),
+      warn: (message) => core.log.log('warn', `${what}: ${message}; the walk ends there`),
+      fetch: async (requested, position) => {
         const pageQuery = { ...query, page: requested };
         // Read inside the core, so that an error about the body carries it with the call's secrets removed.
-        const read = (body: unknown): Omit<PageContent<T>, 'response'> => {
+        const read = (body: unknown) => {
           const envelope = readEnvelope(body, plural, pageQuery as PageParams);
-          if (!envelope) {
-            throw new ResponseValidationError({
-              body,
-              issues: [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }],
-              method: 'GET',
-              url: path,
-              what,
-            });
-          }
-          const items = envelope.items as T[];
+          const missing = { path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' };
+          if (!envelope) throw invalid(body, [missing]);
           // Checked, then used as received (the very objects in `body`): the item schemas transform nothing.
-          const result = core.settings.validateResponses ? safeParse(itemsSchema, items) : undefined;
-          if (result && !result.success) {
-            throw new ResponseValidationError({ body, issues: toIssues(result.error, envelope.itemsPath), method: 'GET', url: path, what });
-          }
-          return { items, info: envelope.info, body, requested };
+          const result = core.settings.validateResponses ? safeParse(checks.items, envelope.items) : undefined;
+          if (result && !result.success) throw invalid(body, toIssues(result.error, envelope.itemsPath));
+          return { items: envelope.items, info: envelope.info, body };
         };
         const { data, response } = await core.request({
           ...options,
@@ -79,9 +81,10 @@ export function listEndpoint<T>(
           query: pageQuery,
           response: { name: what, read },
         });
-        return new Page({ ...data, response }, walk, position);
-      };
-      const first = await fetchPage(query['page'] as number | undefined, 0);
-      return { data: first, response: first.response };
-    });
+        return new Page({ ...data, response, requested }, walk, position);
+      },
+    };
+    const first = await walk.fetch(query['page'] as number | undefined, 0);
+    return { data: first, response: first.response };
+  }) as never;
 }

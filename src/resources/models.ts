@@ -1,7 +1,4 @@
-/**
- * The schemas (and the one reader) the endpoint table names, by name. The table holds names rather than the
- * schemas themselves so that the mock and the CLI, which read it for its routes, load no zod.
- */
+/** The schemas (and the one reader) the endpoint table names, by name: the table itself loads no zod. */
 import { BuildSchema } from './build.js';
 import { CredentialsSchema, readIssuedKey } from './credentials.js';
 import { IntegrationSaveSchema, IntegrationSchema } from './integration.js';

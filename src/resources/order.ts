@@ -1,4 +1,3 @@
-/** The order model. The spec shows an order's identifier and a status filter, nothing more: every other field is kept. */
 import { looseObject, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
 
 /** An order as returned by the service. Fields beyond `id` and `status` are not specified; they are kept. */

@@ -1,10 +1,10 @@
-/** `client.orders`: list and read orders. */
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import type { Order } from './order.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
-import { Resource, list, send } from './resource.js';
+import { list } from './list.js';
+import { Resource, send } from './resource.js';
 
 /** Filters and paging of `orders.list`. */
 export interface OrderListParams extends PageParams {

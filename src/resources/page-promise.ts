@@ -5,21 +5,17 @@ import { ApiPromise } from './api-promise.js';
 import { Page } from './page.js';
 
 /**
- * What `list()` returns: await it for the first page, or `for await` it for every item of every page. Like
- * every call, the first page is requested on the microtask after `list()` returns; later pages only when a walk
- * reaches them. Invalid parameters reject without a request.
+ * What `list()` returns: await it for the first page, or `for await` it for every item of every page. The first
+ * page is sent as every call is ({@link ApiPromise}), later pages when a walk reaches them. Invalid parameters
+ * reject without a request.
  */
 export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable<T> {
-  /**
-   * Every item of every page, from the first; later pages are fetched as they are reached.
-   */
+  /** Every item of every page, from the first; later pages are fetched as they are reached. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    yield* Page.itemsFrom(await this);
+    yield* await this;
   }
 
-  /**
-   * Every page, from the first, each fetched only when the loop asks for it; `break` fetches nothing more.
-   */
+  /** Every page, from the first, each fetched only when the loop asks for it; `break` fetches nothing more. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     yield* Page.pagesFrom(await this);
   }
@@ -34,7 +30,7 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
     checkCount('take', 'n', n);
     if (n === 0) return;
     let left = n;
-    for await (const item of Page.itemsFrom(await this)) {
+    for await (const item of await this) {
       yield item;
       if (--left === 0) return;
     }
@@ -62,9 +58,7 @@ function checkCount(method: string, name: string, value: unknown, min = 0): void
   }
 }
 
-/**
- * Options of a `list()` call: those of every call, and a bound on how many pages one walk reads.
- */
+/** Options of a `list()` call: those of every call, and a bound on how many pages one walk reads. */
 export interface ListOptions extends RequestOptions {
   /**
    * The most pages one walk reads, the first included: `for await` ends quietly after them, and the last

@@ -5,49 +5,24 @@
 import { AbortError, WfaError } from '../core/errors.js';
 import type { ResponseDetails } from '../core/options.js';
 import type { PageInfo } from '../service/envelope.js';
-import { pageFingerprint } from './page-fingerprint.js';
 
 /**
- * What one `list()` call has read, by position in the walk. A page asks only about positions up to its own, so
- * walking from a page again finds what the first walk found from there.
+ * What the pages of one `list()` call share. `numbers` and `contents` map what was read to the first position
+ * in the walk it was read at: a page asks only about positions up to its own, so walking from a page again
+ * finds what the first walk found from there.
  */
-export class SeenPages {
-  readonly #numbers = new Map<number, number>();
-  readonly #contents = new Map<number, number>();
-
-  note(position: number, numbers: readonly (number | undefined)[], content?: number): void {
-    for (const n of numbers) if (n !== undefined && !this.#numbers.has(n)) this.#numbers.set(n, position);
-    if (content !== undefined && !this.#contents.has(content)) this.#contents.set(content, position);
-  }
-
-  hasNumber(n: number, position: number): boolean {
-    return (this.#numbers.get(n) ?? Infinity) <= position;
-  }
-
-  hasContent(content: number, position: number): boolean {
-    return (this.#contents.get(content) ?? Infinity) < position;
-  }
-}
-
-/** What the pages of one `list()` call share: how to fetch another, where to warn, what has been read. */
 export interface ListWalk<T> {
-  fetch(page: number, position: number): Promise<Page<T>>;
+  fetch(page: number | undefined, position: number): Promise<Page<T>>;
   /** A walk that ends early is a server bug the caller should hear about. */
   warn(message: string): void;
-  seen: SeenPages;
   maxPages: number | undefined;
   signal: AbortSignal | undefined;
+  numbers: Map<number, number>;
+  contents: Map<number, number>;
 }
 
-/** What the list's reader takes from one response. */
-export interface PageContent<T> {
-  items: T[];
-  info: PageInfo;
-  body: unknown;
-  response: ResponseDetails;
-  /** The page number asked for, if any. */
-  requested: number | undefined;
-}
+/** What `list()` read for one page; `requested` is the page number asked for, if any. */
+export type PageContent<T> = Pick<Page<T>, 'items' | 'info' | 'body' | 'response'> & { requested: number | undefined };
 
 /**
  * One page of a list: its items, the paging facts, and the way to the next page. Also an async iterable of
@@ -77,10 +52,11 @@ export class Page<T> implements AsyncIterable<T> {
     this.response = content.response;
     this.#walk = walk;
     this.#position = position;
-    walk.seen.note(position, [content.requested, content.info.page]);
+    note(walk.numbers, content.requested, position);
+    note(walk.numbers, content.info.page, position);
     // An empty page is never a repeat (it ends a walk anyway); nor is a page too deep to fingerprint.
     const fingerprint = position > 0 && content.items.length > 0 ? this.#contentHash() : undefined;
-    this.repeated = fingerprint !== undefined && walk.seen.hasContent(fingerprint, position);
+    this.repeated = fingerprint !== undefined && (walk.contents.get(fingerprint) ?? Infinity) < position;
   }
 
   #contentHash(): number | undefined {
@@ -96,8 +72,8 @@ export class Page<T> implements AsyncIterable<T> {
   #stop(): string | undefined {
     if (this.repeated) return `page ${this.info.page} repeats a page already read`;
     const next = this.#next();
-    if (this.#walk.seen.hasNumber(next, this.#position)) return `page ${this.info.page} points back to page ${next}, already read`;
-    return undefined;
+    if ((this.#walk.numbers.get(next) ?? Infinity) > this.#position) return undefined;
+    return `page ${this.info.page} points back to page ${next}, already read`;
   }
 
   /**
@@ -123,22 +99,18 @@ export class Page<T> implements AsyncIterable<T> {
    */
   async getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) throw new WfaError('No next page');
-    this.#walk.seen.note(this.#position, [], this.#contentHash());
+    note(this.#walk.contents, this.#contentHash(), this.#position);
     return this.#walk.fetch(this.#next(), this.#position + 1);
   }
 
   /**
-   * Every item from this page on, fetching later pages as they are reached; one page in memory at a time.
+   * Every item from this page on, fetching later pages as they are reached; one page in memory at a time. Once
+   * the call's signal aborts, the next item is an `AbortError`, even within a page.
    */
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return Page.itemsFrom(this);
-  }
-
-  /** @internal Every item from this page on; once the signal aborts, the next item is an `AbortError`, even within a page. */
-  static async *itemsFrom<T>(first: Page<T>): AsyncGenerator<T, void, undefined> {
-    const { signal } = first.#walk;
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    const { signal } = this.#walk;
     // Items are yielded from a plain loop: `yield*` of an array, or a generator inside another, costs a promise turn per item.
-    for await (const page of first.#pages()) {
+    for await (const page of Page.pagesFrom(this)) {
       for (const item of page.items) {
         if (signal?.aborted) throw aborted(signal);
         yield item;
@@ -147,27 +119,57 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   /** @internal This page and the ones after it, but no repeated page; the next is fetched only when asked for. */
-  static pagesFrom<T>(first: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
-    return first.#pages();
-  }
-
-  async *#pages(): AsyncGenerator<Page<T>, void, undefined> {
-    let page: Page<T> = this;
-    const { signal } = this.#walk;
-    for (;;) {
+  static async *pagesFrom<T>(first: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+    const { signal, warn } = first.#walk;
+    for (let page = first; ; page = await page.getNextPage()) {
       // A page read before the abort is not handed out after it.
       if (signal?.aborted) throw aborted(signal);
       if (!page.repeated) yield page;
       if (!page.hasNextPage()) {
         const why = page.items.length > 0 ? page.#stop() : undefined;
-        if (why) this.#walk.warn(why);
+        if (why) warn(why);
         return;
       }
-      page = await page.getNextPage();
     }
   }
 }
 
+function note(seen: Map<number, number>, key: number | undefined, position: number): void {
+  if (key !== undefined && !seen.has(key)) seen.set(key, position);
+}
+
 function aborted(signal: AbortSignal): AbortError {
   return new AbortError('The list was aborted by its signal', { cause: signal.reason });
+}
+
+/** A page's content as one number, the same for the same items in any order; `undefined` for items too deep or cyclic to read. */
+function pageFingerprint(items: readonly unknown[]): number | undefined {
+  const keys: string[] = [];
+  for (const item of items) {
+    const id = (item as Record<string, unknown> | null)?.['id'];
+    if (typeof id === 'string' || typeof id === 'number') keys.push(`${typeof id}:${id}`);
+    else {
+      try {
+        keys.push(`json:${JSON.stringify(item)}`);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  // Sorted: a server that ignores `page` may still shuffle or rotate the same items.
+  return hash(`${items.length}:${keys.sort().join('\u0000')}`);
+}
+
+/** cyrb53, a 53-bit string hash. */
+function hash(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

@@ -1,12 +1,9 @@
 import type { CoreRequest, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import { checkInput, idSegment, nonEmptyString, optional, type Schema } from '../core/schema.js';
-import type { PageParams } from '../service/envelope.js';
+import { checkInput, idSegment, type Schema } from '../core/schema.js';
 import { ApiPromise } from './api-promise.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
-import { listEndpoint } from './list.js';
 import { MODELS, type ModelName } from './models.js';
-import type { ListOptions, PagePromise } from './page-promise.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
 // zod), and inspecting a client shows nothing of its configuration.
@@ -14,10 +11,7 @@ const cores = new WeakMap<Resource, HttpCore>();
 
 /** What every resource namespace shares: the client's HTTP core. */
 export abstract class Resource {
-  /**
-   * @internal Resources are made by `Client`, with its `HttpCore`; typed `object` so that the published
-   * types do not carry the core's declarations.
-   */
+  /** @internal Resources are made by `Client`, with its `HttpCore` (typed `object` for the reason `cores` is a map). */
   constructor(core: object) {
     cores.set(this, core as HttpCore);
   }
@@ -36,9 +30,9 @@ export function call<T>(core: HttpCore, build: () => CoreRequest<T>): ApiPromise
 /** Any JSON value, for bodies whose shape the service does not document. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-type Table = typeof ENDPOINTS;
-type ListName = { [K in EndpointName]: Table[K] extends { list: object } ? K : never }[EndpointName];
-type ModelOf<M> = M extends ModelName
+export type Table = typeof ENDPOINTS;
+export type ListName = { [K in EndpointName]: Table[K] extends { list: object } ? K : never }[EndpointName];
+export type ModelOf<M> = M extends ModelName
   ? (typeof MODELS)[M] extends Schema<infer T>
     ? T
     : (typeof MODELS)[M] extends (data: unknown) => infer T
@@ -47,18 +41,11 @@ type ModelOf<M> = M extends ModelName
   : JsonValue | undefined;
 type ResponseOf<E> = E extends { response: { model: infer M } } ? ModelOf<M> : JsonValue | undefined;
 
-/** What a single-request endpoint's method passes on: its id, its body, and the call's options. */
-export interface SendInput {
-  id?: unknown;
-  body?: unknown;
-  options?: RequestOptions | undefined;
-}
-
 /** Sends the endpoint `name` of the table. The id and body are checked when it is sent, so a `ValidationError` is a rejection. */
 export function send<K extends Exclude<EndpointName, ListName>>(
   resource: Resource,
   name: K,
-  { id, body, options }: SendInput,
+  { id, body, options }: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
 ): ApiPromise<ResponseOf<Table[K]>> {
   const endpoint: Endpoint = ENDPOINTS[name];
   return call(coreOf(resource), () => {
@@ -82,23 +69,4 @@ export function send<K extends Exclude<EndpointName, ListName>>(
       },
     };
   });
-}
-
-const lists = new Map<string, ReturnType<typeof listEndpoint>>();
-
-/** Lists the endpoint `name` of the table. Its schemas are built on first use, once: that costs more than a page's check. */
-export function list<K extends ListName>(
-  resource: Resource,
-  name: K,
-  params: PageParams,
-  options: ListOptions | undefined,
-): PagePromise<ModelOf<Table[K]['list']['item']>> {
-  let lister = lists.get(name);
-  if (!lister) {
-    const { path, list } = ENDPOINTS[name] as Endpoint;
-    const filters = Object.fromEntries((list!.filters ?? []).map((filter) => [filter, optional(nonEmptyString())]));
-    lister = listEndpoint(path.slice(1), MODELS[list!.item] as Schema, filters);
-    lists.set(name, lister);
-  }
-  return lister(coreOf(resource), params, options) as never;
 }

@@ -5,7 +5,8 @@ import type { ApiPromise } from './api-promise.js';
 import { checkWaitOptions, waitForBuild, type WaitForBuildOptions } from './build-wait.js';
 import type { CompletedBuild } from './build.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
-import { Resource, coreOf, list, send, type JsonValue } from './resource.js';
+import { list } from './list.js';
+import { Resource, coreOf, send, type JsonValue } from './resource.js';
 import type { CreatedWorkflow, Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './workflow.js';
 
 export { parseWorkflowCreateParams } from './workflow.js';
