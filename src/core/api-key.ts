@@ -8,7 +8,7 @@ import { now, runPhase } from './timing.js';
 import { safeCause, thrownName, usableSecrets } from './redact.js';
 
 /** Where a key came from, for its error: never the key itself. */
-export type KeySource = 'the apiKey option' | 'the apiKey function' | 'WFA_API_KEY' | 'the key issuing answer';
+export type KeySource = 'the apiKey option' | 'the apiKey function' | 'WFA_API_KEY' | 'the key issuing response';
 
 // What an HTTP field value (RFC 9110) and a Fetch ByteString cannot carry; each failure names its rule.
 const KEY_RULES: readonly [RegExp, string][] = [

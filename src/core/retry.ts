@@ -158,7 +158,7 @@ function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boole
   } catch (error) {
     throw new AttemptFailure({ kind: 'should-retry', cause: error });
   }
-  // A promise is no answer; its rejection is not left unhandled.
+  // A promise is not a decision; its rejection is not left unhandled.
   Promise.resolve(said).catch(() => undefined);
   return typeof said === 'boolean' ? said : undefined;
 }

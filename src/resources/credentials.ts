@@ -40,7 +40,7 @@ function findIssuedKey(body: unknown): string | undefined {
 export function readIssuedKey(data: unknown): IssuedKey {
   const apiKey = findIssuedKey(data);
   // The same rule as every other key: a key no header can carry fails here, not at the next call.
-  if (apiKey !== undefined) return { apiKey: checkApiKey(apiKey, 'the key issuing answer') };
+  if (apiKey !== undefined) return { apiKey: checkApiKey(apiKey, 'the key issuing response') };
   throw new ResponseValidationError({
     body: undefined,
     issues: [{ path: [], message: `has no key under ${KEY_FIELDS.join(', ')} (or data.*)`, code: 'missing_key' }],

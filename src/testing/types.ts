@@ -24,7 +24,7 @@ export interface MockWebhookEvent {
 }
 
 /**
- * One webhook POST the mock made: its outcome is `status` (the receiver's answer) or `error` (no answer).
+ * One webhook POST the mock made: its outcome is `status` (the receiver's response) or `error` (no response).
  *
  * @example
  * ```ts
@@ -37,9 +37,9 @@ export interface MockWebhookDelivery {
   url: string;
   /** What was sent. */
   payload: MockWebhookEvent;
-  /** The receiver's HTTP status; absent when there was no answer. */
+  /** The receiver's HTTP status; absent when there was no response. */
   status?: number;
-  /** The error's message when there was no answer: a refused connection, a timeout. */
+  /** The error's message when there was no response: a refused connection, a timeout. */
   error?: string;
   /** When the POST was made, ISO 8601 on the service's clock. */
   at: string;

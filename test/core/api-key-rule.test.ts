@@ -40,7 +40,7 @@ const SOURCES = {
       return new Client(base);
     },
   },
-  login: { label: 'the key issuing answer', client: (_key: string, base: Base) => Client.login({ ...base, ...DEFAULT_MOCK_USER }) },
+  login: { label: 'the key issuing response', client: (_key: string, base: Base) => Client.login({ ...base, ...DEFAULT_MOCK_USER }) },
 } as const;
 
 type Base = { baseUrl: string; fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>; maxRetries: number };
