@@ -129,7 +129,7 @@ export function createArtifacts(options: MockArtifactOptions = {}): Artifacts {
         start = Number(range[1]);
         if (start >= size) {
           throw new HttpError(416, `Range starts past the end (${size} bytes)`, 'range_not_satisfiable', {
-            'content-range': `bytes */${size}`,
+            headers: { 'content-range': `bytes */${size}` },
           });
         }
         status = 206;

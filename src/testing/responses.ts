@@ -7,15 +7,19 @@ import type { JsonValue } from './types.js';
 
 /** A failure an endpoint reports by throwing; the router turns it into an error response. */
 export class HttpError extends Error {
+  readonly headers: Record<string, string>;
+  readonly details: { [key: string]: JsonValue };
+
   constructor(
     readonly status: number,
     message: string,
     readonly code: string,
-    readonly headers: Record<string, string> = {},
-    readonly details: { [key: string]: JsonValue } = {},
+    { headers = {}, details = {} }: { headers?: Record<string, string>; details?: { [key: string]: JsonValue } } = {},
   ) {
     super(message);
     this.name = 'HttpError';
+    this.headers = headers;
+    this.details = details;
   }
 }
 

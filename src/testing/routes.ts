@@ -50,7 +50,7 @@ function find(request: Request, path: string, candidates: Route[]): Route {
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (route) return route;
   throw new HttpError(405, `${request.method} is not allowed on ${path}`, 'method_not_allowed', {
-    allow: candidates.map((candidate) => candidate.method).join(', '),
+    headers: { allow: candidates.map((candidate) => candidate.method).join(', ') },
   });
 }
 

@@ -183,7 +183,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     if (fault) {
       const headers: Record<string, string> =
         fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
-      return errorResponse(new HttpError(fault.status, fault.message, codeForStatus(fault.status), headers));
+      return errorResponse(new HttpError(fault.status, fault.message, codeForStatus(fault.status), { headers }));
     }
     return route(request, state(), prefixes, authPath);
   }

@@ -40,7 +40,7 @@ const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 function invalid(what: string, issues: readonly Issue[]): HttpError {
   const { message } = new ValidationError(what, issues);
   const listed = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-  return new HttpError(422, message, 'validation_error', {}, { issues: listed });
+  return new HttpError(422, message, 'validation_error', { details: { issues: listed } });
 }
 
 /** The SDK's check of `body`, failing as a 422. */
