@@ -21,29 +21,76 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 /** Each secret's forms, computed once: a client redacts with the same few secrets all its life. Bounded. */
 const FORMS = new Map<string, readonly string[]>();
 
+/**
+ * The characters JSON encoders write as `\uXXXX`, in either case of hex digits: Go's `<>&` (and U+2028, U+2029),
+ * everything past ASCII (Python's ensure_ascii, PHP), both, and .NET's both with `'"+` and backtick.
+ */
+const U_ESCAPED = [/[<>&\u2028\u2029]/, /[^\0-\x7f]/, /[<>&]|[^\0-\x7f]/, /[<>&'"+`]|[^\0-\x7f]/];
+
+/** HTML escapers agree on `&<>` and differ on quotes: Python's html.escape, Go's, PHP's, lodash's, or none. */
+const HTML_QUOTES = [
+  ['&quot;', '&#x27;'],
+  ['&#34;', '&#39;'],
+  ['&quot;', '&#039;'],
+  ['&quot;', '&#39;'],
+  ['"', "'"],
+] as const;
+
+/** What URL encoders keep, and how they write a space: encodeURIComponent, form encoding, RFC 3986 (Python, Go). */
+const URL_KEPT = [
+  [/[\w.!~*'()-]/, '%20'],
+  [/[\w.*-]/, '+'],
+  [/[\w.~-]/, '%20'],
+] as const;
+
+/** `secret` in JSON with the characters in `set` as `\uXXXX` (one per UTF-16 unit), the others as JSON.stringify writes them. */
+function jsonWith(secret: string, set: RegExp, digits: 'toLowerCase' | 'toUpperCase'): string {
+  const unicode = (c: string) => Array.from(c, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')[digits]()}`).join('');
+  return Array.from(secret, (c) => (set.test(c) ? unicode(c) : JSON.stringify(c).slice(1, -1))).join('');
+}
+
 /** Base64's URL-safe alphabet. */
 const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
-/** The forms a service may echo a secret in: as is, JSON- and URL-escaped, base64 (both alphabets, alone or within), hex. */
-function forms(secret: string): readonly string[] {
+/**
+ * The forms a service may echo a secret in, longest first (so that a form inside another, or its padding, is not
+ * left behind): as is, JSON-escaped, HTML-escaped; its bytes URL-encoded, in base64 (both alphabets, alone or
+ * within) and hex. Exported for tests.
+ */
+export function secretForms(secret: string): readonly string[] {
   const known = FORMS.get(secret);
   if (known) return known;
-  const json = JSON.stringify(secret).slice(1, -1);
-  // PHP and some others escape `/` in JSON as `\/`.
-  const out = new Set([secret, json, json.replaceAll('/', '\\/')]);
-  try {
-    for (const encoded of [encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1)]) {
-      // Percent-encoding may use either case of hex digits (.NET writes `%2f`).
-      out.add(encoded).add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
-    }
-  } catch {
-    // A lone surrogate cannot be URL-encoded, so no URL carries it in that form.
+  const json = [JSON.stringify(secret).slice(1, -1)];
+  for (const set of U_ESCAPED) {
+    for (const digits of ['toLowerCase', 'toUpperCase'] as const) json.push(jsonWith(secret, set, digits));
   }
-  const bytes = new TextEncoder().encode(secret);
+  // PHP and some others escape `/` in JSON as `\/`.
+  const out = new Set([secret, ...json, ...json.map((form) => form.replaceAll('/', '\\/'))]);
+  for (const [quot, apos] of HTML_QUOTES) {
+    const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': quot, "'": apos };
+    out.add(secret.replace(/[&<>"']/g, (c) => entities[c] ?? c));
+  }
+  const utf8 = new TextEncoder().encode(secret);
+  // `X-API-Key` carries a character up to U+00FF as its one Latin-1 byte (`é` is 0xE9), a JSON body as UTF-8.
+  const latin1 = /^[\0-\xff]*$/.test(secret) && utf8.length !== secret.length;
+  for (const bytes of latin1 ? [utf8, Uint8Array.from(secret, (c) => c.charCodeAt(0))] : [utf8]) addByteForms(bytes, out);
+  if (FORMS.size >= 64) FORMS.clear();
+  const found = [...out].sort((a, b) => b.length - a.length);
+  FORMS.set(secret, found);
+  return found;
+}
+
+/** The forms of a secret's bytes: URL-encoded, base64 and hex. */
+function addByteForms(bytes: Uint8Array, out: Set<string>): void {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
+  for (const [kept, space] of URL_KEPT) {
+    const percent = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+    const encoded = Array.from(binary, (c) => (c === ' ' ? space : c < '\x80' && kept.test(c) ? c : percent(c))).join('');
+    // Percent-encoding may use either case of hex digits (.NET writes `%2f`).
+    out.add(encoded).add(encoded.replace(/%[0-9A-F]{2}/g, (digits) => digits.toLowerCase()));
+  }
   const base64 = btoa(binary);
-  // Padded forms first, so that the padding goes too.
   for (const form of [base64, base64.replace(/=+$/, '')]) out.add(form).add(urlSafe(form));
   // Inside a longer base64 value (HTTP Basic's `user:key`) the secret's characters depend on how many bytes come
   // before it, modulo 3: for each, the characters its bytes alone decide (character i holds bits 6i to 6i+5).
@@ -51,30 +98,25 @@ function forms(secret: string): readonly string[] {
     const shifted = btoa('\0'.repeat(before) + binary).slice(Math.ceil((8 * before) / 6), Math.floor((8 * (before + bytes.length)) / 6));
     if (shifted.length >= MIN_SECRET_LENGTH) out.add(shifted).add(urlSafe(shifted));
   }
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  if (FORMS.size >= 64) FORMS.clear();
-  const found = [...out.add(hex).add(hex.toUpperCase())];
-  FORMS.set(secret, found);
-  return found;
+  const hexForm = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  out.add(hexForm).add(hexForm.toUpperCase());
 }
 
 /** Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it. */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
+  const forms = secrets.flatMap(secretForms);
   let out = text;
-  for (const secret of secrets) {
-    for (const form of forms(secret)) {
-      out = out.replaceAll(form, replacement);
-      // The longest head of `form` the text ends with: only where the text has its first characters.
-      const head = form.slice(0, MIN_SECRET_LENGTH);
-      for (let at = out.indexOf(head, out.length - form.length + 1); at !== -1; at = out.indexOf(head, at + 1)) {
-        if (form.startsWith(out.slice(at))) {
-          out = out.slice(0, at) + replacement;
-          break;
-        }
-      }
+  for (const form of forms) out = out.replaceAll(form, replacement);
+  // The longest head of any form the text ends with, only where the text has its first characters: forms that
+  // share a beginning (`%C3%A9%27` and `%C3%A9'`) must not let one's short head hide the other's long one.
+  let cut = out.length;
+  for (const form of forms) {
+    const head = form.slice(0, MIN_SECRET_LENGTH);
+    for (let at = out.indexOf(head, out.length - form.length + 1); at !== -1 && at < cut; at = out.indexOf(head, at + 1)) {
+      if (form.startsWith(out.slice(at))) cut = at;
     }
   }
-  return out;
+  return cut < out.length ? out.slice(0, cut) + replacement : out;
 }
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
-import { REDACTED, redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
+import { REDACTED, redact, redactAndCut, redactText, safeCause, secretForms, usableSecrets } from '../../src/core/redact.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 import { captureLogger } from '../helpers/logger.js';
@@ -184,8 +184,62 @@ describe('redactText', () => {
     ],
     ['hex-encoded', Buffer.from(secret).toString('hex')],
     ['hex-encoded in upper case', Buffer.from(secret).toString('hex').toUpperCase()],
+    ['with \\u escapes past ASCII, as Python writes JSON', JSON.stringify(secret).slice(1, -1).replace('é', '\\u00e9')],
+    ['with \\u escapes in upper case, as .NET writes JSON', 'pa\\u0022ss\\\\w rd/\\u002B\\u00E9'],
+    ['with \\/ and \\u escapes, as PHP writes JSON', JSON.stringify(secret).slice(1, -1).replace('/', '\\/').replace('é', '\\u00e9')],
+    ['HTML-escaped (&quot;)', secret.replace('"', '&quot;')],
+    ['HTML-escaped (&#34;)', secret.replace('"', '&#34;')],
   ])('removes a secret %s', (_, form) => {
     expect(redactText(`before ${form} after`, [secret])).toBe('before [redacted] after');
+  });
+
+  const marked = `Ab&cd<ef>gh'ij`;
+  it.each([
+    ['as Go writes JSON', "Ab\\u0026cd\\u003cef\\u003egh'ij"],
+    ['as .NET writes JSON', 'Ab\\u0026cd\\u003Cef\\u003Egh\\u0027ij'],
+    ['as Python escapes HTML', 'Ab&amp;cd&lt;ef&gt;gh&#x27;ij'],
+    ['as Go escapes HTML', 'Ab&amp;cd&lt;ef&gt;gh&#39;ij'],
+    ['as PHP escapes HTML', 'Ab&amp;cd&lt;ef&gt;gh&#039;ij'],
+  ])("removes a secret with <>&' %s", (_, form) => {
+    expect(redactText(`before ${form} after`, [marked])).toBe('before [redacted] after');
+  });
+
+  // `X-API-Key` carries `é` as the one byte 0xE9 (Latin-1), a JSON body as 0xC3 0xA9 (UTF-8): both are echoed.
+  it.each(['latin1', 'utf8'] as const)('removes the %s bytes of a secret, base64-, hex- and percent-encoded', (encoding) => {
+    const key = 'wfa_live_\u00e9t\u00e9_0123';
+    const bytes = Buffer.from(key, encoding);
+    const percent = [...bytes]
+      .map((b) => (b < 0x80 && /\w/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16)}`))
+      .join('');
+    const basic = Buffer.concat([Buffer.from('user:'), bytes]).toString('base64');
+    for (const form of [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex').toUpperCase(),
+      percent,
+      percent.replace(/%../g, (digits) => digits.toUpperCase()),
+    ])
+      expect(redactText(`before ${form} after`, [key])).toBe('before [redacted] after');
+    // Kept: the characters that hold "user:" and, at the end, the last bits of the key with the padding.
+    expect(redactText(basic, [key])).toMatch(new RegExp(`^${basic.slice(0, 7)}\\[redacted\\].?=*$`));
+  });
+
+  it('a secret of letters, digits and `_` has no escaped forms: itself, base64 and hex, longest first', () => {
+    const key = 'wfa_live_0123';
+    const bytes = Buffer.from(key);
+    const forms = secretForms(key);
+    // Itself, hex in two cases, base64 padded and not, and the three runs of characters it decides inside a longer base64.
+    expect(forms).toHaveLength(8);
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        key,
+        bytes.toString('hex'),
+        bytes.toString('hex').toUpperCase(),
+        bytes.toString('base64'),
+        bytes.toString('base64url'),
+      ]),
+    );
+    expect(forms.map((form) => form.length)).toEqual(forms.map((form) => form.length).sort((a, b) => b - a));
   });
 
   // HTTP Basic and similar: base64 of a longer value holding the secret (`shop:<key>`). Unless the bytes before it
@@ -227,6 +281,11 @@ describe('redactText', () => {
     expect(redactText('echo: pa"ss\\w', [secret])).toBe('echo: [redacted]');
     expect(redactText('echo: pa"s', [secret])).toBe('echo: [redacted]');
     expect(redactText('echo: pa"', [secret])).toBe('echo: pa"');
+  });
+
+  it('removes the longest head a text ends with, when forms share their beginning', () => {
+    // URL-encoded `%C3%A9'%C3%A9%20x` and form-encoded `%C3%A9%27%C3%A9+x`: the second's head `%C3%` ends this text too.
+    expect(redactText(`echo: ${encodeURIComponent("é'é x").slice(0, 11)}`, ["é'é x"])).toBe('echo: [redacted]');
   });
 
   it('redactAndCut removes a secret before cutting, so no part of it is left at the cut', () => {

@@ -405,6 +405,93 @@ describe('no secret in any error, cause or log line, on every error path', () =>
     });
 });
 
+describe('a key echoed the way other encoders write it: JSON \\u escapes, HTML entities, the Latin-1 bytes sent', () => {
+  /** A key with every character these encoders change; `é` travels in `X-API-Key` as the one byte 0xE9. */
+  const KEY = `wfa_live_Ab&cd<ef>gh"ij'kl+mn\`op/\u00e9qr_0123456789`;
+  const u = (upper: boolean) => (c: string) =>
+    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+  const json = (escaped: RegExp, upper: boolean) =>
+    [...KEY].map((c) => (escaped.test(c) ? u(upper)(c) : JSON.stringify(c).slice(1, -1))).join('');
+  const html = (quot: string, apos: string) =>
+    KEY.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': quot, "'": apos })[c]!);
+  const latin1 = Buffer.from(KEY, 'latin1');
+  const percent = [...latin1]
+    .map((b) => (/[\w.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
+  /** Written by hand, not by the SDK's code: Go, Python's ensure_ascii, both, .NET (upper-case hex), PHP (`\/`). */
+  const JSON_FORMS = [
+    json(/[<>&]/, false),
+    json(/[^\0-\x7f]/, false),
+    json(/[<>&]|[^\0-\x7f]/, false),
+    json(/[<>&'"+`]|[^\0-\x7f]/, true),
+    json(/[^\0-\x7f]/, false).replaceAll('/', '\\/'),
+  ];
+  /** Python's html.escape, Go's html.EscapeString, PHP's htmlspecialchars. */
+  const HTML_FORMS = [html('&quot;', '&#x27;'), html('&#34;', '&#39;'), html('&quot;', '&#039;')];
+  /** The bytes the service received: base64 (alone and inside a Basic `user:key`), hex, percent-encoded. */
+  const BYTE_FORMS = [latin1.toString('base64'), latin1.toString('base64url'), latin1.toString('hex'), percent];
+  const BASIC = Buffer.concat([Buffer.from('user:'), latin1]).toString('base64');
+  const ALL = [KEY, ...JSON_FORMS, ...HTML_FORMS, ...BYTE_FORMS, BASIC.slice(8, -8)];
+
+  let server: FaultServer;
+  beforeEach(async () => {
+    server = await startFaultServer();
+  });
+  afterEach(async () => server.close());
+
+  const paths: [name: string, expected: string, fault: Fault][] = [
+    [
+      'a 200 whose JSON stops short, echoing the JSON forms',
+      'ResponseValidationError',
+      {
+        kind: 'raw',
+        status: 200,
+        body: `{"id":"wf_1","echo":["${JSON_FORMS.join('","')}"],"na`,
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    [
+      'a 400 over 64 KiB, kept as text, echoing the JSON forms',
+      'BadRequestError',
+      {
+        kind: 'raw',
+        status: 400,
+        body: `{"message":"bad key ${JSON_FORMS.join(' ')}","pad":"${'x'.repeat(70_000)}"}`,
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
+    [
+      'an HTML 401 whose title and page echo the HTML forms',
+      'AuthenticationError',
+      {
+        kind: 'raw',
+        status: 401,
+        body: `<html><head><title>Key ${HTML_FORMS.join(' ')} refused</title></head><body>${HTML_FORMS.join('<br>')}</body></html>`,
+        headers: { 'content-type': 'text/html' },
+      },
+    ],
+    [
+      'a 401 echoing the Latin-1 bytes received as base64, Basic, hex and percent-encoding',
+      'AuthenticationError',
+      { kind: 'json', status: 401, body: { message: 'invalid key', forms: BYTE_FORMS, basic: `Basic ${BASIC}` } },
+    ],
+  ];
+  for (const [name, expected, fault] of paths)
+    it(name, async ({ expect }) => {
+      server.otherwise(fault);
+      const { lines, logger } = capturingLogger();
+      const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1', maxRetries: 0, logger, logLevel: 'debug' });
+      const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+      expect(server.log[0]?.headers['x-api-key']).toBe(KEY);
+      // The body as printed: renderings() holds it only JSON- or inspect-escaped, which doubles each `\\`.
+      const texts = [...renderings(error), String((error as { body?: unknown }).body), ...lines];
+      count('secretSearches', texts.length);
+      count('secretsFound', secretHits(texts, ALL));
+      expect(WfaError.is(error) ? error.name : `not an SDK error: ${String(error)}`).toBe(expected);
+      expect(ALL.filter((form) => texts.some((t) => t.includes(form)))).toEqual([]);
+    });
+});
+
 describe("the client's own inspection shows no key", () => {
   it('util.inspect, console-style formatting, JSON.stringify, String(), every namespace', async ({ expect }) => {
     const server = await startFaultServer({ otherwise: faults.ok({ api_key: API_KEY }) });
