@@ -264,7 +264,7 @@ const CASES: SecretCase[] = [
   {
     name: 'a timeout',
     expected: 'TimeoutError',
-    run: ({ server, client }) => (server.otherwise(faults.stall()), client().workflows.get('wf_1')),
+    run: ({ server, client }) => (server.otherwise(faults.stall()), client({ timeoutMs: 300 }).workflows.get('wf_1')),
   },
   {
     name: 'a redirect to another origin with the key in the Location',
@@ -377,7 +377,8 @@ describe('no secret in any error, cause or log line, on every error path', () =>
             apiKey: API_KEY,
             apiPrefix: '/v1',
             maxRetries: 0,
-            timeoutMs: 300,
+            // Long enough for a first connection on a loaded machine; the timeout case sets its own 300 ms.
+            timeoutMs: 5_000,
             logger,
             logLevel: 'debug',
             ...options,

@@ -122,6 +122,8 @@ export function renderings(value: unknown): string[] {
         out.push(
           safe(() => JSON.stringify(e.body) ?? ''),
           safe(() => inspect(e.body, { depth: Infinity })),
+          // As is: the two above escape every backslash, so a `\u0026`-style echo in a text body hides from them.
+          safe(() => String(e.body)),
         );
       if ('cause' in e) visit(e.cause, depth + 1);
       if (Array.isArray(e.errors)) for (const inner of e.errors) visit(inner, depth + 1);
