@@ -3,21 +3,13 @@
  * polls, one attempt each at a fixed interval, backing off only while they fail, until a terminal state, the
  * deadline or the signal. `hooks.onWait` hears the start, each poll and the end. In full: docs/waiting-for-builds.md.
  */
-import {
-  AbortError,
-  ApiError,
-  BuildFailedError,
-  ConnectionError,
-  ResponseValidationError,
-  ValidationError,
-  WaitTimeoutError,
-} from '../core/errors.js';
+import { AbortError, ApiError, BuildFailedError, ConnectionError, ValidationError, WaitTimeoutError } from '../core/errors.js';
 import type { HttpCore, ResponseSpec } from '../core/http.js';
 import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
 import { thrownName } from '../core/redact.js';
 import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
-import { checked, checkInput, idSegment, looseObject, optional, refine, safeParse, toIssues } from '../core/schema.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/timing.js';
 import { BuildSchema, buildEnd, type Build, type CompletedBuild } from './build.js';
@@ -112,17 +104,6 @@ function buildIdOf(target: BuildTarget, caller: string): string {
   return id;
 }
 
-// Checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
-// Read inside the core, so the error gets the call's URL and redaction.
-const POLLED: ResponseSpec<Build> = {
-  name: 'build',
-  read: (data) => {
-    const result = safeParse(BuildSchema, data);
-    if (result.success) return result.data;
-    throw new ResponseValidationError({ body: data, issues: toIssues(result.error), method: 'GET', url: '', what: 'build' });
-  },
-};
-
 function isTransient(error: unknown): boolean {
   // ConnectionError includes TimeoutError; RateLimitError and InternalServerError are ApiErrors.
   return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
@@ -154,6 +135,9 @@ function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimit
     if (result.type !== 'done' && outcome !== 'error' && outcome !== 'failed') throw stop(result.type);
   };
 }
+
+// Wholly checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
+const POLLED: ResponseSpec<Build> = { name: 'build', schema: BuildSchema, always: BuildSchema };
 
 /** Yields each new state, ending after the terminal one; throws on the deadline, an abort, or a lasting error. */
 async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
