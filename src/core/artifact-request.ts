@@ -12,11 +12,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // As many as `fetch` follows.
 const MAX_REDIRECTS = 20;
 
-/** The download's one request, redirects followed to any host (nothing secret is sent); a bad one fails as in `fetch`. */
-export async function requestArtifact(transport: Transport, request: TransportRequest): Promise<TransportResponse> {
+/**
+ * The download's one request, redirects followed here to any host (nothing secret is sent), so that each URL
+ * gone to is added to `followed` and its signed query can be hidden; a bad one fails as in `fetch`. Only where
+ * a browser hides a redirect (status 0) does `fetch` follow it, unseen.
+ */
+export async function requestArtifact(transport: Transport, request: TransportRequest, followed: Set<string>): Promise<TransportResponse> {
   let url = request.url;
   for (let hops = 0; ; hops++) {
+    followed.add(url);
     const response = await transport({ ...request, url });
+    if (response.status === 0) return transport({ ...request, url, redirect: 'follow' });
     const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
     // Started first: a Node stream's iterator lets its connection go on `return()` only once it has started.
@@ -38,15 +44,18 @@ function querySecrets(url: string): string[] {
   return usableSecrets([search.slice(1), ...[...searchParams.values()].filter((value) => value.length >= 8)]);
 }
 
-/** A platform's error text without any URL in it, nor the download URL's query, raw or percent-encoded. */
-export function hideUrl(text: string, url: string): string {
+/** A platform's error text without any URL in it, nor the query of any URL gone to, raw or percent-encoded. */
+export function hideUrl(text: string, followed: Iterable<string>): string {
   const shown = text.replace(/[a-z][a-z\d+.-]*(:\/\/|%3A%2F%2F)\S*/gi, '[URL hidden]');
-  return redactText(shown, querySecrets(url), '[query hidden]');
+  return redactText(shown, [...followed].flatMap(querySecrets), '[query hidden]');
 }
 
-/** A download host's error status as an `ApiError`, the signed URL redacted like a secret (S3 echoes the signature). */
-export async function hostError(response: TransportResponse, url: string): Promise<ApiError> {
-  const secrets = querySecrets(url);
+/**
+ * A download host's error status as an `ApiError` naming `url`, the signed query of every URL gone to redacted
+ * like a secret (S3 echoes the signature of the URL it was sent, a redirect's too).
+ */
+export async function hostError(response: TransportResponse, url: string, followed: Iterable<string>): Promise<ApiError> {
+  const secrets = [...followed].flatMap(querySecrets);
   // Only the head: enough for any message, and the rest is never read.
   const text = (await readText(response, ERROR_BODY_BYTES, true).catch(() => undefined)) ?? '';
   let body: unknown = text || undefined;

@@ -5,7 +5,7 @@
 import { Call } from './call.js';
 import { HookedCall } from './hooked-call.js';
 import type { LevelLogger } from './logger.js';
-import { redact, redactAndCut, usableSecrets } from './redact.js';
+import { redact, redactAndCut } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Routes } from './request.js';
 import type { ClientSettings } from './settings.js';
 
@@ -19,7 +19,7 @@ const MAX_QUOTED = 200;
 export class HttpCore implements CallHost {
   /** Endpoints already reported as deprecated: once each, and a bounded set. */
   readonly #deprecated = new Set<string>();
-  /** The last key resolved: removed from a failing key function's error, and from errors built outside the core (build waits). */
+  /** The last key resolved: removed from a failing key function's error. */
   lastKey: string | undefined;
 
   constructor(
@@ -32,8 +32,22 @@ export class HttpCore implements CallHost {
 
   /** Rejects only with the SDK's errors. With `raw`, a success's body is left unread for the caller, and `data` is `undefined`. */
   request<T = unknown>(req: CoreRequest<T>, raw = false): Promise<CoreResponse<T>> {
+    return this.#call(req, raw).run();
+  }
+
+  /**
+   * `request`, with what removes this call's secrets (the key it sent, a per-call key header too) from a value:
+   * for errors built outside the core that quote its data (a build wait's), so they hide what its own would.
+   */
+  async requestRedacting<T>(req: CoreRequest<T>): Promise<CoreResponse<T> & { redact: <V>(value: V) => V }> {
+    const call = this.#call(req, false);
+    const response = await call.run();
+    return { ...response, redact: (value) => redact(value, call.secrets) };
+  }
+
+  #call<T>(req: CoreRequest<T>, raw: boolean): Call<T> {
     // A client without hooks runs the plain call: no hook branch on its way.
-    return (this.settings.hooks ? new HookedCall(this, req, raw) : new Call(this, req, raw)).run();
+    return this.settings.hooks ? new HookedCall(this, req, raw) : new Call(this, req, raw);
   }
 
   /** Once per endpoint, a warning quoting the headers: each redacted first, then cut, so no cut splits a secret. */
@@ -44,9 +58,5 @@ export class HttpCore implements CallHost {
       .filter((name) => headers.has(name))
       .map((name) => `${name}: ${redactAndCut(headers.get(name)!, secrets, MAX_QUOTED)}`);
     this.log.log('warn', `${endpoint} is deprecated by the service (${said.join('; ')})`, secrets);
-  }
-
-  redactSecrets<T>(value: T): T {
-    return redact(value, usableSecrets([this.lastKey]));
   }
 }

@@ -14,6 +14,8 @@ export interface ResponseSpec<T> {
   read?: ((data: unknown) => T) | undefined;
   /** The body may hold a credential the SDK cannot name: it is kept out of errors entirely. */
   hideBody?: boolean | undefined;
+  /** Checked in place of `schema` with `validateResponses: false`: what the SDK's types rest on (`schema` includes it). */
+  always?: Schema<unknown> | undefined;
 }
 
 /** One call, as a resource hands it to the core. */

@@ -35,8 +35,9 @@ export function parseBody<T>(
     const message = `is not JSON (content-type ${received.headers.get('content-type') ?? 'missing'})`;
     throw invalid(redactAndCut(received.text, secrets, 10_000), [{ path: [], message, code: 'invalid_json' }]);
   }
-  if (spec?.schema && call.validate) {
-    const result = safeParse(spec.schema, data);
+  const schema = call.validate ? spec?.schema : spec?.always;
+  if (schema) {
+    const result = safeParse(schema, data);
     if (!result.success) throw invalid(data, toIssues(result.error));
     data = result.data;
   }

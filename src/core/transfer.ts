@@ -38,6 +38,8 @@ const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
 export class Transfer {
   readonly #spec: TransferSpec;
   #url: string;
+  /** Every URL requested, redirects too: their signed queries are hidden from every error. */
+  readonly #followed = new Set<string>();
   #refreshed = false;
   #conn: AbortController | undefined;
   #body: AsyncIterator<Uint8Array> | undefined;
@@ -148,7 +150,7 @@ export class Transfer {
       if (lastError === 'stall') throw new TimeoutError(`Downloading ${shown}: no data for ${timeoutMs} ms ${at} (${why})`, timeoutMs);
       const codes = networkErrorCodes(lastError);
       const raw = lastError instanceof Error ? lastError.message : String(lastError);
-      const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#url);
+      const detail = codes.length ? codes.join(', ') : hideUrl(raw, this.#followed);
       // Not the raw error as `cause`: a transport's messages (and their causes) can quote the signed URL.
       const cause = Object.assign(new Error(detail), codes.length ? { code: codes[0] } : {});
       throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
@@ -173,8 +175,8 @@ export class Transfer {
     const resuming = this.#received > 0;
     if (resuming) headers.range = `bytes=${this.#received}-`;
     if (resuming && this.#validator) headers['if-range'] = this.#validator;
-    const request = { method: 'GET', url: this.#url, headers, body: undefined, signal: conn.signal, redirect: 'follow' } as const;
-    const result = await this.#phase(() => requestArtifact(this.#spec.transport, request));
+    const request = { method: 'GET', url: this.#url, headers, body: undefined, signal: conn.signal };
+    const result = await this.#phase(() => requestArtifact(this.#spec.transport, request, this.#followed));
     if (result.type !== 'done') return this.#dropped(result);
     const response = result.value;
     const { status } = response;
@@ -186,7 +188,7 @@ export class Transfer {
       this.#url = await this.#spec.refresh();
       return;
     }
-    const error = await hostError(response, this.#url);
+    const error = await hostError(response, this.#url, this.#followed);
     if (RETRIED(status)) return this.#dropped({ type: 'failed', error });
     this.cancel();
     throw error;

@@ -3,21 +3,13 @@
  * polls, one attempt each at a fixed interval, backing off only while they fail, until a terminal state, the
  * deadline or the signal. `hooks.onWait` hears the start, each poll and the end. In full: docs/waiting-for-builds.md.
  */
-import {
-  AbortError,
-  ApiError,
-  BuildFailedError,
-  ConnectionError,
-  ResponseValidationError,
-  ValidationError,
-  WaitTimeoutError,
-} from '../core/errors.js';
+import { AbortError, ApiError, BuildFailedError, ConnectionError, ValidationError, WaitTimeoutError } from '../core/errors.js';
 import type { HttpCore, ResponseSpec } from '../core/http.js';
 import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
 import { thrownName } from '../core/redact.js';
 import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
-import { checked, checkInput, idSegment, looseObject, optional, refine, safeParse, toIssues } from '../core/schema.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/timing.js';
 import { BuildSchema, buildEnd, type Build, type CompletedBuild } from './build.js';
@@ -112,17 +104,6 @@ function buildIdOf(target: BuildTarget, caller: string): string {
   return id;
 }
 
-// Checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
-// Read inside the core, so the error gets the call's URL and redaction.
-const POLLED: ResponseSpec<Build> = {
-  name: 'build',
-  read: (data) => {
-    const result = safeParse(BuildSchema, data);
-    if (result.success) return result.data;
-    throw new ResponseValidationError({ body: data, issues: toIssues(result.error), method: 'GET', url: '', what: 'build' });
-  },
-};
-
 function isTransient(error: unknown): boolean {
   // ConnectionError includes TimeoutError; RateLimitError and InternalServerError are ApiErrors.
   return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
@@ -155,16 +136,27 @@ function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimit
   };
 }
 
+// Wholly checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
+const POLLED: ResponseSpec<Build> = { name: 'build', schema: BuildSchema, always: BuildSchema };
+
+/**
+ * What a wait has seen: its last build, and what removes the secrets its poll's call hid (the key it sent, a
+ * per-call key header too), for the errors that quote it.
+ */
+interface Seen {
+  build?: Build | undefined;
+  redact?: (<V>(value: V) => V) | undefined;
+}
+
 /** Yields each new state, ending after the terminal one; throws on the deadline, an abort, or a lasting error. */
-async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): AsyncGenerator<Build, void, undefined> {
+async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule, seen: Seen = {}): AsyncGenerator<Build, void, undefined> {
   const { signal, headers, intervalMs, onProgress } = schedule;
   const { method, path: route } = ENDPOINTS['builds.get'];
   const request = { method, route, path: route.replace('{id}', idSegment(buildId, 'build id')), response: POLLED, signal, headers };
   const limits = { signal, deadline: now() + schedule.timeoutMs };
-  let last: Build | undefined;
   const stop = (step: 'deadline' | 'aborted') =>
     step === 'deadline'
-      ? new WaitTimeoutError(buildId, schedule.timeoutMs, last && core.redactSecrets(last))
+      ? new WaitTimeoutError(buildId, schedule.timeoutMs, seen.build && seen.redact!(seen.build))
       : new AbortError(`Waiting for build ${buildId} was aborted`, { cause: signal?.reason });
   const onWait = core.settings.hooks?.onWait;
   const report = onWait && waitEvents(onWait, buildId, limits, stop);
@@ -178,12 +170,12 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
       // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
       const left = Math.min(limits.deadline - now(), MAX_TIMER_MS);
       const timeoutMs = Math.max(1, Math.floor(Math.min(schedule.requestTimeoutMs ?? core.settings.timeoutMs, left)));
-      const polled = await core.request({ ...request, timeoutMs, maxRetries: 0 }).catch((error: unknown) => ({ error }));
+      const polled = await core.requestRedacting({ ...request, timeoutMs, maxRetries: 0 }).catch((error: unknown) => ({ error }));
       let retryAfterMs: number | undefined;
       if ('error' in polled) {
         const { error } = polled;
         if (AbortError.is(error)) throw stop('aborted');
-        if (report) await report('poll', last?.status, (error as Error).name);
+        if (report) await report('poll', seen.build?.status, (error as Error).name);
         if (!isTransient(error)) throw error;
         if (now() >= limits.deadline) throw stop('deadline');
         core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
@@ -192,7 +184,8 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
       } else {
         const build = polled.data;
         if (report) await report('poll', build.status);
-        last = build;
+        seen.build = build;
+        seen.redact = polled.redact;
         const end = buildEnd(build.status);
         if (end) outcome = end;
         // Status and progress only: the rest may be nested past any stack.
@@ -218,7 +211,7 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule): 
     failure = thrownName(thrown);
     throw thrown;
   } finally {
-    if (report) await report('end', last?.status, failure, outcome);
+    if (report) await report('end', seen.build?.status, failure, outcome);
   }
 }
 
@@ -231,9 +224,10 @@ export function watchBuild(core: HttpCore, target: BuildTarget, options: WatchBu
 export async function waitForBuild(core: HttpCore, target: BuildTarget, options: WaitForBuildOptions | null | undefined) {
   const buildId = buildIdOf(target, 'waitForBuild');
   let last: Build | undefined;
-  for await (last of pollBuild(core, buildId, checkWaitOptions(options, 'waitForBuild')));
+  const seen: Seen = {};
+  for await (last of pollBuild(core, buildId, checkWaitOptions(options, 'waitForBuild'), seen));
   // The polls end only after yielding a terminal state, a completed one as `completed` whatever its case.
   const build = last!;
   if (build.status === 'completed') return build;
-  throw new BuildFailedError(buildId, core.redactSecrets(build));
+  throw new BuildFailedError(buildId, seen.redact!(build));
 }

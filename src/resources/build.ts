@@ -84,9 +84,16 @@ export function buildEnd(status: unknown): 'completed' | 'failed' | undefined {
   return BUILD_FAILURE_STATUSES.includes(lower) ? 'failed' : undefined;
 }
 
+/** What makes `CompletedBuild` true: a build completed (in any case) has an http(s) URL, the webhook parser's rule. */
+function hasItsUrl(build: { status?: unknown; download_url?: unknown }): boolean {
+  return buildEnd(build.status) !== 'completed' || (typeof build.download_url === 'string' && isHttpUrl(build.download_url));
+}
+
+const NO_URL = 'must be an http(s) URL on a completed build';
+
 /**
  * What builds are checked against, wherever the SDK reads one. The refinement is what makes it a `Build`, so
- * that the cast holds; a URL is http(s), the webhook parser's rule, so a `javascript:` URL is refused.
+ * that the cast holds; a `javascript:` URL is refused.
  */
 export const BuildSchema = parsesTo<BuildState<BuildStatus | (string & {})>>()(
   looseObject({
@@ -97,15 +104,13 @@ export const BuildSchema = parsesTo<BuildState<BuildStatus | (string & {})>>()(
       checked<string | null>('an http(s) URL or null', (url) => url === null || (typeof url === 'string' && isHttpUrl(url))),
     ),
     logs: optional(unknown()),
-  }).check(
-    refine(
-      (build: { status: string; download_url?: unknown }) =>
-        buildEnd(build.status) !== 'completed' || typeof build.download_url === 'string',
-      'must be an http(s) URL on a completed build',
-      ['download_url'],
-    ),
-  ),
+  }).check(refine(hasItsUrl, NO_URL, ['download_url'])),
 ) as Schema<Build>;
+
+/** `BuildSchema`'s refinement alone, for `builds.get` with `validateResponses: false`: the rest is kept as received. */
+export const CompletedBuildRule: Schema<unknown> = unknown().check(
+  refine((value: unknown) => typeof value !== 'object' || value === null || hasItsUrl(value), NO_URL, ['download_url']),
+);
 
 /**
  * True when a build has completed with a download URL: the same narrowing as `status === 'completed'`, for a

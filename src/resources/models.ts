@@ -1,5 +1,6 @@
 /** The schemas (and the one reader) the endpoint table names, by name: the table itself loads no zod. */
-import { BuildSchema } from './build.js';
+import type { Schema } from '../core/schema.js';
+import { BuildSchema, CompletedBuildRule } from './build.js';
 import { CredentialsSchema, readIssuedKey } from './credentials.js';
 import { IntegrationSaveSchema, IntegrationSchema } from './integration.js';
 import { OrderSchema } from './order.js';
@@ -18,6 +19,9 @@ export const MODELS = {
   Credentials: CredentialsSchema,
   IssuedKey: readIssuedKey,
 };
+
+/** What of a model is checked even with `validateResponses: false`: what the SDK's types rest on. */
+export const ALWAYS_CHECKED: Partial<Record<ModelName, Schema>> = { Build: CompletedBuildRule };
 
 /** A model's name in the endpoint table. */
 export type ModelName = keyof typeof MODELS;

@@ -3,7 +3,7 @@ import type { RequestOptions } from '../core/options.js';
 import { checkInput, idSegment, type Schema } from '../core/schema.js';
 import { ApiPromise } from './api-promise.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
-import { MODELS, type ModelName } from './models.js';
+import { ALWAYS_CHECKED, MODELS, type ModelName } from './models.js';
 
 // Outside the class, so a resource's published declaration names no part of the core (whose types refer to
 // zod), and inspecting a client shows nothing of its configuration.
@@ -65,6 +65,7 @@ export function send<K extends Exclude<EndpointName, ListName>>(
       response: response && {
         name: response.name,
         hideBody: response.hideBody,
+        always: ALWAYS_CHECKED[response.model],
         ...(typeof model === 'function' ? { read: model as never } : { schema: model }),
       },
     };

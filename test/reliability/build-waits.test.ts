@@ -74,13 +74,24 @@ describe('a completed build whose download_url is not http(s)', () => {
     }
   }
 
-  it('builds.get refuses it too', async () => {
-    serve(faults.ok({ status: 'completed', download_url: 'javascript:alert(1)' }));
-    const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1' });
-    const outcome = await client.builds.get('bld_1').catch((e: unknown) => e);
-    record('build waits on hostile polls', ResponseValidationError.is(outcome));
-    expect(ResponseValidationError.is(outcome)).toBe(true);
-  });
+  // `CompletedBuild` types its URL a string wherever the SDK reads one: validateResponses cannot turn that off.
+  for (const body of [
+    { status: 'completed', download_url: 'javascript:alert(1)' },
+    { status: 'completed', download_url: 'data:text/html,x' },
+    { status: 'completed' },
+    { status: 'COMPLETED' },
+  ]) {
+    for (const validateResponses of [true, false]) {
+      it(`builds.get refuses it too: ${JSON.stringify(body)}, validateResponses: ${validateResponses}`, async () => {
+        serve(faults.ok(body));
+        const client = new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1', validateResponses });
+        const outcome = await client.builds.get('bld_1').catch((e: unknown) => e);
+        record('build waits on hostile polls', ResponseValidationError.is(outcome));
+        expect(ResponseValidationError.is(outcome)).toBe(true);
+        expect((outcome as ResponseValidationError).issues[0]?.path).toEqual(['download_url']);
+      });
+    }
+  }
 });
 
 describe('terminal statuses in any case', () => {

@@ -265,6 +265,33 @@ describe("each guarantee over the client's transport", () => {
     sentNothingOfTheClients(host!.seen.filter((r) => r.path.endsWith('signature')));
   });
 
+  it("hides a redirect target's signed query too, where its host's error quotes the URL and the signature (as S3 does)", async () => {
+    const signature = 'X9f8e7d6c5b4a3SECRETSIGNATUREb';
+    other = await rawHost((request) => {
+      const xml = `<?xml version="1.0"?><Error><Code>SignatureDoesNotMatch</Code><SignatureProvided>${signature}</SignatureProvided><URL>http://127.0.0.1${request.path}</URL></Error>`;
+      return response('400 Bad Request', { 'content-type': 'application/xml', 'x-amz-request-id': 'r1', connection: 'close' }, xml);
+    });
+    const client = await start(
+      () =>
+        response(
+          '302 Found',
+          {
+            connection: 'close',
+            location: `${other!.url}/bucket/a.zip?X-Amz-Signature=${signature}&X-Amz-Expires=60`,
+            'content-length': '0',
+          },
+          '',
+        ),
+      0,
+    );
+    const build = { status: 'completed', download_url: `${host!.url}/dl/1?token=sigA_0123456789abcdef` };
+    const error = await client.builds.download(build).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect(String((error as ApiError).body)).toContain('SignatureDoesNotMatch');
+    expect(inspectAll(error)).not.toMatch(/SECRETSIGNATURE|sigA_0123/);
+  });
+
   it('fails a length mismatch of a resumed 206 against the first total as changed, never spliced', async () => {
     const client = await start((_, n) =>
       n === 1

@@ -341,6 +341,22 @@ const CASES: SecretCase[] = [
     ),
   },
   {
+    name: 'waitForBuild: a failed build whose logs echo a per-call key header',
+    expected: 'BuildFailedError',
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'failed', logs: [`auth with ${c.key}`], error: `bad key ${c.key}` }))),
+      client().builds.wait('bld_1', { intervalMs: 5, headers: { 'X-API-Key': CALL_KEY } })
+    ),
+  },
+  {
+    name: 'waitForBuild: a wait that times out, its last build echoing a per-call key header',
+    expected: 'WaitTimeoutError',
+    run: ({ server, client }) => (
+      server.otherwise(echoOk((c) => ({ id: 'bld_1', status: 'building', progress: 5, note: c.key }))),
+      client().builds.wait('bld_1', { intervalMs: 5, timeoutMs: 150, headers: { 'X-API-Key': CALL_KEY } })
+    ),
+  },
+  {
     name: 'waitForBuild: a completed build without download_url, echoing the key',
     expected: 'ResponseValidationError',
     run: ({ server, client }) => (

@@ -537,7 +537,7 @@ describe('client.waitForBuild', () => {
 
     it('sends each poll as one attempt, its timeout never longer than the time left', async () => {
       serveBuild(building(10));
-      const request = vi.spyOn(HttpCore.prototype, 'request');
+      const request = vi.spyOn(HttpCore.prototype, 'requestRedacting');
 
       await rejection(makeClient({ timeoutMs: 2500, maxRetries: 3 }).waitForBuild('bld_1', { timeoutMs: 6000 }), WaitTimeoutError);
 

@@ -121,6 +121,19 @@ describe('client.builds.download', () => {
     expect(sent.map((r) => new URL(r.url).pathname)).toEqual([`/downloads/${buildId}.zip`]);
   });
 
+  it('follows redirects itself, and lets fetch follow one only where a browser hides it (status 0)', async () => {
+    const modes: (string | undefined)[] = [];
+    const fetch = async (_input: RequestInfo | URL, init?: RequestInit) => {
+      modes.push(init?.redirect);
+      // A browser's answer to `redirect: 'manual'`: an opaque redirect, status 0, no Location to read.
+      return init?.redirect === 'follow' ? new Response('abc') : Response.error();
+    };
+    const client = new Client({ baseUrl: BASE, apiKey: 'wfa_test_key', fetch });
+    const stream = await client.builds.download({ status: 'completed', download_url: 'https://cdn.test/a.zip?sig=s3cr3t' });
+    expect(new TextDecoder().decode(await bytesOf(stream))).toBe('abc');
+    expect(modes).toEqual(['manual', 'follow']);
+  });
+
   it('resumes with Range and If-Range after the connection drops mid-body', async () => {
     const { client, sent, buildId } = await setup({ artifacts: { size: 200_000, resetAfterBytes: 70_000, resets: 2 } });
     expectSame(await bytesOf(await client.builds.download(buildId)), artifactBytes(200_000));
