@@ -255,7 +255,8 @@ export class Call<T> {
     if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
     const { root } = this.core.routes;
     if (next.origin !== new URL(url).origin) {
-      throw refuse(`Redirect to another origin (${next.origin}) not followed, so the API key stays with the service`);
+      // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
+      throw refuse('Redirect to another origin not followed, so the API key stays with the service');
     }
     if (underRoot(url, root) !== undefined && underRoot(next.href, root) === undefined) {
       throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);

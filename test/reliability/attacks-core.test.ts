@@ -818,3 +818,17 @@ describe('attack 3: paths, base paths, headers, hooks and what user code is hand
     expect(String((error as Error).message)).toContain('/v1/workflows/wf_1');
   });
 });
+
+// A later outside attack on the call core: each test states the guarantee and the docs that make it.
+describe('attack on the call core: refused redirects, raw bodies, custom fetch, paths', () => {
+  // README: the key is never in an error, "even when the service echoes them back"; a URL parser lower-cases hosts.
+  it('a redirect whose Location host echoes the key is refused without quoting the key, in any case', async () => {
+    const key = 'wfaLive0123456789ABCdef';
+    for (const location of [`http://${key}.example.com/x`, `//${key}.example.com/`]) {
+      const service = await server(faults.redirect(302, location));
+      const error = await failure(client(service.url, { apiPrefix: '/v1', apiKey: key }).workflows.get('wf_1'));
+      expect(String((error as Error).message)).toMatch(/another origin/);
+      expect(hits(renderings(error), key), location).toEqual([]);
+    }
+  });
+});
