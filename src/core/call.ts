@@ -14,7 +14,7 @@ import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type Retr
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, targetOf, underRoot, type Target } from './target.js';
 import { now } from './timing.js';
-import { asResponse, eitherSignal, type TransportResponse } from './transport.js';
+import { asResponse, eitherSignal, type TransportResponse, untilEnd } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -186,14 +186,21 @@ export class Call<T> {
   }
 
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSignal): Promise<TransportResponse> {
-    // A raw body is read after the call returns: the caller's signal must still reach it.
+    // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
     const caller = this.raw ? this.options.signal : undefined;
-    const signal = caller ? eitherSignal(attempt, caller) : attempt;
+    const either = caller && eitherSignal(attempt, caller);
+    let response: TransportResponse;
     try {
-      return await this.core.settings.transport({ ...request, headers, signal });
+      response = await this.core.settings.transport({ ...request, headers, signal: either ? either.signal : attempt });
     } catch (error) {
+      either?.release();
       throw new AttemptFailure({ kind: 'network', cause: error });
     }
+    const { status, body } = response;
+    if (either && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, either.release) };
+    // Any other body is read within the attempt, whose signal the caller's aborts.
+    either?.release();
+    return response;
   }
 
   /** Reads the body within its size limit; a raw success's body is left for the caller. */

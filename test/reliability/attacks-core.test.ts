@@ -4,6 +4,7 @@
  * it attacks; every call runs under a generous guard, so a hang fails the test instead of the suite.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -830,5 +831,36 @@ describe('attack on the call core: refused redirects, raw bodies, custom fetch, 
       expect(String((error as Error).message)).toMatch(/another origin/);
       expect(hits(renderings(error), key), location).toEqual([]);
     }
+  });
+
+  // docs/reliability.md: no abort listener is left on a shared signal.
+  it('asResponse() leaves no abort listener on a shared signal: body read, body cancelled, an error, no body', async () => {
+    const service = await server((r) => (r.path.endsWith('/gone') ? notFound : r.method === 'DELETE' ? faults.noContent() : ok));
+    const c = client(service.url, { apiPrefix: '/api/v1' });
+    const shared = new AbortController();
+    const { signal } = shared;
+    for (let i = 0; i < 15; i++) {
+      await (await c.workflows.get('wf_1', { signal }).asResponse()).text();
+      await (await c.workflows.get('wf_1', { signal }).asResponse()).body?.cancel();
+      await settle(c.request({ method: 'GET', path: '/gone', signal }).asResponse());
+      await settle(c.request({ method: 'DELETE', path: '/x', signal }).asResponse());
+    }
+    // A hook that fails after a raw success: the body is never handed out, and is let go.
+    const hooked = client(service.url, {
+      apiPrefix: '/api/v1',
+      hooks: {
+        afterResponse: ({ url }) => {
+          if (url.endsWith('/after')) throw new Error('afterResponse refused it');
+        },
+        onSuccess: ({ url }) => {
+          if (url.endsWith('/success')) throw new Error('onSuccess refused it');
+        },
+      },
+    });
+    for (let i = 0; i < 15; i++) {
+      await settle(hooked.request({ method: 'GET', path: '/after', signal }).asResponse());
+      await settle(hooked.request({ method: 'GET', path: '/success', signal }).asResponse());
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
