@@ -19,7 +19,7 @@ import {
   ValidationError,
   WfaError,
 } from '../../src/index.js';
-import { type Fault, type FaultServer, faults, type LoggedRequest, startFaultServer, workflowBody } from './fault-server.js';
+import { closedPortUrl, type Fault, type FaultServer, faults, type LoggedRequest, startFaultServer, workflowBody } from './fault-server.js';
 import { renderings } from './summary.js';
 import { captureLogger } from '../helpers/logger.js';
 
@@ -862,5 +862,40 @@ describe('attack on the call core: refused redirects, raw bodies, custom fetch, 
       await settle(hooked.request({ method: 'GET', path: '/success', signal }).asResponse());
     }
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  // transport.ts: a transport rejects only when no response came, so any rejection is a network failure.
+  it('a custom fetch whose network errors are not TypeErrors: a refused call is retried, a reset POST is not', async () => {
+    class FetchError extends Error {
+      constructor(
+        message: string,
+        readonly code: string,
+      ) {
+        super(message);
+        this.name = 'FetchError';
+      }
+    }
+    let calls = 0;
+    let code = 'ECONNREFUSED';
+    const c = client(await closedPortUrl(), {
+      apiPrefix: '/v1',
+      maxRetries: 2,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+      fetch: async (url) => {
+        calls++;
+        throw new FetchError(`request to ${String(url)} failed, reason: ${code}`, code);
+      },
+    });
+    const attempts = async (send: () => PromiseLike<unknown>) => {
+      calls = 0;
+      expect(ConnectionError.is(await failure(send()))).toBe(true);
+      return calls;
+    };
+    expect(await attempts(() => c.workflows.get('wf_1'))).toBe(3);
+    // Refused: never sent, so a POST is safe to send again.
+    expect(await attempts(() => c.request({ method: 'POST', path: '/x', body: {} }))).toBe(3);
+    code = 'ECONNRESET';
+    expect(await attempts(() => c.workflows.get('wf_1'))).toBe(3);
+    expect(await attempts(() => c.request({ method: 'POST', path: '/x', body: {} }))).toBe(1);
   });
 });
