@@ -12,7 +12,7 @@ import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
-import { checkCall, targetOf, underRoot, type Target } from './target.js';
+import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
 import { now } from './timing.js';
 import { asResponse, eitherSignal, type TransportResponse, untilEnd } from './transport.js';
 
@@ -81,7 +81,7 @@ export class Call<T> {
     const deadlineMs = options.deadlineMs ?? settings.deadlineMs;
     this.deadline =
       deadlineMs === undefined ? callDeadline(this.timeoutMs, options.maxRetries ?? settings.maxRetries) : this.started + deadlineMs;
-    const target = targetOf(req.path, routes);
+    const target = targetOf(req, routes);
     this.body = jsonBody(req.body);
     this.search = queryString(req.query);
     // Client-level headers go only where the key may go; the call's own go wherever the call goes.
@@ -265,7 +265,7 @@ export class Call<T> {
       // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
       throw refuse('Redirect to another origin not followed, so the API key stays with the service');
     }
-    if (underRoot(url, root) !== undefined && underRoot(next.href, root) === undefined) {
+    if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(next.pathname))) {
       throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);
     }
     const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');

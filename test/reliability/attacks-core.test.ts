@@ -898,4 +898,38 @@ describe('attack on the call core: refused redirects, raw bodies, custom fetch, 
     expect(await attempts(() => c.workflows.get('wf_1'))).toBe(3);
     expect(await attempts(() => c.request({ method: 'POST', path: '/x', body: {} }))).toBe(1);
   });
+
+  // docs/configuration.md: a relative path holding `#` is refused; the query would go after the fragment, unsent.
+  it('a relative path holding # is refused naming path; an absolute URL keeps its query, not its fragment', async () => {
+    const service = await server();
+    const c = client(service.url, { apiPrefix: '/v1' });
+    for (const path of ['/x#frag', '/x?a=1#frag', 'x#']) {
+      const error = await failure(c.request({ method: 'GET', path, query: { status: 'paid' } }));
+      expect(ValidationError.is(error), path).toBe(true);
+      expect((error as ValidationError).field).toBe('path');
+    }
+    expect(service.log).toEqual([]);
+    await c.request({ method: 'GET', path: `${service.url}/v1/x#frag`, query: { status: 'paid' } });
+    expect(service.log.map((r) => r.rawUrl)).toEqual(['/v1/x?status=paid']);
+  });
+
+  // docs/configuration.md: a dot segment is refused; nginx, IIS and gateways decode %2F and %5C before normalising.
+  it('..%2f and ..%5c (any case) in a path or a same-origin redirect never take the key out of the base path', async () => {
+    const service = await server((r) => (r.path === '/gw/start' ? faults.redirect(302, '/gw/..%2f..%2fother-tenant/secret') : ok));
+    const c = client(`${service.url}/gw`, { apiPrefix: '' });
+    for (const path of [
+      '/..%2fother',
+      '/..%2F..%2Fother',
+      '/%2e%2e%2fother',
+      '/.%2e%5cother',
+      '/..%5Cother',
+      '/x/.%2F',
+      `${service.url}/gw/..%2fx`,
+    ]) {
+      expect(ValidationError.is(await failure(c.request({ method: 'GET', path }))), path).toBe(true);
+    }
+    const redirected = await failure(c.request({ method: 'GET', path: '/start' }));
+    expect(String((redirected as Error).message)).toMatch(/outside the service's base path/);
+    expect(service.log.map((r) => r.rawUrl)).toEqual(['/gw/start']);
+  });
 });
