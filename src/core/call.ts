@@ -12,9 +12,9 @@ import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
-import { checkCall, targetOf, underRoot, type Target } from './target.js';
+import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
 import { now } from './timing.js';
-import { asResponse, eitherSignal, type TransportResponse } from './transport.js';
+import { asResponse, eitherSignal, type TransportResponse, untilEnd } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -81,7 +81,7 @@ export class Call<T> {
     const deadlineMs = options.deadlineMs ?? settings.deadlineMs;
     this.deadline =
       deadlineMs === undefined ? callDeadline(this.timeoutMs, options.maxRetries ?? settings.maxRetries) : this.started + deadlineMs;
-    const target = targetOf(req.path, routes);
+    const target = targetOf(req, routes);
     this.body = jsonBody(req.body);
     this.search = queryString(req.query);
     // Client-level headers go only where the key may go; the call's own go wherever the call goes.
@@ -186,14 +186,21 @@ export class Call<T> {
   }
 
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSignal): Promise<TransportResponse> {
-    // A raw body is read after the call returns: the caller's signal must still reach it.
+    // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
     const caller = this.raw ? this.options.signal : undefined;
-    const signal = caller ? eitherSignal(attempt, caller) : attempt;
+    const either = caller && eitherSignal(attempt, caller);
+    let response: TransportResponse;
     try {
-      return await this.core.settings.transport({ ...request, headers, signal });
+      response = await this.core.settings.transport({ ...request, headers, signal: either ? either.signal : attempt });
     } catch (error) {
+      either?.release();
       throw new AttemptFailure({ kind: 'network', cause: error });
     }
+    const { status, body } = response;
+    if (either && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, either.release) };
+    // Any other body is read within the attempt, whose signal the caller's aborts.
+    either?.release();
+    return response;
   }
 
   /** Reads the body within its size limit; a raw success's body is left for the caller. */
@@ -255,9 +262,10 @@ export class Call<T> {
     if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
     const { root } = this.core.routes;
     if (next.origin !== new URL(url).origin) {
-      throw refuse(`Redirect to another origin (${next.origin}) not followed, so the API key stays with the service`);
+      // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
+      throw refuse('Redirect to another origin not followed, so the API key stays with the service');
     }
-    if (underRoot(url, root) !== undefined && underRoot(next.href, root) === undefined) {
+    if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(next.pathname))) {
       throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);
     }
     const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');

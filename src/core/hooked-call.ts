@@ -38,8 +38,14 @@ export class HookedCall<T> extends Call<T> {
     }
     if (onSuccess) {
       const context = { ...this.context(this.#url), status: result.response.status };
-      const ended = await this.#bound(runHook('onSuccess', onSuccess, context, this.secrets));
-      if (ended) throw ended;
+      try {
+        const ended = await this.#bound(runHook('onSuccess', onSuccess, context, this.secrets));
+        if (ended) throw ended;
+      } catch (error) {
+        // A raw success is then never handed out: its body, connection and abort listener are let go.
+        void result.raw?.body?.cancel().catch(() => undefined);
+        throw error;
+      }
     }
     return result;
   }
@@ -56,7 +62,13 @@ export class HookedCall<T> extends Call<T> {
     if (afterResponse) {
       const responseHeaders = new Headers(redactHeaders(response.headers, this.secrets));
       const context = { ...this.context(url), status: response.status, responseHeaders };
-      await this.#wait('afterResponse', runHook('afterResponse', afterResponse, context, this.secrets));
+      try {
+        await this.#wait('afterResponse', runHook('afterResponse', afterResponse, context, this.secrets));
+      } catch (error) {
+        // A raw success is then never handed out: its body, connection and abort listener are let go.
+        void received.raw?.body?.[Symbol.asyncIterator]().return?.();
+        throw error;
+      }
     }
     return received;
   }

@@ -11,6 +11,8 @@ export function parseRetryAfter(
   if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const value = read('retry-after');
   if (!value) return undefined;
-  const wait = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  // An HTTP date starts with its day's name; anything else (`1,5`, `+2`, `-1`) Date.parse may read as a past
+  // date, an immediate retry: it counts as absent, so the default backoff applies.
+  const wait = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : /^[a-z]{3}/i.test(value) ? Date.parse(value) - now : NaN;
   return Number.isNaN(wait) ? undefined : Math.max(0, wait);
 }

@@ -138,9 +138,10 @@ function judge(
     const listed = statuses ? statuses.includes(status) : status === 408 || status === 429 || (status >= 500 && status <= 599);
     return { status, error: undefined, mayHaveActed, retryable: listed && !mayHaveActed, retryAfter: parseRetryAfter(outcome.headers) };
   }
-  // Fetch rejects a network failure with a TypeError; anything else (our own errors, bugs, a body too large) is final.
+  // A transport rejects only when no response came (transport.ts), so whatever it threw is a network failure,
+  // a custom fetch's `FetchError` too; anything else (our own errors, bugs, a body too large) is final.
   const failure = outcome.error instanceof AttemptFailure ? outcome.error.failure : undefined;
-  if (failure === undefined || (failure.kind === 'network' && !(failure.cause instanceof TypeError))) return undefined;
+  if (failure === undefined) return undefined;
   const mayHaveActed = !idempotent && !(failure.kind === 'network' && failedBeforeSending(failure.cause));
   const error = 'cause' in failure ? failure.cause : { name: 'TimeoutError', message: 'The attempt timed out' };
   return { status: undefined, error, mayHaveActed, retryable: !mayHaveActed };

@@ -10,32 +10,49 @@ export type Target = { route: Route; url?: undefined } | { route?: undefined; ur
 
 // What `fetch` sends everywhere: CONNECT, TRACE and TRACK are forbidden to it.
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-// `.` and `..` segments, plain or percent-encoded, after `/` or `\` (which URLs read as `/`).
-const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i;
 // A URL parser drops tab, CR and LF, which would turn `.\t.` into `..` after the dot check.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** An absolute URL under the root (by whole path segments) is routed like its path; any other is foreign. */
-export function targetOf(path: string, routes: Routes): Target {
+/**
+ * An absolute URL under the root (by whole path segments) is routed like its path; any other is foreign. A
+ * resource's path holds its ids encoded, one segment each; only a caller's own path (no `route`) is checked.
+ */
+export function targetOf({ path, route }: Pick<CoreRequest<unknown>, 'path' | 'route'>, routes: Routes): Target {
   let rest = path;
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
     const url = new URL(path);
     if (url.username || url.password) {
       // fetch refuses such a URL, and an error quoting it would show the password.
-      const message = 'must not contain user:password@; send credentials in headers';
-      throw new ValidationError('request', [{ path: ['path'], message, code: 'invalid_value' }]);
+      throw invalidPath('must not contain user:password@; send credentials in headers');
     }
     url.hash = '';
     const rootPath = underRoot(url.href, routes.root);
     if (rootPath === undefined) return { url: url.href };
     rest = url.pathname.slice(rootPath.length) + url.search;
+  } else if (path.includes('#')) {
+    // The query would be appended after the fragment, which is never sent: refused rather than dropped.
+    throw invalidPath('must not hold "#": a fragment is never sent, and the query would go after it');
   }
-  if (DOT_SEGMENT.test(rest.split(/[?#]/, 1)[0]!)) {
-    // A URL parser resolves them, and the call would leave the service root with the key.
-    throw new ValidationError('request', [{ path: ['path'], message: 'must not hold "." or ".." segments', code: 'invalid_value' }]);
+  if (route === undefined && climbs(rest.split('?', 1)[0]!)) {
+    // A URL parser, or a server, resolves them, and the call would leave the service root with the key.
+    throw invalidPath('must not hold "." or ".." segments, plain or percent-encoded, %2F and %5C read as "/"');
   }
   return { route: routes.route(rest.startsWith('/') ? rest : `/${rest}`) };
+}
+
+function invalidPath(message: string): ValidationError {
+  return new ValidationError('request', [{ path: ['path'], message, code: 'invalid_value' }]);
+}
+
+/**
+ * Whether a path has a `.` or `..` segment once `%2E`, `%2F` and `%5C` (any case) are decoded and it is split
+ * on `/` and `\` (which URLs read as `/`): a URL parser resolves `%2e%2e`, and servers and gateways that decode
+ * `%2F`/`%5C` before normalising (nginx, IIS) resolve `..%2f` too. The one rule for request paths and redirects.
+ */
+export function climbs(path: string): boolean {
+  const decoded = path.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
+  return /(?:^|[/\\])\.{1,2}(?:[/\\]|$)/.test(decoded);
 }
 
 /** The root's path when `url` is under it by whole segments (`/gw` holds `/gw/x`, not `/gw2/x`); else `undefined`. */

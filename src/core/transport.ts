@@ -96,12 +96,39 @@ export function asResponse(response: TransportResponse): Response {
   return new Response(stream, { status, headers });
 }
 
-/** Aborts when either does (`AbortSignal.any` is not in every Node 20). */
-export function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
+/**
+ * Aborts when `first` or `second` does (`AbortSignal.any` is not in every Node 20). `release` stops following
+ * `second`, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
+ */
+export function eitherSignal(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
   const either = new AbortController();
-  for (const signal of [first, second]) {
-    if (signal.aborted) either.abort(signal.reason);
-    else signal.addEventListener('abort', () => either.abort(signal.reason), { once: true });
-  }
-  return either.signal;
+  const follow = (signal: AbortSignal) => () => either.abort(signal.reason);
+  const onSecond = follow(second);
+  if (first.aborted) either.abort(first.reason);
+  else first.addEventListener('abort', follow(first), { once: true });
+  if (second.aborted) either.abort(second.reason);
+  else second.addEventListener('abort', onSecond, { once: true });
+  return { signal: either.signal, release: () => second.removeEventListener('abort', onSecond) };
+}
+
+/** `body`, calling `end` when it is read to its end, fails, or is stopped. */
+export function untilEnd(body: AsyncIterable<Uint8Array>, end: () => void): AsyncIterable<Uint8Array> {
+  let iterator: AsyncIterator<Uint8Array, undefined> | undefined;
+  const inner = () => (iterator ??= body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array, undefined>);
+  return stoppable(
+    async () => {
+      try {
+        const next = await inner().next();
+        if (next.done) end();
+        return next;
+      } catch (error) {
+        end();
+        throw error;
+      }
+    },
+    () => {
+      end();
+      void Promise.resolve(inner().return?.()).catch(() => undefined);
+    },
+  );
 }

@@ -211,6 +211,13 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter({})).toBeUndefined();
     expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
   });
+
+  it('reads a value that is neither whole seconds nor an HTTP date as absent, not as a past date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    for (const value of ['1,5', '+2', '-1', '-0', '1e3', '0x10']) {
+      expect(parseRetryAfter({ 'retry-after': value }, now), value).toBeUndefined();
+    }
+  });
 });
 
 describe('error guards', () => {

@@ -4,6 +4,7 @@
  * it attacks; every call runs under a generous guard, so a hang fails the test instead of the suite.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +19,7 @@ import {
   ValidationError,
   WfaError,
 } from '../../src/index.js';
-import { type Fault, type FaultServer, faults, type LoggedRequest, startFaultServer, workflowBody } from './fault-server.js';
+import { closedPortUrl, type Fault, type FaultServer, faults, type LoggedRequest, startFaultServer, workflowBody } from './fault-server.js';
 import { renderings } from './summary.js';
 import { captureLogger } from '../helpers/logger.js';
 
@@ -816,5 +817,119 @@ describe('attack 3: paths, base paths, headers, hooks and what user code is hand
     expect(NotFoundError.is(error)).toBe(true);
     expect(String((error as Error).message)).toContain('/api/v1/workflows/wf_1');
     expect(String((error as Error).message)).toContain('/v1/workflows/wf_1');
+  });
+});
+
+// A later outside attack on the call core: each test states the guarantee and the docs that make it.
+describe('attack on the call core: refused redirects, raw bodies, custom fetch, paths', () => {
+  // README: the key is never in an error, "even when the service echoes them back"; a URL parser lower-cases hosts.
+  it('a redirect whose Location host echoes the key is refused without quoting the key, in any case', async () => {
+    const key = 'wfaLive0123456789ABCdef';
+    for (const location of [`http://${key}.example.com/x`, `//${key}.example.com/`]) {
+      const service = await server(faults.redirect(302, location));
+      const error = await failure(client(service.url, { apiPrefix: '/v1', apiKey: key }).workflows.get('wf_1'));
+      expect(String((error as Error).message)).toMatch(/another origin/);
+      expect(hits(renderings(error), key), location).toEqual([]);
+    }
+  });
+
+  // docs/reliability.md: no abort listener is left on a shared signal.
+  it('asResponse() leaves no abort listener on a shared signal: body read, body cancelled, an error, no body', async () => {
+    const service = await server((r) => (r.path.endsWith('/gone') ? notFound : r.method === 'DELETE' ? faults.noContent() : ok));
+    const c = client(service.url, { apiPrefix: '/api/v1' });
+    const shared = new AbortController();
+    const { signal } = shared;
+    for (let i = 0; i < 15; i++) {
+      await (await c.workflows.get('wf_1', { signal }).asResponse()).text();
+      await (await c.workflows.get('wf_1', { signal }).asResponse()).body?.cancel();
+      await settle(c.request({ method: 'GET', path: '/gone', signal }).asResponse());
+      await settle(c.request({ method: 'DELETE', path: '/x', signal }).asResponse());
+    }
+    // A hook that fails after a raw success: the body is never handed out, and is let go.
+    const hooked = client(service.url, {
+      apiPrefix: '/api/v1',
+      hooks: {
+        afterResponse: ({ url }) => {
+          if (url.endsWith('/after')) throw new Error('afterResponse refused it');
+        },
+        onSuccess: ({ url }) => {
+          if (url.endsWith('/success')) throw new Error('onSuccess refused it');
+        },
+      },
+    });
+    for (let i = 0; i < 15; i++) {
+      await settle(hooked.request({ method: 'GET', path: '/after', signal }).asResponse());
+      await settle(hooked.request({ method: 'GET', path: '/success', signal }).asResponse());
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  // transport.ts: a transport rejects only when no response came, so any rejection is a network failure.
+  it('a custom fetch whose network errors are not TypeErrors: a refused call is retried, a reset POST is not', async () => {
+    class FetchError extends Error {
+      constructor(
+        message: string,
+        readonly code: string,
+      ) {
+        super(message);
+        this.name = 'FetchError';
+      }
+    }
+    let calls = 0;
+    let code = 'ECONNREFUSED';
+    const c = client(await closedPortUrl(), {
+      apiPrefix: '/v1',
+      maxRetries: 2,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+      fetch: async (url) => {
+        calls++;
+        throw new FetchError(`request to ${String(url)} failed, reason: ${code}`, code);
+      },
+    });
+    const attempts = async (send: () => PromiseLike<unknown>) => {
+      calls = 0;
+      expect(ConnectionError.is(await failure(send()))).toBe(true);
+      return calls;
+    };
+    expect(await attempts(() => c.workflows.get('wf_1'))).toBe(3);
+    // Refused: never sent, so a POST is safe to send again.
+    expect(await attempts(() => c.request({ method: 'POST', path: '/x', body: {} }))).toBe(3);
+    code = 'ECONNRESET';
+    expect(await attempts(() => c.workflows.get('wf_1'))).toBe(3);
+    expect(await attempts(() => c.request({ method: 'POST', path: '/x', body: {} }))).toBe(1);
+  });
+
+  // docs/configuration.md: a relative path holding `#` is refused; the query would go after the fragment, unsent.
+  it('a relative path holding # is refused naming path; an absolute URL keeps its query, not its fragment', async () => {
+    const service = await server();
+    const c = client(service.url, { apiPrefix: '/v1' });
+    for (const path of ['/x#frag', '/x?a=1#frag', 'x#']) {
+      const error = await failure(c.request({ method: 'GET', path, query: { status: 'paid' } }));
+      expect(ValidationError.is(error), path).toBe(true);
+      expect((error as ValidationError).field).toBe('path');
+    }
+    expect(service.log).toEqual([]);
+    await c.request({ method: 'GET', path: `${service.url}/v1/x#frag`, query: { status: 'paid' } });
+    expect(service.log.map((r) => r.rawUrl)).toEqual(['/v1/x?status=paid']);
+  });
+
+  // docs/configuration.md: a dot segment is refused; nginx, IIS and gateways decode %2F and %5C before normalising.
+  it('..%2f and ..%5c (any case) in a path or a same-origin redirect never take the key out of the base path', async () => {
+    const service = await server((r) => (r.path === '/gw/start' ? faults.redirect(302, '/gw/..%2f..%2fother-tenant/secret') : ok));
+    const c = client(`${service.url}/gw`, { apiPrefix: '' });
+    for (const path of [
+      '/..%2fother',
+      '/..%2F..%2Fother',
+      '/%2e%2e%2fother',
+      '/.%2e%5cother',
+      '/..%5Cother',
+      '/x/.%2F',
+      `${service.url}/gw/..%2fx`,
+    ]) {
+      expect(ValidationError.is(await failure(c.request({ method: 'GET', path }))), path).toBe(true);
+    }
+    const redirected = await failure(c.request({ method: 'GET', path: '/start' }));
+    expect(String((redirected as Error).message)).toMatch(/outside the service's base path/);
+    expect(service.log.map((r) => r.rawUrl)).toEqual(['/gw/start']);
   });
 });
