@@ -9,6 +9,7 @@ import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
 import type { ClientSettings } from '../core/settings.js';
 import { isHttpUrl } from '../core/url.js';
+import { climbs } from '../core/target.js';
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
 // Key issuing is at /v1/auth whatever the known prefix; a custom prefix has its own (`authPath`).
@@ -51,7 +52,7 @@ function checkPathPrefix(value: string, option: 'apiPrefix' | 'authPath'): strin
   if (!PATH_PREFIX.test(path)) issue("must be path segments only: letters, digits and -._~!$&'()*+,;=:@%, no query, fragment or spaces");
   if (/%(?![\da-f]{2})/i.test(path)) issue('has a "%" that is not a percent-escape');
   // Percent-encoded too, in any case and any mix: a URL parser resolves `%2e%2e` as `..`.
-  if (/\/(?:\.|%2e){1,2}(?=\/|$)/i.test(path)) issue('must not contain "." or ".." segments, plain or percent-encoded');
+  if (climbs(path)) issue('must not contain "." or ".." segments, plain or percent-encoded');
   if (option === 'authPath' && path === '') issue('must be a path, such as "/auth"');
   return path;
 }

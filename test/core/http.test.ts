@@ -201,6 +201,8 @@ describe("apiPrefix: 'auto'", () => {
     ['/v2?x=1', 'must be path segments only'],
     ['/w fa', 'must be path segments only'],
     ['/wfa/../v1', 'must not contain "." or ".."'],
+    ['/wfa/..%2fv1', 'must not contain "." or ".."'],
+    ['/wfa/%2E%2e/v1', 'must not contain "." or ".."'],
     ['/wfa%zz', 'has a "%" that is not a percent-escape'],
   ])('refuses the prefix %j, naming the rule', (apiPrefix, rule) => {
     expect(() => client({ apiPrefix })).toThrow(ValidationError);
