@@ -128,7 +128,7 @@ function buildSchemas() {
         path: ['agent'],
       }),
     );
-  return { requestOptions, clientOptions };
+  return { requestOptions, clientOptions, requestOptionNames: Object.keys(requestOptions.shape) as (keyof RequestOptions)[] };
 }
 
 /** A call's options, checked; header names in lower case. */
@@ -141,7 +141,7 @@ export type CallOptions = RequestOptions;
 export function checkRequestOptions(options: RequestOptions, what = 'request options'): CallOptions {
   schemas ??= buildSchemas();
   // Most calls pass no option: nothing to parse.
-  if (Object.keys(schemas.requestOptions.shape).every((name) => options[name as keyof RequestOptions] === undefined)) return {};
+  if (schemas.requestOptionNames.every((name) => options[name] === undefined)) return {};
   const checked = checkInput(schemas.requestOptions, options, what);
   return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
