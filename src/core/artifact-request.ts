@@ -25,9 +25,8 @@ export async function requestArtifact(transport: Transport, request: TransportRe
     if (response.status === 0) return transport({ ...request, url, redirect: 'follow' });
     const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
-    // Started first: a Node stream's iterator lets its connection go on `return()` only once it has started.
-    const hop = response.body?.[Symbol.asyncIterator]();
-    if (hop && !(await hop.next()).done) await hop.return?.();
+    // Its body unread: stopping it lets its connection go (transport.ts, `stoppable`).
+    await response.body?.[Symbol.asyncIterator]().return?.();
     const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
     // A network error, as `fetch` gives for these: retried, then a `ConnectionError` that quotes no URL.
     if (hops >= MAX_REDIRECTS) throw new TypeError('redirect count exceeded');
@@ -68,7 +67,7 @@ export async function hostError(response: TransportResponse, url: string, follow
   return ApiError.from({ status: response.status, headers, method: 'GET', url: withoutQuery(url), body: redact(body, secrets) });
 }
 
-/** The transports reject a network failure with a TypeError; a body that breaks errors with whatever the platform chose. */
+/** Whatever is not the SDK's own refusal: a transport rejects only for a network failure, and a body that breaks errors with whatever the platform chose. */
 export function isNetworkError(error: unknown): boolean {
   return !(error instanceof ResponseValidationError || error instanceof AbortError || error instanceof ValidationError);
 }
