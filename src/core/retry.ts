@@ -123,6 +123,11 @@ export interface RetryPolicy {
 /** A failed attempt as the rules see it; `error` is what `shouldRetry` is shown, not the core's wrapper. */
 type FailedAttempt = Pick<RetryContext, 'status' | 'error' | 'mayHaveActed'> & { retryable: boolean; retryAfter?: number | undefined };
 
+/** The statuses a failure is retried on unless `retry.statuses` says otherwise: 408, 429, 500 to 599. */
+export function retriedByDefault(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
 /** The default rule for an attempt's end, or `undefined` when nothing could make it a retry (a success, a bug). */
 function judge(
   outcome: ResponseHead | { error: unknown },
@@ -135,7 +140,7 @@ function judge(
     if (status >= 200 && status < 400) return undefined;
     // A 429 means the service did not act, so even a POST is sent again; another status only when idempotent.
     const mayHaveActed = !idempotent && status !== 429;
-    const listed = statuses ? statuses.includes(status) : status === 408 || status === 429 || (status >= 500 && status <= 599);
+    const listed = statuses ? statuses.includes(status) : retriedByDefault(status);
     return { status, error: undefined, mayHaveActed, retryable: listed && !mayHaveActed, retryAfter: parseRetryAfter(outcome.headers) };
   }
   // A transport rejects only when no response came (transport.ts), so whatever it threw is a network failure,

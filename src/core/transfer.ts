@@ -8,7 +8,7 @@ import type { DownloadOptions } from './download-options.js';
 import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
 import type { LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
-import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes } from './retry.js';
+import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
 import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -31,7 +31,6 @@ export interface TransferSpec extends DownloadOptions {
 export type Step = { chunk: Uint8Array } | { restart: true } | { done: true };
 
 const EXPIRED = new Set([403, 404, 410]);
-const RETRIED = (status: number) => status === 408 || status === 429 || status >= 500;
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
 
 /** One download: connections made, resumed and checked on demand; `next()` gives the next step. */
@@ -189,7 +188,7 @@ export class Transfer {
       return;
     }
     const error = await hostError(response, this.#url, this.#followed);
-    if (RETRIED(status)) return this.#dropped({ type: 'failed', error });
+    if (retriedByDefault(status)) return this.#dropped({ type: 'failed', error });
     this.cancel();
     throw error;
   }

@@ -7,7 +7,7 @@ import { AbortError, ApiError, BuildFailedError, ConnectionError, ValidationErro
 import type { HttpCore, ResponseSpec } from '../core/http.js';
 import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
 import { thrownName } from '../core/redact.js';
-import { MAX_RETRY_AFTER_MS } from '../core/retry.js';
+import { MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
@@ -106,7 +106,7 @@ function buildIdOf(target: BuildTarget, caller: string): string {
 
 function isTransient(error: unknown): boolean {
   // ConnectionError includes TimeoutError; RateLimitError and InternalServerError are ApiErrors.
-  return ConnectionError.is(error) || (ApiError.is(error) && (error.status === 408 || error.status === 429 || error.status >= 500));
+  return ConnectionError.is(error) || (ApiError.is(error) && retriedByDefault(error.status));
 }
 
 /** An observer: whatever `onProgress` does (throw, reject, hang), the wait goes on. */
