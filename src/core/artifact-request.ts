@@ -5,6 +5,7 @@
 import { ERROR_BODY_BYTES, readText } from './body.js';
 import { AbortError, ApiError, ResponseValidationError, ValidationError } from './errors.js';
 import { redact, redactText, usableSecrets, withoutQuery } from './redact.js';
+import { parseErrorBody } from './response.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 import { isHttpUrl } from './url.js';
 
@@ -56,13 +57,7 @@ export function hideUrl(text: string, followed: Iterable<string>): string {
 export async function hostError(response: TransportResponse, url: string, followed: Iterable<string>): Promise<ApiError> {
   const secrets = [...followed].flatMap(querySecrets);
   // Only the head: enough for any message, and the rest is never read.
-  const text = (await readText(response, ERROR_BODY_BYTES, true).catch(() => undefined)) ?? '';
-  let body: unknown = text || undefined;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: the text as it came.
-  }
+  const body = parseErrorBody((await readText(response, ERROR_BODY_BYTES, true).catch(() => undefined)) ?? '');
   const headers = redact(Object.fromEntries(response.headers), secrets);
   return ApiError.from({ status: response.status, headers, method: 'GET', url: withoutQuery(url), body: redact(body, secrets) });
 }
