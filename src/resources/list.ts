@@ -54,7 +54,8 @@ export function list<K extends ListName>(
     // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
     const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Query;
     checkInput(checks.params, query, `input to ${name}`);
-    const { maxPages, ...options } = checkInput(checks.options, listOptions ?? {}, `options of ${name}`);
+    // Most lists pass no options: nothing to parse, as for a call's own options.
+    const { maxPages, ...options } = listOptions === undefined ? {} : checkInput(checks.options, listOptions, `options of ${name}`);
     if (raw) return core.request<Page<unknown>>({ ...options, method: 'GET', path, query }, true);
     const walk: ListWalk<unknown> = {
       maxPages,
