@@ -68,8 +68,9 @@ export function list<K extends ListName>(
         // Read inside the core, so that an error about the body carries it with the call's secrets removed.
         const read = (body: unknown) => {
           const envelope = readEnvelope(body, plural, pageQuery as PageParams);
-          const missing = { path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' };
-          if (!envelope) throw invalid(body, [missing]);
+          if (!envelope) {
+            throw invalid(body, [{ path: [], message: `has no array under data, items, results or ${plural}`, code: 'invalid_envelope' }]);
+          }
           // Checked, then used as received (the very objects in `body`): the item schemas transform nothing.
           const result = core.settings.validateResponses ? safeParse(checks.items, envelope.items) : undefined;
           if (result && !result.success) throw invalid(body, toIssues(result.error, envelope.itemsPath));
