@@ -47,11 +47,23 @@ export async function readText(response: TransportResponse, limit: number, trunc
   } catch (error) {
     throw new AttemptFailure({ kind: 'body-read', cause: error });
   }
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  const bytes = chunks.length === 1 ? chunks[0]! : joined(chunks);
   // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
-  return cut ? text : text + decoder.decode();
+  return cut ? new TextDecoder().decode(bytes, { stream: true }) : UTF8.decode(bytes);
+}
+
+// One decoder for every whole body: Node builds a decoder's converter on its first use, which costs more than
+// decoding a small body. Decoding in one go, not chunk by chunk, is faster again.
+const UTF8 = new TextDecoder();
+
+function joined(chunks: Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** Values `JSON.stringify` would silently turn into `{}` or drop, by what the caller is told they are. */
