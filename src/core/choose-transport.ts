@@ -12,7 +12,7 @@ export interface ChosenTransport {
 }
 
 /** Node itself: Bun and Deno also report a Node version, and Cloudflare Workers may too. */
-function onNode(): boolean {
+export function onNode(): boolean {
   const { process, navigator } = globalThis as { process?: typeof globalThis.process; navigator?: { userAgent?: string } };
   return (
     typeof process?.versions?.node === 'string' &&

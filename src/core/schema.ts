@@ -2,14 +2,36 @@
  * The schema helpers every resource uses, on `zod/mini` (why: docs/design.md, "Validation"), and the one place
  * where zod's results become SDK errors.
  */
+import { $constructor, $ZodObject, $ZodObjectJIT } from 'zod/v4/core';
 import * as z from 'zod/mini';
+import { onNode } from './choose-transport.js';
 import { ValidationError, type Issue } from './errors.js';
 import { isHttpUrl } from './url.js';
 
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
 // zod's own builders, as they are: each resource imports its schemas' parts from here.
-export { array, looseObject, optional, partial, strictObject, string, unknown } from 'zod/mini';
+export { array, optional, partial, string, unknown } from 'zod/mini';
+
+// On Node, objects use the parser of classic zod, which compiles each shape once with `new Function`; elsewhere,
+// zod/mini's, which checks field by field. Same schemas, same issues (docs/design.md, "Validation"). Not in
+// browsers: zod's probe for `new Function` would be reported as a violation under a strict CSP.
+type Init = (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => void;
+const initObject: Init = onNode() ? $ZodObjectJIT.init : $ZodObject.init;
+const initMini: Init = z.ZodMiniType.init;
+const CheckedObject = $constructor('CheckedObject', (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => {
+  initObject(inst, def);
+  initMini(inst, def);
+  inst.shape = def.shape;
+});
+
+export function looseObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$loose> {
+  return new CheckedObject({ type: 'object', shape, catchall: z.unknown() }) as never;
+}
+
+export function strictObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$strict> {
+  return new CheckedObject({ type: 'object', shape, catchall: z.never() }) as never;
+}
 
 // A failed check stops the checks after it (`abort`), so an object's check may rely on its fields' own.
 export function refine<T>(fn: (value: T) => boolean, message: string, path?: string[]): z.core.$ZodCheck<T> {

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
 import {
@@ -26,8 +27,20 @@ function parse<T>(schema: Schema<T>, value: unknown): T {
   return result.data;
 }
 
-describe('looseObject', () => {
+describe('objects on Node', () => {
+  it("use zod's compiled object parser", () => {
+    expect(looseObject({})._zod.traits.has('$ZodObjectJIT')).toBe(true);
+  });
+});
+
+// Where code generation is refused (browsers keep zod/mini's parser), zod checks field by field: same results.
+describe.each([
+  ['compiled', false],
+  ['checked field by field', true],
+])('looseObject, %s', (_, jitless) => {
+  z.config({ jitless });
   const schema = looseObject({ id: string(), n: optional(nullableNumber()) });
+  z.config({ jitless: false });
 
   it('keeps fields it does not know', () => {
     expect(parse(schema, { id: 'a', extra: { deep: [1] }, n: 2 })).toEqual({ id: 'a', extra: { deep: [1] }, n: 2 });
