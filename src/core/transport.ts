@@ -3,6 +3,7 @@
  * limits and redaction live above it, once, so a second transport changes none of them.
  */
 import type { FetchLike } from './options.js';
+import { AbortSource } from './timing.js';
 
 /** One HTTP request, as the core hands it to a transport. Redirects are the core's to follow. */
 export interface TransportRequest {
@@ -11,8 +12,8 @@ export interface TransportRequest {
   /** Header names in lower case. */
   headers: Record<string, string>;
   body: string | undefined;
-  /** Aborts the request and any read of its body. */
-  signal: AbortSignal;
+  /** Aborts the request and any read of its body; its `signal` (an `AbortSignal`, made when read) is for `fetch`. */
+  abort: AbortSource;
   /**
    * Downloads only, which send nothing secret: `fetch` may follow redirects to any host, since a browser hides
    * them (status 0). Transports that do not follow them hand back the 3xx.
@@ -36,8 +37,8 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
  * that patch it after the client exists still work.
  */
 export function fetchTransport(fetchLike?: FetchLike): Transport {
-  return async ({ method, url, headers, body, signal, redirect }) => {
-    const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: redirect ?? 'manual' };
+  return async ({ method, url, headers, body, abort, redirect }) => {
+    const init: RequestInit = { method, headers, body: body ?? null, signal: abort.signal, redirect: redirect ?? 'manual' };
     return fromResponse(await (fetchLike ? fetchLike(url, init) : fetch(url, init)));
   };
 }
@@ -97,18 +98,17 @@ export function asResponse(response: TransportResponse): Response {
 }
 
 /**
- * Aborts when `first` or `second` does (`AbortSignal.any` is not in every Node 20). `release` stops following
- * `second`, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
+ * Aborts when `first` or `second` does (a caller's signal, which a raw body's read must still obey). `release`
+ * stops following `second`, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
  */
-export function eitherSignal(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
-  const either = new AbortController();
-  const follow = (signal: AbortSignal) => () => either.abort(signal.reason);
-  const onSecond = follow(second);
+export function eitherAbort(first: AbortSource, second: AbortSignal): { abort: AbortSource; release: () => void } {
+  const either = new AbortSource();
+  const onSecond = (): void => either.abort(second.reason);
   if (first.aborted) either.abort(first.reason);
-  else first.addEventListener('abort', follow(first), { once: true });
+  else first.addListener((reason) => either.abort(reason));
   if (second.aborted) either.abort(second.reason);
   else second.addEventListener('abort', onSecond, { once: true });
-  return { signal: either.signal, release: () => second.removeEventListener('abort', onSecond) };
+  return { abort: either, release: () => second.removeEventListener('abort', onSecond) };
 }
 
 /** `body`, calling `end` when it is read to its end, fails, or is stopped. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AbortSource } from '../../src/core/timing.js';
+import { AbortSource, runPhase } from '../../src/core/timing.js';
 
 describe('AbortSource', () => {
   it('calls each listener once with the reason; a removed one, or one added after the abort, never', () => {
@@ -41,5 +41,23 @@ describe('AbortSource', () => {
     after.abort('late');
     expect(after.signal.aborted).toBe(true);
     expect(after.signal.reason).toBe('late');
+  });
+});
+
+describe('runPhase', () => {
+  it("aborts its work's source on the caller's abort, after the phase has settled", async () => {
+    const controller = new AbortController();
+    let given: AbortSource | undefined;
+    const phase = runPhase(
+      (abort) => {
+        given = abort;
+        return new Promise<never>(() => undefined);
+      },
+      { signal: controller.signal, deadline: Number.POSITIVE_INFINITY },
+    );
+    expect(given?.aborted).toBe(false);
+    controller.abort('stop');
+    expect(await phase).toEqual({ type: 'aborted', reason: 'stop' });
+    expect(given?.reason).toBe('stop');
   });
 });
