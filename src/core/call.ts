@@ -14,7 +14,7 @@ import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type Retr
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
 import { type AbortSource, now } from './timing.js';
-import { asResponse, eitherAbort, type TransportResponse, untilEnd } from './transport.js';
+import { abortWith, asResponse, type TransportResponse, untilEnd } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -188,18 +188,18 @@ export class Call<T> {
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSource): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
     const caller = this.raw ? this.options.signal : undefined;
-    const either = caller && eitherAbort(attempt, caller);
+    const release = caller && abortWith(attempt, caller);
     let response: TransportResponse;
     try {
-      response = await this.core.settings.transport({ ...request, headers, abort: either ? either.abort : attempt });
+      response = await this.core.settings.transport({ ...request, headers, abort: attempt });
     } catch (error) {
-      either?.release();
+      release?.();
       throw new AttemptFailure({ kind: 'network', cause: error });
     }
     const { status, body } = response;
-    if (either && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, either.release) };
-    // Any other body is read within the attempt, whose signal the caller's aborts.
-    either?.release();
+    if (release && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, release) };
+    // Any other body is read within the attempt, which the caller's signal aborts.
+    release?.();
     return response;
   }
 

@@ -16,49 +16,38 @@ export function now(): number {
  * one's cost per phase. A real `AbortSignal` (for `fetch`, or anything that wants one) is made only when asked for.
  */
 export class AbortSource {
-  #aborted = false;
-  #reason: unknown;
-  #listeners: ((reason: unknown) => void)[] | undefined;
+  /** This and `reason` are set by {@link abort} alone. */
+  aborted = false;
+  reason: unknown;
+  readonly #listeners = new Set<(reason: unknown) => void>();
   #controller: AbortController | undefined;
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get reason(): unknown {
-    return this.#reason;
-  }
 
   /** Made on first use, already aborted if this source is, and aborted with it afterwards. */
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
+      if (this.aborted) this.#controller.abort(this.reason);
     }
     return this.#controller.signal;
   }
 
   /** Called once, on abort; as with an `AbortSignal`, never when added after it. */
   addListener(listener: (reason: unknown) => void): void {
-    if (this.#aborted) return;
-    this.#listeners ??= [];
-    this.#listeners.push(listener);
+    if (!this.aborted) this.#listeners.add(listener);
   }
 
   removeListener(listener: (reason: unknown) => void): void {
-    const at = this.#listeners?.indexOf(listener) ?? -1;
-    if (at >= 0) this.#listeners?.splice(at, 1);
+    this.#listeners.delete(listener);
   }
 
   /** The first abort wins; without a reason it is an `AbortError`, as `AbortController.abort()` gives. */
-  abort(reason?: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (listeners) for (const listener of listeners) listener(this.#reason);
-    this.#controller?.abort(this.#reason);
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    for (const listener of this.#listeners) listener(reason);
+    this.#listeners.clear();
+    this.#controller?.abort(reason);
   }
 }
 

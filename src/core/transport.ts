@@ -3,7 +3,7 @@
  * limits and redaction live above it, once, so a second transport changes none of them.
  */
 import type { FetchLike } from './options.js';
-import { AbortSource } from './timing.js';
+import type { AbortSource } from './timing.js';
 
 /** One HTTP request, as the core hands it to a transport. Redirects are the core's to follow. */
 export interface TransportRequest {
@@ -98,17 +98,14 @@ export function asResponse(response: TransportResponse): Response {
 }
 
 /**
- * Aborts when `first` or `second` does (a caller's signal, which a raw body's read must still obey). `release`
- * stops following `second`, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
+ * Makes `abort` follow `signal` too (a caller's, which a raw body's read must still obey). The returned function
+ * stops following it, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
  */
-export function eitherAbort(first: AbortSource, second: AbortSignal): { abort: AbortSource; release: () => void } {
-  const either = new AbortSource();
-  const onSecond = (): void => either.abort(second.reason);
-  if (first.aborted) either.abort(first.reason);
-  else first.addListener((reason) => either.abort(reason));
-  if (second.aborted) either.abort(second.reason);
-  else second.addEventListener('abort', onSecond, { once: true });
-  return { abort: either, release: () => second.removeEventListener('abort', onSecond) };
+export function abortWith(abort: AbortSource, signal: AbortSignal): () => void {
+  const onAbort = (): void => abort.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /** `body`, calling `end` when it is read to its end, fails, or is stopped. */
