@@ -102,8 +102,8 @@ export default [
   // gateway prefixes, the key rule and hooks took what an app loads up front past it; then redaction of secrets
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
   // These gates stop growth; getting back under 20 is open work (bench/README.md).
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '28 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '31.1 kB' }),
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '28.1 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '31.2 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '10 kB' }),

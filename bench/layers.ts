@@ -1,7 +1,7 @@
 /**
  * `node --import tsx bench/layers.ts [rounds]`: where a sequential GET of one workflow spends its CPU, layer by
- * layer, in one process: the hand-written node:http floor, the SDK's transport alone (a fresh AbortSignal per
- * request, as the core gives one per attempt, and the same with one shared signal), the SDK without validation,
+ * layer, in one process: the hand-written node:http floor, the SDK's transport alone (a fresh AbortSource per
+ * request, as the core gives one per attempt, and the same with one shared source), the SDK without validation,
  * and the SDK. Blocks interleaved, order rotated; each figure is the median over rounds of that round's CPU per
  * request divided by the floor's in the same round, so machine load falls on every layer alike. Runs the source
  * (tsx), not dist/, so a change can be measured before it is built. A tool for A/B work, not a budget.
@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { nodeTransport } from '../src/core/node-transport.js';
+import { AbortSource } from '../src/core/timing.js';
 import type { TransportRequest } from '../src/core/transport.js';
 import { Client } from '../src/index.js';
 import { jsonOverHttp } from './node-http.js';
@@ -24,10 +25,10 @@ const url = `${base}/v1/workflows/wf_1`;
 
 const agent = new Agent({ keepAlive: true });
 const transport = nodeTransport();
-const shared = new AbortController().signal;
+const shared = new AbortSource();
 /** The transport's response read whole and parsed, as the core reads a JSON body. */
-async function overTransport(signal: AbortSignal): Promise<unknown> {
-  const request: TransportRequest = { method: 'GET', url, headers, body: undefined, signal };
+async function overTransport(abort: AbortSource): Promise<unknown> {
+  const request: TransportRequest = { method: 'GET', url, headers, body: undefined, abort };
   const { body } = await transport(request);
   const chunks: Uint8Array[] = [];
   for await (const chunk of body ?? []) chunks.push(chunk);
@@ -38,8 +39,8 @@ const unvalidated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: 
 
 const layers: Record<string, () => Promise<unknown>> = {
   'node:http floor': () => jsonOverHttp(agent, url, { method: 'GET', headers }),
-  'transport, one signal shared': () => overTransport(shared),
-  'transport, a signal per request': () => overTransport(new AbortController().signal),
+  'transport, one source shared': () => overTransport(shared),
+  'transport, a source per request': () => overTransport(new AbortSource()),
   'sdk, no validation': () => unvalidated.workflows.get('wf_1'),
   sdk: () => sdk.workflows.get('wf_1'),
 };

@@ -13,8 +13,8 @@ import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDe
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
-import { now } from './timing.js';
-import { asResponse, eitherSignal, type TransportResponse, untilEnd } from './transport.js';
+import { type AbortSource, now } from './timing.js';
+import { abortWith, asResponse, type TransportResponse, untilEnd } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -155,7 +155,7 @@ export class Call<T> {
     if (started) log.log('debug', `→ ${request.method} ${request.url}`, this.secrets);
     let received: Received;
     try {
-      received = await withRetries((signal) => this.attempt(request, signal), this.retryPolicy(request));
+      received = await withRetries((abort) => this.attempt(request, abort), this.retryPolicy(request));
     } catch (error) {
       throw this.mapFailure(error, request);
     }
@@ -180,26 +180,26 @@ export class Call<T> {
   }
 
   /** One request, its body read, within the attempt's timeout. */
-  protected async attempt(request: Outgoing, signal: AbortSignal): Promise<Received> {
+  protected async attempt(request: Outgoing, abort: AbortSource): Promise<Received> {
     this.attempts++;
-    return this.read(request, await this.transmit(request, this.headers, signal));
+    return this.read(request, await this.transmit(request, this.headers, abort));
   }
 
-  protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSignal): Promise<TransportResponse> {
+  protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSource): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
     const caller = this.raw ? this.options.signal : undefined;
-    const either = caller && eitherSignal(attempt, caller);
+    const release = caller && abortWith(attempt, caller);
     let response: TransportResponse;
     try {
-      response = await this.core.settings.transport({ ...request, headers, signal: either ? either.signal : attempt });
+      response = await this.core.settings.transport({ ...request, headers, abort: attempt });
     } catch (error) {
-      either?.release();
+      release?.();
       throw new AttemptFailure({ kind: 'network', cause: error });
     }
     const { status, body } = response;
-    if (either && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, either.release) };
-    // Any other body is read within the attempt, whose signal the caller's aborts.
-    either?.release();
+    if (release && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, release) };
+    // Any other body is read within the attempt, which the caller's signal aborts.
+    release?.();
     return response;
   }
 

@@ -7,7 +7,7 @@ import { Call, type Outgoing, type Received } from './call.js';
 import { AbortError, WfaError } from './errors.js';
 import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';
 import type { CoreResponse } from './request.js';
-import { now, runPhase } from './timing.js';
+import { type AbortSource, now, runPhase } from './timing.js';
 import { redactText } from './redact.js';
 import { redactHeaders } from './response.js';
 import type { RetryPolicy } from './retry.js';
@@ -50,12 +50,12 @@ export class HookedCall<T> extends Call<T> {
     return result;
   }
 
-  protected override async attempt(request: Outgoing, signal: AbortSignal): Promise<Received> {
+  protected override async attempt(request: Outgoing, abort: AbortSource): Promise<Received> {
     this.attempts++;
     const { url } = request;
     const { beforeRequest, afterResponse } = this.#hooks;
     const headers = beforeRequest ? await this.#beforeRequest(beforeRequest, url) : this.headers;
-    const response = await this.transmit(request, headers, signal);
+    const response = await this.transmit(request, headers, abort);
     this.#status = response.status;
     this.#url = url;
     const received = await this.read(request, response);

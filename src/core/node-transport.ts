@@ -77,19 +77,19 @@ interface Send {
 
 function send(call: Send): Promise<TransportResponse> {
   const { request, builtins, agent, secure } = call;
-  const { signal } = request;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  const { abort } = request;
+  if (abort.aborted) return Promise.reject(abort.reason);
   return new Promise((resolve, reject) => {
     // Called through the module object, not destructured, so tools that patch `http.request` (nock) still apply.
     const { method, url, headers } = request;
     const req: ClientRequest = (secure ? builtins.https : builtins.http).request(url, { method, headers, agent });
     if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', ACCEPT_ENCODING);
     let responded = false;
-    const onAbort = (): void => {
-      req.destroy(signal.reason);
+    const onAbort = (reason: unknown): void => {
+      req.destroy(reason as Error);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (): void => signal.removeEventListener('abort', onAbort);
+    abort.addListener(onAbort);
+    const done = (): void => abort.removeListener(onAbort);
     req.once('socket', (socket) => {
       // A pooled socket the server has already closed: nothing is written to it, so any method may go again.
       if (req.reusedSocket && (socket.destroyed || socket.readableEnded))
@@ -98,7 +98,7 @@ function send(call: Send): Promise<TransportResponse> {
     req.on('error', (error: Error & { code?: string }) => {
       if (responded) return;
       done();
-      if (signal.aborted) return reject(signal.reason);
+      if (abort.aborted) return reject(abort.reason);
       if (staleSocket(req, error)) return resolve(send(call));
       reject(new TypeError(error.message, { cause: error }));
     });

@@ -4,7 +4,7 @@
  * connection that failed before sending). The rules in full: docs/errors-and-retries.md.
  */
 import { parseRetryAfter } from './retry-after.js';
-import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
+import { type AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import { safeCause, thrownName } from './redact.js';
 
 /** The longest `Retry-After` the SDK sleeps on by itself; a longer one ends the call with its error (see `retryAfterMs`). */
@@ -198,7 +198,7 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
 }
 
 /** Resolves with the last HTTP response (an error status included, for the caller to map), or rejects with the last attempt's error. */
-export async function withRetries<T extends ResponseHead>(attempt: (signal: AbortSignal) => Promise<T>, policy: RetryPolicy): Promise<T> {
+export async function withRetries<T extends ResponseHead>(attempt: (abort: AbortSource) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const { maxRetries, timeoutMs, signal, deadline } = policy;
   for (let retry = 1; ; retry++) {
     const attemptEnd = now() + timeoutMs;

@@ -1,6 +1,7 @@
 /**
  * The monotonic clock, and phases (a request, a hook, a sleep) bound by a deadline and a signal, each releasing
  * its timer and abort listener the moment it settles, so a Node process can exit as soon as the work ends.
+ * A phase tells its work to stop through an {@link AbortSource}, not an `AbortController`, which costs far more.
  */
 /** The longest delay `setTimeout` honours; a longer one fires at once, so long waits are armed in steps. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -8,6 +9,46 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Monotonic, so a wall-clock change (NTP, DST) neither ends a wait early nor stretches it. */
 export function now(): number {
   return performance.now();
+}
+
+/**
+ * What a phase's work is told to stop by: `aborted`, `reason` and listeners, as an `AbortSignal` has, without
+ * one's cost per phase. A real `AbortSignal` (for `fetch`, or anything that wants one) is made only when asked for.
+ */
+export class AbortSource {
+  /** This and `reason` are set by {@link abort} alone. */
+  aborted = false;
+  reason: unknown;
+  readonly #listeners = new Set<(reason: unknown) => void>();
+  #controller: AbortController | undefined;
+
+  /** Made on first use, already aborted if this source is, and aborted with it afterwards. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Called once, on abort; as with an `AbortSignal`, never when added after it. */
+  addListener(listener: (reason: unknown) => void): void {
+    if (!this.aborted) this.#listeners.add(listener);
+  }
+
+  removeListener(listener: (reason: unknown) => void): void {
+    this.#listeners.delete(listener);
+  }
+
+  /** The first abort wins; without a reason it is an `AbortError`, as `AbortController.abort()` gives. */
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    for (const listener of this.#listeners) listener(reason);
+    this.#listeners.clear();
+    this.#controller?.abort(reason);
+  }
 }
 
 export interface PhaseLimits {
@@ -24,12 +65,12 @@ export type PhaseResult<T> =
   | { readonly type: 'deadline' };
 
 /** Settles on abort, deadline or `work`'s end without waiting for `work` to notice: a `fetch` that ignores its signal holds no wait. */
-export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: PhaseLimits): Promise<PhaseResult<T>> {
+export function runPhase<T>(work: (abort: AbortSource) => Promise<T>, limits: PhaseLimits): Promise<PhaseResult<T>> {
   const { signal, deadline } = limits;
   if (signal?.aborted) return Promise.resolve({ type: 'aborted', reason: signal.reason });
 
   return new Promise<PhaseResult<T>>((resolve) => {
-    const inner = new AbortController();
+    const inner = new AbortSource();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
 
@@ -58,7 +99,7 @@ export function runPhase<T>(work: (signal: AbortSignal) => Promise<T>, limits: P
     if (settled) return;
     let running: Promise<T>;
     try {
-      running = work(inner.signal);
+      running = work(inner);
     } catch (error) {
       running = Promise.reject(error);
     }

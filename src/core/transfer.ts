@@ -9,7 +9,7 @@ import { AbortError, ApiError, ConnectionError, ResponseValidationError, Timeout
 import type { LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
-import { now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
+import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
@@ -40,7 +40,7 @@ export class Transfer {
   /** Every URL requested, redirects too: their signed queries are hidden from every error. */
   readonly #followed = new Set<string>();
   #refreshed = false;
-  #conn: AbortController | undefined;
+  #conn: AbortSource | undefined;
   #body: AsyncIterator<Uint8Array> | undefined;
   /** Bytes of the artifact delivered so far. */
   #received = 0;
@@ -162,7 +162,7 @@ export class Transfer {
   }
 
   async #connect(): Promise<void> {
-    const conn = new AbortController();
+    const conn = new AbortSource();
     this.#conn = conn;
     // Nothing of the client's: no key, no `headers`, no appInfo. `identity`, so byte offsets are the file's.
     const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
@@ -174,7 +174,7 @@ export class Transfer {
     const resuming = this.#received > 0;
     if (resuming) headers.range = `bytes=${this.#received}-`;
     if (resuming && this.#validator) headers['if-range'] = this.#validator;
-    const request = { method: 'GET', url: this.#url, headers, body: undefined, signal: conn.signal };
+    const request = { method: 'GET', url: this.#url, headers, body: undefined, abort: conn };
     const result = await this.#phase(() => requestArtifact(this.#spec.transport, request, this.#followed));
     if (result.type !== 'done') return this.#dropped(result);
     const response = result.value;

@@ -3,6 +3,7 @@
  * limits and redaction live above it, once, so a second transport changes none of them.
  */
 import type { FetchLike } from './options.js';
+import type { AbortSource } from './timing.js';
 
 /** One HTTP request, as the core hands it to a transport. Redirects are the core's to follow. */
 export interface TransportRequest {
@@ -11,8 +12,8 @@ export interface TransportRequest {
   /** Header names in lower case. */
   headers: Record<string, string>;
   body: string | undefined;
-  /** Aborts the request and any read of its body. */
-  signal: AbortSignal;
+  /** Aborts the request and any read of its body; its `signal` (an `AbortSignal`, made when read) is for `fetch`. */
+  abort: AbortSource;
   /**
    * Downloads only, which send nothing secret: `fetch` may follow redirects to any host, since a browser hides
    * them (status 0). Transports that do not follow them hand back the 3xx.
@@ -36,8 +37,8 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
  * that patch it after the client exists still work.
  */
 export function fetchTransport(fetchLike?: FetchLike): Transport {
-  return async ({ method, url, headers, body, signal, redirect }) => {
-    const init: RequestInit = { method, headers, body: body ?? null, signal, redirect: redirect ?? 'manual' };
+  return async ({ method, url, headers, body, abort, redirect }) => {
+    const init: RequestInit = { method, headers, body: body ?? null, signal: abort.signal, redirect: redirect ?? 'manual' };
     return fromResponse(await (fetchLike ? fetchLike(url, init) : fetch(url, init)));
   };
 }
@@ -97,18 +98,14 @@ export function asResponse(response: TransportResponse): Response {
 }
 
 /**
- * Aborts when `first` or `second` does (`AbortSignal.any` is not in every Node 20). `release` stops following
- * `second`, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
+ * Makes `abort` follow `signal` too (a caller's, which a raw body's read must still obey). The returned function
+ * stops following it, so that a long-lived caller's signal keeps no listener once what it guarded has ended.
  */
-export function eitherSignal(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
-  const either = new AbortController();
-  const follow = (signal: AbortSignal) => () => either.abort(signal.reason);
-  const onSecond = follow(second);
-  if (first.aborted) either.abort(first.reason);
-  else first.addEventListener('abort', follow(first), { once: true });
-  if (second.aborted) either.abort(second.reason);
-  else second.addEventListener('abort', onSecond, { once: true });
-  return { signal: either.signal, release: () => second.removeEventListener('abort', onSecond) };
+export function abortWith(abort: AbortSource, signal: AbortSignal): () => void {
+  const onAbort = (): void => abort.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /** `body`, calling `end` when it is read to its end, fails, or is stopped. */

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ValidationError } from '../../src/core/errors.js';
 import { Client } from '../../src/index.js';
 import { nodeTransport } from '../../src/core/node-transport.js';
+import { AbortSource } from '../../src/core/timing.js';
 import type { Transport, TransportRequest } from '../../src/core/transport.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, seen: { requests: number; connections: number }) => void;
@@ -59,7 +60,7 @@ const get = (url: string, more: Partial<TransportRequest> = {}): TransportReques
   url,
   headers: {},
   body: undefined,
-  signal: new AbortController().signal,
+  abort: new AbortSource(),
   ...more,
 });
 
@@ -253,8 +254,8 @@ describe('faults surface as rejected sends or body reads, with Node codes', () =
 
   it('an abort before the response rejects with the signal reason and closes the connection', async () => {
     const { url, sockets } = await serve(() => undefined);
-    const controller = new AbortController();
-    const sending = failure(nodeTransport()(get(url, { signal: controller.signal })));
+    const controller = new AbortSource();
+    const sending = failure(nodeTransport()(get(url, { abort: controller })));
     while (sockets.length === 0) await new Promise((resolve) => setImmediate(resolve));
     const reason = new Error('stop');
     controller.abort(reason);
@@ -267,8 +268,8 @@ describe('faults surface as rejected sends or body reads, with Node codes', () =
       res.writeHead(200);
       res.write('{"first":');
     });
-    const controller = new AbortController();
-    const response = await nodeTransport()(get(url, { signal: controller.signal }));
+    const controller = new AbortSource();
+    const response = await nodeTransport()(get(url, { abort: controller }));
     const iterator = response.body![Symbol.asyncIterator]();
     await iterator.next();
     const reading = failure(iterator.next());
@@ -280,7 +281,9 @@ describe('faults surface as rejected sends or body reads, with Node codes', () =
   it('an already aborted signal sends nothing', async () => {
     const { url, seen } = await serve((_req, res) => res.end());
     const reason = new Error('before');
-    expect(await failure(nodeTransport()(get(url, { signal: AbortSignal.abort(reason) })))).toBe(reason);
+    const aborted = new AbortSource();
+    aborted.abort(reason);
+    expect(await failure(nodeTransport()(get(url, { abort: aborted })))).toBe(reason);
     expect(seen.connections).toBe(0);
   });
 });
@@ -391,11 +394,13 @@ describe('idle sockets', () => {
   it('never keep a process alive: one that made calls has no open socket holding it', async () => {
     const { url } = await serve((_req, res) => res.end('ok'));
     const module = fileURLToPath(new URL('../../src/core/node-transport.ts', import.meta.url));
+    const timing = fileURLToPath(new URL('../../src/core/timing.ts', import.meta.url));
     const script = `
       import { nodeTransport } from ${JSON.stringify(module)};
+      import { AbortSource } from ${JSON.stringify(timing)};
       const send = nodeTransport();
       for (let i = 0; i < 3; i++) {
-        const { body } = await send({ method: 'GET', url: ${JSON.stringify(url)}, headers: {}, body: undefined, signal: new AbortController().signal });
+        const { body } = await send({ method: 'GET', url: ${JSON.stringify(url)}, headers: {}, body: undefined, abort: new AbortSource() });
         for await (const _ of body) {}
       }
       setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo())));

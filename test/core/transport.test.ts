@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AbortSource } from '../../src/core/timing.js';
 import { asResponse, fetchTransport } from '../../src/core/transport.js';
 
 const request = { method: 'GET', url: 'http://127.0.0.1:1/x', headers: { accept: 'application/json' }, body: undefined };
@@ -17,7 +18,7 @@ describe('fetchTransport', () => {
     const transport = fetchTransport();
     const patched = vi.fn(async (_url: string, _init?: RequestInit) => new Response('patched', { status: 201 }));
     vi.stubGlobal('fetch', patched);
-    const response = await transport({ ...request, signal: new AbortController().signal });
+    const response = await transport({ ...request, abort: new AbortSource() });
     expect(response.status).toBe(201);
     expect(await text(response.body)).toBe('patched');
     expect(patched.mock.calls[0]![1]).toMatchObject({ method: 'GET', redirect: 'manual', body: null });
@@ -25,7 +26,7 @@ describe('fetchTransport', () => {
 
   it('uses the fetch it was given, and hands back the body as an async iterable', async () => {
     const given = vi.fn(async () => new Response('given', { headers: { 'x-a': '1' } }));
-    const response = await fetchTransport(given)({ ...request, signal: new AbortController().signal });
+    const response = await fetchTransport(given)({ ...request, abort: new AbortSource() });
     expect(response.headers.get('x-a')).toBe('1');
     expect(await text(response.body)).toBe('given');
   });
