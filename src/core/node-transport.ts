@@ -105,7 +105,8 @@ function send(call: Send): Promise<TransportResponse> {
     req.once('response', (res) => {
       responded = true;
       res.once('close', done);
-      resolve({ status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), body: bodyOf(res, request.method, builtins) });
+      const headers = headersOf(res.rawHeaders);
+      resolve({ status: res.statusCode ?? 0, headers, body: bodyOf(res, request.method, headers, builtins) });
     });
     req.end(request.body);
   });
@@ -128,12 +129,13 @@ function headersOf(raw: string[]): Headers {
 }
 
 /** The body as decoded bytes; reading stops, and the socket is dropped, the moment the reader stops. */
-function bodyOf(res: IncomingMessage, method: string, builtins: Builtins): AsyncIterable<Uint8Array> | null {
+function bodyOf(res: IncomingMessage, method: string, headers: Headers, builtins: Builtins): AsyncIterable<Uint8Array> | null {
   if (method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0)) {
     res.resume();
     return null;
   }
-  const decoders = decodersFor(res.headers['content-encoding'], builtins.zlib);
+  // From the headers already read: `res.headers` would parse them all a second time.
+  const decoders = decodersFor(headers.get('content-encoding'), builtins.zlib);
   // A decoder's error, or the reader's stop, destroys every stream of the chain, the response included.
   const stream = decoders.length === 0 ? res : (builtins.pipeline(res, ...(decoders as [Zlib.Gunzip]), () => undefined) as Readable);
   const chunks = stream[Symbol.asyncIterator]();
@@ -144,8 +146,8 @@ function bodyOf(res: IncomingMessage, method: string, builtins: Builtins): Async
 }
 
 /** Decoders in the order to apply them (the last coding listed was applied last); none for an unknown coding. */
-function decodersFor(encoding: string | undefined, zlib: typeof Zlib): Zlib.Gunzip[] {
-  if (encoding === undefined) return [];
+function decodersFor(encoding: string | null, zlib: typeof Zlib): Zlib.Gunzip[] {
+  if (encoding === null) return [];
   // Lenient at the end, as `fetch` is: a body cut short is the connection's error, not the decoder's.
   const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
   const brotliFlush = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
