@@ -106,7 +106,7 @@ function send(call: Send): Promise<TransportResponse> {
       responded = true;
       res.once('close', done);
       const headers = headersOf(res.rawHeaders);
-      resolve({ status: res.statusCode ?? 0, headers, body: bodyOf(res, request.method, headers, builtins) });
+      resolve({ status: res.statusCode ?? 0, headers, body: bodyOf(res, request, headers, builtins) });
     });
     req.end(request.body);
   });
@@ -129,8 +129,8 @@ function headersOf(raw: string[]): Headers {
 }
 
 /** The body as decoded bytes; reading stops, and the socket is dropped, the moment the reader stops. */
-function bodyOf(res: IncomingMessage, method: string, headers: Headers, builtins: Builtins): AsyncIterable<Uint8Array> | null {
-  if (method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0)) {
+function bodyOf(res: IncomingMessage, request: TransportRequest, headers: Headers, builtins: Builtins): AsyncIterable<Uint8Array> | null {
+  if (request.method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0)) {
     res.resume();
     return null;
   }
@@ -139,8 +139,10 @@ function bodyOf(res: IncomingMessage, method: string, headers: Headers, builtins
   // A decoder's error, or the reader's stop, destroys every stream of the chain, the response included.
   const stream = decoders.length === 0 ? res : (builtins.pipeline(res, ...(decoders as [Zlib.Gunzip]), () => undefined) as Readable);
   const chunks = stream[Symbol.asyncIterator]();
+  const { abort } = request;
   return stoppable(
-    () => chunks.next(),
+    // An abort destroys the response, which then fails as a reset would: a read says why it stopped, as `fetch`'s does.
+    () => chunks.next().catch((error: unknown) => Promise.reject(abort.aborted ? abort.reason : error)),
     () => stream.destroy(),
   );
 }

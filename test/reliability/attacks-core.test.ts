@@ -775,7 +775,7 @@ describe('attack 3: paths, base paths, headers, hooks and what user code is hand
   });
 
   // docs/response-details.md: asResponse() leaves the body unread; the caller's signal governs the call.
-  it('aborting the caller signal stops reading an asResponse body that trickles', async () => {
+  it('aborting the caller signal stops reading an asResponse body that trickles, with the abort, not a reset', async () => {
     const service = await server(faults.stallAfterHeaders());
     const controller = new AbortController();
     const response = await client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1', { signal: controller.signal }).asResponse();
@@ -783,6 +783,18 @@ describe('attack 3: paths, base paths, headers, hooks and what user code is hand
     controller.abort();
     const result = await settle(reading);
     expect(result.ok).toBe(false);
+    // As `fetch` rejects a body read: with the signal's reason, here the default `AbortError`.
+    expect((result as { error: Error }).error.name).toBe('AbortError');
+  });
+
+  it("aborting with a reason rejects an asResponse body's read with that reason", async () => {
+    const service = await server(faults.stallAfterHeaders());
+    const controller = new AbortController();
+    const response = await client(service.url, { apiPrefix: '/api/v1' }).workflows.get('wf_1', { signal: controller.signal }).asResponse();
+    const reading = response.text();
+    const reason = new Error('user cancelled');
+    controller.abort(reason);
+    expect(await settle(reading)).toEqual({ ok: false, error: reason });
   });
 
   // docs/reliability.md: every value handed to user code has the call's secrets removed.
