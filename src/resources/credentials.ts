@@ -27,13 +27,14 @@ export interface IssuedKey {
 /** Where a key issuing response may hold the key, in this order, at the top level or under `data`. */
 export const KEY_FIELDS = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'accessToken'];
 
-// A parsed JSON body has no cycles, so the search under `data` ends.
-function findIssuedKey(body: unknown): string | undefined {
+function findIssuedKey(body: unknown, underData = false): string | undefined {
   if (typeof body === 'string') return body;
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   const field = KEY_FIELDS.find((name) => typeof record[name] === 'string');
-  return field ? (record[field] as string) : findIssuedKey(record['data']);
+  if (field) return record[field] as string;
+  // Under `data` once, as documented: a body of `data` nested without end cannot run the search out of stack.
+  return underData ? undefined : findIssuedKey(record['data'], true);
 }
 
 /** Runs inside the core, which adds the URL to its error and hides the body (`hideBody`). */
