@@ -20,7 +20,10 @@ export interface DownloadProgress {
  * ```
  */
 export interface DownloadOptions {
-  /** Aborts the download (and the build read, if one is needed); it rejects or errors with `AbortError`. */
+  /**
+   * Aborts the download (and the build read, if one is needed); it rejects or errors with `AbortError`. Its
+   * connection is let go at the abort, while a stream is not being read too.
+   */
   signal?: AbortSignal | undefined;
   /** Called after each chunk. An observer: if it throws, rejects or hangs, the download goes on (and logs a warning). */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;

@@ -10,7 +10,7 @@ import type { LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
-import type { Transport, TransportResponse } from './transport.js';
+import { abortWith, type Transport, type TransportResponse } from './transport.js';
 
 /** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
 export interface TransferSpec extends DownloadOptions {
@@ -41,6 +41,8 @@ export class Transfer {
   readonly #followed = new Set<string>();
   #refreshed = false;
   #conn: AbortSource | undefined;
+  /** The caller's signal aborts `#conn` for its whole life, between reads too (not only in a `next()`); this stops that. */
+  #unlink: (() => void) | undefined;
   #body: AsyncIterator<Uint8Array> | undefined;
   /** Bytes of the artifact delivered so far. */
   #received = 0;
@@ -115,8 +117,8 @@ export class Transfer {
   }
 
   #close(): void {
-    this.#body = undefined;
-    this.#conn = undefined;
+    this.#unlink?.();
+    this.#unlink = this.#body = this.#conn = undefined;
   }
 
   /** One bounded wait: for a response or a chunk, cut by the caller's signal, the stall timeout and the deadline. */
@@ -164,6 +166,7 @@ export class Transfer {
   async #connect(): Promise<void> {
     const conn = new AbortSource();
     this.#conn = conn;
+    this.#unlink = this.#spec.signal && abortWith(conn, this.#spec.signal);
     // Nothing of the client's: no key, no `headers`, no appInfo. `identity`, so byte offsets are the file's.
     const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
     if (this.#received > 0 && this.#noResume !== undefined) {
@@ -177,9 +180,8 @@ export class Transfer {
     const request = { method: 'GET', url: this.#url, headers, body: undefined, abort: conn };
     const result = await this.#phase(() => requestArtifact(this.#spec.transport, request, this.#followed));
     if (result.type !== 'done') return this.#dropped(result);
-    const response = result.value;
-    const { status } = response;
-    if (status === 200 || status === 206) return this.#accept(response, resuming);
+    const { status } = result.value;
+    if (status === 200 || status === 206) return this.#accept(result.value, resuming);
     if (EXPIRED.has(status) && this.#spec.refresh && !this.#refreshed) {
       this.#refreshed = true;
       this.cancel();
@@ -187,7 +189,7 @@ export class Transfer {
       this.#url = await this.#spec.refresh();
       return;
     }
-    const error = await hostError(response, this.#url, this.#followed);
+    const error = await hostError(result.value, this.#url, this.#followed);
     if (retriedByDefault(status)) return this.#dropped({ type: 'failed', error });
     this.cancel();
     throw error;

@@ -5,6 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getEventListeners } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -943,5 +946,76 @@ describe('attack on the call core: refused redirects, raw bodies, custom fetch, 
     const redirected = await failure(c.request({ method: 'GET', path: '/start' }));
     expect(String((redirected as Error).message)).toMatch(/outside the service's base path/);
     expect(service.log.map((r) => r.rawUrl)).toEqual(['/gw/start']);
+  });
+});
+
+// The fifth outside attack: a download stream's signal aborted between reads, the stream never read again.
+describe('attack 5: a download whose signal aborts while its stream is not being read', () => {
+  /** Whether `promise` settles within `ms`. */
+  async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([promise.then(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A host whose artifacts are: `/stall` 3 of 100 bytes then nothing, `/whole` 3 of 3, `/short` 2 of 10 then closed, `/error` 500. */
+  async function host(): Promise<{ url: string; closed: Promise<void>[] }> {
+    const closed: Promise<void>[] = [];
+    const service = await server(
+      custom((req, res) => {
+        closed.push(new Promise((resolve) => req.socket.once('close', () => resolve())));
+        if (req.url === '/error') return void res.writeHead(500).end();
+        res.writeHead(200, { 'content-length': req.url === '/whole' ? '3' : req.url === '/short' ? '10' : '100' });
+        if (req.url === '/short') return void res.end('ab');
+        if (req.url === '/whole') return void res.end('abc');
+        res.write('abc');
+      }),
+    );
+    return { url: service.url, closed };
+  }
+  const artifact = (url: string) => ({ status: 'completed', download_url: url });
+  /** What failed reading the whole stream (a read that succeeds fails the test). */
+  const readFailure = (stream: Promise<ReadableStream<Uint8Array>>) => failure(stream.then((s) => new Response(s).arrayBuffer()));
+
+  // docs/waiting-for-builds.md: the signal aborts the download; as with a call's raw body, the connection goes at the abort.
+  it('drops the connection at the abort, with no further read; a later read rejects with AbortError', async () => {
+    const { url, closed } = await host();
+    const controller = new AbortController();
+    const stream = await client(url).builds.download(artifact(`${url}/stall`), { signal: controller.signal });
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toHaveLength(3);
+    controller.abort();
+    expect(await within(closed[0]!, 1_000)).toBe(true);
+    expect(AbortError.is(await failure(reader.read()))).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  // docs/reliability.md: no abort listener is left on a shared signal once what it guarded has ended.
+  it('leaves no abort listener on a shared signal once a transfer ends: read, cancelled, failed, refused, to a file', async () => {
+    const { url } = await host();
+    const c = client(url, { timeoutMs: 300 });
+    const { signal } = new AbortController();
+    const dir = await mkdtemp(join(tmpdir(), 'wfa-attack5-'));
+    try {
+      for (let i = 0; i < 5; i++) {
+        await new Response(await c.builds.download(artifact(`${url}/whole`), { signal })).arrayBuffer();
+        const reader = (await c.builds.download(artifact(`${url}/stall`), { signal })).getReader();
+        await reader.read();
+        await reader.cancel();
+        expect(ConnectionError.is(await readFailure(c.builds.download(artifact(`${url}/short`), { signal })))).toBe(true);
+        expect(TimeoutError.is(await readFailure(c.builds.download(artifact(`${url}/stall`), { signal })))).toBe(true);
+        expect(await failure(c.builds.download(artifact(`${url}/error`), { signal }))).toHaveProperty('status', 500);
+        await c.builds.downloadToFile(artifact(`${url}/whole`), join(dir, 'a.bin'), { signal });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
