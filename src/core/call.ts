@@ -197,6 +197,13 @@ export class Call<T> {
       throw new AttemptFailure({ kind: 'network', cause: error });
     }
     const { status, body } = response;
+    if (attempt.aborted) {
+      // The transport ignored the abort (a custom `fetch`) and answered after the attempt ended: no one reads
+      // this response, nor sees what is thrown, so its body, connection and listener are let go here.
+      release?.();
+      void body?.[Symbol.asyncIterator]().return?.();
+      throw attempt.reason;
+    }
     if (release && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, release) };
     // Any other body is read within the attempt, which the caller's signal aborts.
     release?.();

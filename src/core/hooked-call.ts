@@ -62,12 +62,17 @@ export class HookedCall<T> extends Call<T> {
     if (afterResponse) {
       const responseHeaders = new Headers(redactHeaders(response.headers, this.secrets));
       const context = { ...this.context(url), status: response.status, responseHeaders };
+      // A raw success is never handed out if the hook fails, or if the attempt ends first (its timeoutMs, the
+      // caller's signal) while the hook runs, slow or hung: its body, connection and abort listener are let go.
+      const letGo = (): void => void received.raw?.body?.[Symbol.asyncIterator]().return?.();
+      abort.addListener(letGo);
       try {
         await this.#wait('afterResponse', runHook('afterResponse', afterResponse, context, this.secrets));
       } catch (error) {
-        // A raw success is then never handed out: its body, connection and abort listener are let go.
-        void received.raw?.body?.[Symbol.asyncIterator]().return?.();
+        letGo();
         throw error;
+      } finally {
+        abort.removeListener(letGo);
       }
     }
     return received;

@@ -1019,3 +1019,75 @@ describe('attack 5: a download whose signal aborts while its stream is not being
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('attack 5: a raw response the call never hands out is let go', () => {
+  /** A 200 whose body stalls after a few bytes: its connection closes only when the client lets the body go. */
+  async function stallingService(): Promise<{ url: string; opened: () => number; closed: () => number }> {
+    const sockets = new Set<unknown>();
+    let closed = 0;
+    const service = await server(
+      custom((req, res) => {
+        if (!sockets.has(req.socket)) {
+          sockets.add(req.socket);
+          req.socket.once('close', () => closed++);
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"id":');
+      }),
+    );
+    return { url: service.url, opened: () => sockets.size, closed: () => closed };
+  }
+
+  // docs/response-details.md: a long-lived signal keeps no listener once what it guarded has ended; a raw body
+  // that is never handed out lets its connection go. Here the attempt's timeoutMs ends while afterResponse runs.
+  it('asResponse() with an afterResponse hook that outlasts timeoutMs (slow or hung): no listener left, connection closed', async () => {
+    // A cold `fetch` may take longer than timeoutMs for its first headers: a first call to another server warms it.
+    await client((await server()).url, { apiPrefix: '/v1' }).workflows.get('wf_1');
+    const service = await stallingService();
+    const shared = new AbortController();
+    const { signal } = shared;
+    // The slow hook ends well after timeoutMs.
+    const slowHookMs = 700;
+    for (const afterResponse of [() => new Promise<void>((r) => setTimeout(r, slowHookMs)), () => new Promise<void>(() => undefined)]) {
+      const c = client(service.url, { apiPrefix: '/v1', timeoutMs: 300, hooks: { afterResponse } });
+      for (const send of [
+        () => c.workflows.get('wf_1', { signal }).asResponse(),
+        () => c.request({ method: 'GET', path: '/x', signal }).asResponse(),
+      ]) {
+        const error = await failure(send());
+        expect(WfaError.is(error)).toBe(true);
+        expect(String((error as Error).message)).toMatch(/hooks\.afterResponse did not settle/);
+      }
+    }
+    // Past the slow hook's end too: its late result is thrown away as well.
+    await new Promise((r) => setTimeout(r, slowHookMs + 100));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    expect(service.opened()).toBe(4);
+    await until(() => service.closed() === 4, 'the server to see every connection closed');
+  });
+
+  // The same, when the attempt's result comes late from the transport itself: a custom fetch that ignores its
+  // signal answers after timeoutMs, and nothing will read what it answered.
+  it('a custom fetch that ignores its signal and answers after timeoutMs: no listener left, connection closed', async () => {
+    const service = await stallingService();
+    const shared = new AbortController();
+    const { signal } = shared;
+    const lateMs = 500;
+    const c = client(service.url, {
+      apiPrefix: '/v1',
+      timeoutMs: 200,
+      fetch: async (url, init) => {
+        const response = await fetch(url, { ...init, signal: null });
+        await new Promise((r) => setTimeout(r, lateMs));
+        return response;
+      },
+    });
+    for (const send of [() => c.workflows.get('wf_1', { signal }).asResponse(), () => c.workflows.get('wf_1', { signal })]) {
+      expect(TimeoutError.is(await failure(send()))).toBe(true);
+    }
+    await new Promise((r) => setTimeout(r, lateMs + 100));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    expect(service.opened()).toBe(2);
+    await until(() => service.closed() === 2, 'the server to see every connection closed');
+  });
+});
