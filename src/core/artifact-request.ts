@@ -6,7 +6,7 @@ import { ERROR_BODY_BYTES, readText } from './body.js';
 import { AbortError, ApiError, ResponseValidationError, ValidationError } from './errors.js';
 import { redact, redactText, usableSecrets, withoutQuery } from './redact.js';
 import { parseErrorBody } from './response.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { letGo, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 import { isHttpUrl } from './url.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -26,8 +26,7 @@ export async function requestArtifact(transport: Transport, request: TransportRe
     if (response.status === 0) return transport({ ...request, url, redirect: 'follow' });
     const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
-    // Its body unread: stopping it lets its connection go (transport.ts, `stoppable`).
-    await response.body?.[Symbol.asyncIterator]().return?.();
+    await letGo(response.body);
     const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
     // A network error, as `fetch` gives for these: retried, then a `ConnectionError` that quotes no URL.
     if (hops >= MAX_REDIRECTS) throw new TypeError('redirect count exceeded');

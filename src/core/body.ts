@@ -4,7 +4,7 @@
  */
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
-import type { TransportResponse } from './transport.js';
+import { letGo, type TransportResponse } from './transport.js';
 
 /** Default `maxResponseBytes`: 4 MiB. A read costs a few times that at peak, so it bounds a runaway response's heap. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -21,11 +21,11 @@ export async function readText(response: TransportResponse, limit: number, trunc
   // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read.
   const encoded = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
   const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN);
-  const iterator = response.body[Symbol.asyncIterator]();
   if (declared > limit && !truncate) {
-    void iterator.return?.()?.catch(() => undefined);
+    void letGo(response.body);
     return undefined;
   }
+  const iterator = response.body[Symbol.asyncIterator]();
   // Kept as bytes and decoded once: a body that turns out too large costs no string.
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -36,7 +36,7 @@ export async function readText(response: TransportResponse, limit: number, trunc
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        void iterator.return?.()?.catch(() => undefined);
+        void letGo(response.body);
         if (!truncate) return undefined;
         chunks.push(value.subarray(0, value.byteLength - (size - limit)));
         cut = true;

@@ -14,7 +14,7 @@ import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type Retr
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
 import { type AbortSource, now } from './timing.js';
-import { abortWith, asResponse, type TransportResponse, untilEnd } from './transport.js';
+import { abortWith, asResponse, letGo, type TransportResponse, untilEnd } from './transport.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -201,7 +201,7 @@ export class Call<T> {
       // The transport ignored the abort (a custom `fetch`) and answered after the attempt ended: no one reads
       // this response, nor sees what is thrown, so its body, connection and listener are let go here.
       release?.();
-      void body?.[Symbol.asyncIterator]().return?.();
+      void letGo(body);
       throw attempt.reason;
     }
     if (release && body && status >= 200 && status < 300) return { ...response, body: untilEnd(body, release) };

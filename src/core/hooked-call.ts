@@ -8,6 +8,7 @@ import { AbortError, WfaError } from './errors.js';
 import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';
 import type { CoreResponse } from './request.js';
 import { type AbortSource, now, runPhase } from './timing.js';
+import { letGo } from './transport.js';
 import { redactText } from './redact.js';
 import { redactHeaders } from './response.js';
 import type { RetryPolicy } from './retry.js';
@@ -64,15 +65,15 @@ export class HookedCall<T> extends Call<T> {
       const context = { ...this.context(url), status: response.status, responseHeaders };
       // A raw success is never handed out if the hook fails, or if the attempt ends first (its timeoutMs, the
       // caller's signal) while the hook runs, slow or hung: its body, connection and abort listener are let go.
-      const letGo = (): void => void received.raw?.body?.[Symbol.asyncIterator]().return?.();
-      abort.addListener(letGo);
+      const stop = (): void => void letGo(received.raw?.body);
+      abort.addListener(stop);
       try {
         await this.#wait('afterResponse', runHook('afterResponse', afterResponse, context, this.secrets));
       } catch (error) {
-        letGo();
+        stop();
         throw error;
       } finally {
-        abort.removeListener(letGo);
+        abort.removeListener(stop);
       }
     }
     return received;

@@ -73,6 +73,11 @@ export function stoppable(read: () => Promise<IteratorResult<Uint8Array, undefin
   return { [Symbol.asyncIterator]: () => iterator };
 }
 
+/** Stops a body, read or not: its connection goes, and whatever waits for its end (`untilEnd`) is told. Never rejects. */
+export async function letGo(body: AsyncIterable<Uint8Array> | null | undefined): Promise<void> {
+  await Promise.resolve(body?.[Symbol.asyncIterator]().return?.()).catch(() => undefined);
+}
+
 /** A Fetch `Response` built from a transport's, for `asResponse()`: its body unread. */
 export function asResponse(response: TransportResponse): Response {
   const { status, headers } = response;
