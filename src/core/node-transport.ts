@@ -81,9 +81,10 @@ function send(call: Send): Promise<TransportResponse> {
   if (abort.aborted) return Promise.reject(abort.reason);
   return new Promise((resolve, reject) => {
     // Called through the module object, not destructured, so tools that patch `http.request` (nock) still apply.
-    const { method, url, headers } = request;
+    const { method, url } = request;
+    // Names are lower case, so the call's own `accept-encoding` replaces this default.
+    const headers = { 'accept-encoding': ACCEPT_ENCODING, ...request.headers };
     const req: ClientRequest = (secure ? builtins.https : builtins.http).request(url, { method, headers, agent });
-    if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', ACCEPT_ENCODING);
     let responded = false;
     const onAbort = (reason: unknown): void => {
       req.destroy(reason as Error);
