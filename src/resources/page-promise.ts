@@ -11,8 +11,9 @@ import { Page } from './page.js';
  */
 export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable<T> {
   /** Every item of every page, from the first; later pages are fetched as they are reached. */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    yield* await this;
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    // The first page's own walk, not a generator around it, which would cost a promise turn per item.
+    return Page.itemsFrom(this);
   }
 
   /** Every page, from the first, each fetched only when the loop asks for it; `break` fetches nothing more. */
@@ -45,7 +46,8 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
   async toArray(options: { limit: number }): Promise<T[]> {
     checkCount('toArray', 'limit', (options as { limit?: unknown } | undefined)?.limit, 1);
     const items: T[] = [];
-    for await (const item of this.take(options.limit)) items.push(item);
+    // `break` ends the walk: no page past the one holding the last item is fetched.
+    for await (const item of this) if (items.push(item) === options.limit) break;
     return items;
   }
 }

@@ -107,10 +107,19 @@ export class Page<T> implements AsyncIterable<T> {
    * Every item from this page on, fetching later pages as they are reached; one page in memory at a time. Once
    * the call's signal aborts, the next item is an `AbortError`, even within a page.
    */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    const { signal } = this.#walk;
-    // Items are yielded from a plain loop: `yield*` of an array, or a generator inside another, costs a promise turn per item.
-    for await (const page of Page.pagesFrom(this)) {
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return Page.itemsFrom(this);
+  }
+
+  /**
+   * @internal Every item from `from` on: the one generator a walk of items runs, for a page or the promise of
+   * one (`PagePromise`). Items are yielded from a plain loop: `yield*` of an array, or a generator inside
+   * another, costs a promise turn per item.
+   */
+  static async *itemsFrom<T>(from: Page<T> | PromiseLike<Page<T>>): AsyncGenerator<T, void, undefined> {
+    const first = await from;
+    const { signal } = first.#walk;
+    for await (const page of Page.pagesFrom(first)) {
       for (const item of page.items) {
         if (signal?.aborted) throw aborted(signal);
         yield item;
