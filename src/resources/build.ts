@@ -75,7 +75,7 @@ export interface CompletedBuild extends BuildState<'completed'> {
 export type Build = CompletedBuild | BuildState<Exclude<BuildStatus, 'completed'> | UnknownBuildStatus>;
 
 /** The statuses that end a build without an artifact, in lower case. */
-export const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'cancelled', 'canceled'];
+const BUILD_FAILURE_STATUSES: readonly string[] = ['failed', 'error', 'cancelled', 'canceled'];
 
 /** How a status ends a build, in any case (`FAILED` is a failure); `undefined` while it may still change. */
 export function buildEnd(status: unknown): 'completed' | 'failed' | undefined {

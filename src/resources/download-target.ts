@@ -5,7 +5,7 @@ import { now } from '../core/timing.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
-import { BUILD_FAILURE_STATUSES } from './build.js';
+import { buildEnd } from './build.js';
 import { coreOf, send, type Resource } from './resource.js';
 
 /**
@@ -69,8 +69,9 @@ async function readUrl(builds: Resource, id: string, options: DownloadOptions & 
       throw error;
     },
   );
-  if (BUILD_FAILURE_STATUSES.includes(String(build.status).toLowerCase())) throw new BuildFailedError(id, build);
-  if (build.status !== 'completed' || typeof build.download_url !== 'string') {
+  const end = buildEnd(build.status);
+  if (end === 'failed') throw new BuildFailedError(id, build);
+  if (end !== 'completed' || typeof build.download_url !== 'string') {
     throw new WfaError(`Build ${id} has no artifact to download yet (status ${build.status}); wait for it first: client.waitForBuild()`);
   }
   const problem = urlProblem(build.download_url);

@@ -113,6 +113,23 @@ describe('client.builds.download', () => {
     expectNoCredentials(downloads(sent));
   });
 
+  it('downloads a build whose status the service writes in upper case, as waits read it (buildEnd)', async () => {
+    let service: MockService | undefined;
+    const upperCaseStatus = async (request: Request) => {
+      const build = (await (await service!.handle(request)).json()) as { status: string };
+      return Response.json({ ...build, status: build.status.toUpperCase() });
+    };
+    const ready = await setup({
+      artifacts: { size: 10 },
+      answer: (request) => {
+        if (!new URL(request.url).pathname.includes('/builds/')) return undefined;
+        return upperCaseStatus(request);
+      },
+    });
+    service = ready.service;
+    expectSame(await bytesOf(await ready.client.builds.download(ready.buildId)), artifactBytes(10));
+  });
+
   it('uses the download_url of a build it is given, without reading the build', async () => {
     const { client, sent, buildId } = await setup({ artifacts: { size: 10 } });
     const build = await client.builds.get(buildId);
