@@ -13,7 +13,7 @@ import { checked, checkInput, idSegment, looseObject, optional, refine } from '.
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
 import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/timing.js';
 import { BuildSchema, buildEnd, type Build, type CompletedBuild } from './build.js';
-import { ENDPOINTS } from './endpoints.js';
+import { requestOf } from './resource.js';
 
 const DEFAULT_INTERVAL_MS = 2_000;
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -151,8 +151,7 @@ interface Seen {
 /** Yields each new state, ending after the terminal one; throws on the deadline, an abort, or a lasting error. */
 async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule, seen: Seen = {}): AsyncGenerator<Build, void, undefined> {
   const { signal, headers, intervalMs, onProgress } = schedule;
-  const { method, path: route } = ENDPOINTS['builds.get'];
-  const request = { method, route, path: route.replace('{id}', idSegment(buildId, 'build id')), response: POLLED, signal, headers };
+  const request = { ...requestOf('builds.get', { id: buildId, options: { signal, headers } }), response: POLLED };
   const limits = { signal, deadline: now() + schedule.timeoutMs };
   const stop = (step: 'deadline' | 'aborted') =>
     step === 'deadline'

@@ -45,29 +45,35 @@ type ResponseOf<E> = E extends { response: { model: infer M } } ? ModelOf<M> : J
 export function send<K extends Exclude<EndpointName, ListName>>(
   resource: Resource,
   name: K,
-  { id, body, options }: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
+  input: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
 ): ApiPromise<ResponseOf<Table[K]>> {
+  return call(coreOf(resource), () => requestOf(name, input));
+}
+
+/** The core's request for the endpoint `name` of the table: its path with the id, its checked body, its response spec. */
+export function requestOf<K extends Exclude<EndpointName, ListName>>(
+  name: K,
+  { id, body, options }: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
+): CoreRequest<ResponseOf<Table[K]>> {
   const endpoint: Endpoint = ENDPOINTS[name];
-  return call(coreOf(resource), () => {
-    // The id names itself after the path's first segment: `/workflows/{id}` takes a "workflow id".
-    const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.path.split('/')[1]!.replace(/s$/, '')} id`));
-    const checked = endpoint.body && (checkInput(MODELS[endpoint.body] as Schema, body, `input to ${name}`) as Record<string, string>);
-    const { response } = endpoint;
-    const model = response && MODELS[response.model];
-    return {
-      ...options,
-      method: endpoint.method,
-      path,
-      route: endpoint.path,
-      body: checked,
-      auth: endpoint.auth,
-      secrets: endpoint.secrets?.map((field) => checked?.[field]),
-      response: response && {
-        name: response.name,
-        hideBody: response.hideBody,
-        always: ALWAYS_CHECKED[response.model],
-        ...(typeof model === 'function' ? { read: model as never } : { schema: model }),
-      },
-    };
-  });
+  // The id names itself after the path's first segment: `/workflows/{id}` takes a "workflow id".
+  const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.path.split('/')[1]!.replace(/s$/, '')} id`));
+  const checked = endpoint.body && (checkInput(MODELS[endpoint.body] as Schema, body, `input to ${name}`) as Record<string, string>);
+  const { response } = endpoint;
+  const model = response && MODELS[response.model];
+  return {
+    ...options,
+    method: endpoint.method,
+    path,
+    route: endpoint.path,
+    body: checked,
+    auth: endpoint.auth,
+    secrets: endpoint.secrets?.map((field) => checked?.[field]),
+    response: response && {
+      name: response.name,
+      hideBody: response.hideBody,
+      always: ALWAYS_CHECKED[response.model],
+      ...(typeof model === 'function' ? { read: model as never } : { schema: model }),
+    },
+  };
 }
