@@ -57,7 +57,7 @@ function responses([name, endpoint]: [string, Endpoint]): object {
 function operation(name: string, endpoint: Endpoint, suffix: string): object {
   const [resource = '', verb = ''] = name.split('.');
   // `listWorkflows`, `getWorkflow`; a verb that names its object (`issueKey`) stands alone.
-  const noun = /[A-Z]/.test(verb) ? '' : endpoint.list ? resource : resource.replace(/s$/, '');
+  const noun = /[A-Z]/.test(verb) ? '' : endpoint.list ? resource : endpoint.noun;
   const body = endpoint.body && named(endpoint.body, 'input');
   const filters = (endpoint.list?.filters ?? []).map((filter) => param(filter, 'string', 'Values not shown: sent as given.'));
   return {

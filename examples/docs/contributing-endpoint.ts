@@ -8,7 +8,7 @@ import type { Endpoint } from '../../src/testing/endpoints.js';
 
 // 1. src/resources/endpoints.ts: the endpoint's line in ENDPOINTS.
 export const line = {
-  'orders.get': { method: 'GET', path: '/orders/{id}', response: { name: 'order', model: 'Order' } },
+  'orders.get': { method: 'GET', path: '/orders/{id}', noun: 'order', response: { name: 'order', model: 'Order' } },
 } satisfies Partial<typeof ENDPOINTS>;
 
 // 2. src/resources/orders.ts: the method.

@@ -61,9 +61,9 @@ ${CONNECTION_HELP}`,
 
 function idCommand(name: string, endpoint: Endpoint, show: (item: unknown) => unknown, details: string): Command {
   const verb = name.split('.')[1]!;
-  const singular = endpoint.path.split('/')[1]!.replace(/s$/, '');
+  const singular = endpoint.noun;
   const usage = `wfa ${endpoint.path.split('/')[1]} ${verb} <${singular}_id>`;
-  const summary = endpoint.method === 'GET' ? `Print one ${singular} as JSON` : `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${singular}`;
+  const summary = endpoint.method === 'GET' ? `Print one ${singular} as JSON` : `${verb[0]!.toUpperCase()}${verb.slice(1)} one ${singular}`;
   return {
     name: verb,
     summary,

@@ -56,8 +56,7 @@ export function requestOf<K extends Exclude<EndpointName, ListName>>(
   { id, body, options }: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
 ): CoreRequest<ResponseOf<Table[K]>> {
   const endpoint: Endpoint = ENDPOINTS[name];
-  // The id names itself after the path's first segment: `/workflows/{id}` takes a "workflow id".
-  const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.path.split('/')[1]!.replace(/s$/, '')} id`));
+  const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.noun} id`));
   const checked = endpoint.body && (checkInput(MODELS[endpoint.body] as Schema, body, `input to ${name}`) as Record<string, string>);
   const { response } = endpoint;
   const model = response && MODELS[response.model];

@@ -236,7 +236,7 @@ describe('the plain commands, from the endpoint table', () => {
     const result = await runCli([resource, verb, '--help']);
 
     expect(result.code).toBe(ExitCode.Ok);
-    const id = endpoint.path.includes('{id}') ? ` <${resource.replace(/s$/, '')}_id>` : '';
+    const id = endpoint.path.includes('{id}') ? ` <${endpoint.noun}_id>` : '';
     expect(result.stdout).toMatch(new RegExp(`^Usage: wfa ${resource} ${verb}${id.replace(/[<>]/g, '.')}`));
   });
 
