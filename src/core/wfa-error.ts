@@ -51,7 +51,7 @@ export class WfaError extends Error {
    * error's fields (`status`, `code`, `body`, …), each as redacted as the error itself.
    */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, ...this };
+    return { name: this.name, message: this.message, ...(this as object) };
   }
 
   /** True when `value` is an error of this class (or a subclass), from any copy of the package: `NotFoundError.is(e)`. */
