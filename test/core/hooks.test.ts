@@ -1,7 +1,16 @@
 import { revokedProxy } from '../helpers/hostile.js';
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { AbortError, ApiKeyError, BadRequestError, Client, TimeoutError, WfaError, type ClientOptions, type Hooks } from '../../src/index.js';
+import {
+  AbortError,
+  ApiKeyError,
+  BadRequestError,
+  Client,
+  TimeoutError,
+  WfaError,
+  type ClientOptions,
+  type Hooks,
+} from '../../src/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { API_KEY, BASE_URL as BASE, useService } from '../helpers/service.js';
 

@@ -431,6 +431,31 @@ describe('the choice of transport', () => {
     expect(fetch).toHaveBeenCalledOnce();
   });
 
+  it('refuses an agent of the other protocol than baseUrl, naming agent; a proxy agent, which serves both, passes', () => {
+    const refusal = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        return error as ValidationError;
+      }
+      throw new Error('not refused');
+    };
+    const https = new HttpsAgent();
+    const http = new Agent();
+    expect(refusal(() => new Client({ baseUrl: 'http://127.0.0.1:1', agent: https }))).toMatchObject({ field: 'agent' });
+    expect(refusal(() => new Client({ baseUrl: 'http://127.0.0.1:1', agent: https })).message).toMatch(/https\.Agent.*http/);
+    expect(refusal(() => new Client({ baseUrl: 'https://127.0.0.1:1', agent: http }))).toMatchObject({ field: 'agent' });
+    expect(() => new Client({ baseUrl: 'https://127.0.0.1:1', agent: https })).not.toThrow();
+    // As agent-base (https-proxy-agent) does: `protocol` an accessor that follows the request, no data of its own.
+    class ProxyAgent extends HttpsAgent {
+      get protocol(): string {
+        return 'https:';
+      }
+      set protocol(_: string) {}
+    }
+    expect(() => new Client({ baseUrl: 'http://127.0.0.1:1', agent: new ProxyAgent() })).not.toThrow();
+  });
+
   it('refuses an agent beside a fetch option, and an agent that is none, as client options', () => {
     const agent = new Agent();
     const baseUrl = 'http://127.0.0.1:1';
