@@ -12,12 +12,11 @@ import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type Nod
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 import { ValidationError } from './errors.js';
 import { checked, checkInput } from './schema.js';
+import { TOKEN } from './transport.js';
 import { isHttpUrl } from './url.js';
 import { userAgent } from './user-agent.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
-// An HTTP token (RFC 9110).
-const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
 // What a Fetch `ByteString` header value may hold.
 const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 
