@@ -192,7 +192,10 @@ describe("apiPrefix: 'auto'", () => {
       ),
     );
     const c = client();
-    const error = await c.integrations.delete('int_nope').catch((e: unknown) => e as NotFoundError);
+    const error = (await c.integrations.delete('int_nope').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NotFoundError;
     expect(server.requests.map((s) => `${s.method} ${s.path}`)).toEqual(['DELETE /api/v1/integrations/int_nope']);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toBe('404 No integration with id int_nope (DELETE /api/v1/integrations/int_nope, request id r1)');
@@ -218,7 +221,10 @@ describe("apiPrefix: 'auto'", () => {
       ),
     );
     const c = client();
-    const error = await c.integrations.delete('int_nope').catch((e: unknown) => e as NotFoundError);
+    const error = (await c.integrations.delete('int_nope').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NotFoundError;
     expect(server.requests.map((s) => s.path)).toEqual(['/api/v1/integrations/int_nope', '/v1/integrations/int_nope']);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ url: `${BASE_URL}/api/v1/integrations/int_nope`, requestId: 'r1', method: 'DELETE' });

@@ -91,7 +91,10 @@ describe('prefix modes', () => {
     const sent: string[] = [];
     const hooks = { afterResponse: ({ url }: { url: string }) => void sent.push(new URL(url).pathname) };
     const client = new Client({ baseUrl: server.url, apiKey: server.apiKey, hooks });
-    const error = await client.integrations.delete('int_nope').catch((e: unknown) => e as NotFoundError);
+    const error = (await client.integrations.delete('int_nope').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NotFoundError;
     expect(sent).toEqual(paths);
     expect(error).toBeInstanceOf(NotFoundError);
     // The error is the first request's, whichever prefix the mock serves.
