@@ -85,6 +85,21 @@ describe('startMockServer', () => {
     await res.arrayBuffer();
   });
 
+  test('the per-key token bucket answers 429 over HTTP, with its headers when asked, and the server counts both', async () => {
+    // One token per 1000 s: the second request is refused however slow the machine is.
+    const mock = await server({ rateLimit: { requestsPerSecond: 0.001 }, rateLimitHeaders: true });
+    const get = () => fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } });
+    expect((await reply(await get())).status).toBe(200);
+    const refused = await reply(await get());
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1000');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1000');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(mock.service.requestCounts(mock.apiKey)).toEqual({ requests: 2, tooManyRequests: 1 });
+  });
+
   test('a request body over 1 MiB is refused with 413', async () => {
     const mock = await server();
     const res = await fetch(`${mock.url}/v1/workflows`, json('POST', { name: 'x'.repeat(1024 * 1024) }, mock.apiKey));
