@@ -121,7 +121,7 @@ async function streamResponse(res: ServerResponse, response: Response, body: Rea
 const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** An answer the server gives itself, for what never reaches the service: still the service's error shape. */
-function plainError(ids: Random, status: number, message: string, code: string) {
+function plainError(ids: Random, message: string, code: string) {
   const body = JSON.stringify({ error: { message, code } });
   const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
   return { body, headers };
@@ -132,14 +132,14 @@ function writePlainError(res: ServerResponse, ids: Random, status: number, messa
     res.destroy();
     return;
   }
-  const { body, headers } = plainError(ids, status, message, code);
+  const { body, headers } = plainError(ids, message, code);
   res.writeHead(status, headers);
   res.end(body);
 }
 
 /** `CONNECT` never reaches a request handler in Node: it is answered on the socket, which then closes. */
 function refuseConnect(socket: Duplex, ids: Random): void {
-  const { body, headers } = plainError(ids, 405, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed');
+  const { body, headers } = plainError(ids, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed');
   const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.on('error', () => undefined);
   socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.join('')}\r\n${body}`);
