@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
@@ -179,6 +180,34 @@ describe('wfa mock', () => {
         running.interrupt();
         await running.finished;
       }
+    }
+  });
+
+  test('logs each webhook attempt and its outcome on stderr, with the wait before a retry', async () => {
+    let posts = 0;
+    const receiver = createHttpServer((req, res) => {
+      req.resume();
+      posts += 1;
+      res.writeHead(posts === 1 ? 500 : 200).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    const hooks = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+    const running = startMain(['mock', '--port', '0', '--build-ms', '0', '--webhook-url', hooks]);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const headers = { 'X-API-Key': key, 'content-type': 'application/json' };
+      const body = JSON.stringify({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
+      const workflow = (await (await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body })).json()) as { id: string };
+      await fetch(`${url}/v1/orders`, { headers });
+
+      await running.waitFor(/\(attempt 1\) -> 500, retry in 1000 ms$/m, 'stderr');
+
+      expect(running.stderr()).toContain(`\nwebhook POST ${hooks} build.completed ${workflow.id} (attempt 1) -> 500, retry in 1000 ms\n`);
+    } finally {
+      running.interrupt();
+      await running.finished;
+      await new Promise((resolve) => receiver.close(resolve));
     }
   });
 
