@@ -270,7 +270,10 @@ export interface MockService {
   webhookDeliveries(): readonly MockWebhookDelivery[];
   /** The last 100 requests to download URLs, oldest first: to check what a client sent the download host. */
   downloadRequests(): readonly MockDownloadRequest[];
-  /** Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery in flight. */
+  /**
+   * Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery attempt in
+   * flight (not for a retry not yet due).
+   */
   flush(): Promise<void>;
   /** Back to the state right after creation: seeded orders, initial keys, no workflows, no queued faults. */
   reset(): void;
