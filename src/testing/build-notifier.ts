@@ -52,6 +52,12 @@ async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<boo
   }
 }
 
+// fetch's own message is "fetch failed"; what failed (a refused connection, a reset) is in its cause.
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
 function unref(timer: ReturnType<typeof setTimeout>): void {
   // Node's timers have unref(); a browser's are numbers and never keep anything alive.
   (timer as unknown as { unref?: () => void }).unref?.();
@@ -97,7 +103,7 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
         delivery.status = response.status;
         if (!(await readBounded(response.body))) controller.abort(new Error('answer too long'));
       } catch (error) {
-        if (delivery.status === undefined) delivery.error = error instanceof Error ? error.message : String(error);
+        if (delivery.status === undefined) delivery.error = describeFailure(error);
       } finally {
         clearTimeout(timeout);
         controllers.delete(controller);

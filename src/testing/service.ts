@@ -185,7 +185,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     notifier.sweep();
     // Limited on arrival, as a service's front door would; the latency is then the same for every answer.
     const key = request.headers.get('x-api-key');
-    const limit = key === null ? undefined : run.limiter?.take(key);
+    const limit = key !== null && run.store.keys.has(key) ? run.limiter?.take(key) : undefined;
     if (options.latencyMs) await sleep(options.latencyMs, request.signal);
     if (limit && !limit.allowed) {
       const headers = { ...limit.headers, 'retry-after': String(limit.retryAfterSeconds) };

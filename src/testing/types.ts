@@ -71,8 +71,8 @@ export interface MockEveryNth {
 /**
  * A token bucket per API key, as a real service limits: each key may send `burst` requests at once, then
  * `requestsPerSecond`; a request beyond it is answered 429 with `Retry-After` in whole seconds (the time until
- * a token is free, rounded up, at least 1). Requests without an `X-API-Key` header (log-in, downloads) are
- * not limited.
+ * a token is free, rounded up, at least 1). Requests without a key the mock issued (log-in, downloads, a
+ * wrong key, answered 401) are not limited.
  *
  * @example
  * ```ts

@@ -4,7 +4,8 @@ import { createMockService } from '../../src/testing/index.js';
 
 // Every endpoint of the SDK's table, its id filled in: the mock's routes come from the same table.
 const TABLE = Object.entries(ENDPOINTS as Record<string, Endpoint>).map(
-  ([name, endpoint]) => [name, endpoint.method, endpoint.auth === false ? endpoint.path : `/v1${endpoint.path.replace('{id}', 'x_1')}`] as const,
+  ([name, endpoint]) =>
+    [name, endpoint.method, endpoint.auth === false ? endpoint.path : `/v1${endpoint.path.replace('{id}', 'x_1')}`] as const,
 );
 
 describe("the mock's routes", () => {
