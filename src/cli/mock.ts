@@ -19,7 +19,7 @@ const HELP = `Usage: ${USAGE}
 
 Runs a mock of the Workflow Automation Service on this machine: every endpoint, in memory, with a user
 demo@example.com (password "demo"). Prints its URL and an API key valid on it.
-Requests are logged on stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
+Requests and webhook attempts are logged on stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
 
 Options:
   --port <n>          the port (default 4010; 0 picks a free one)
@@ -30,7 +30,8 @@ Options:
   --rate-limit <n/s>  requests per second per API key (20/s, 600/m), bursts up to one second's worth;
                       beyond it, 429 with Retry-After
   --rate-limit-headers  with --rate-limit, send RateLimit, RateLimit-Policy and X-RateLimit-* headers
-  --webhook-url <url> POST a build.completed event here when a build completes
+  --webhook-url <url> POST a build.completed event here when a build completes; a failed POST is sent
+                      again after 1, 2, 4 and 8 s
   --fail-builds <which>  make builds fail, to try the failure path: all, a share (0.2), or the workflows
                       whose name matches a pattern, * for any text (*nightly*)
   --quiet             do not log requests and webhook deliveries
