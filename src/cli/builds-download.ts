@@ -74,11 +74,12 @@ export const downloadCommand: Command = {
     const [buildId = ''] = expectPositionals(positionals, ['build_id'], USAGE);
     const given = values.output ?? `${buildId.replace(/[^\w.-]/g, '_')}.zip`;
     const path = isAbsolute(given) ? given : join(context.cwd, given);
+    // Read before any request: a bad --timeout is a usage error, whatever state the build is in.
+    const wait = values.wait ? waitSettings(values, context, buildId) : undefined;
     const client = await createClient(values, context);
     let build = await client.builds.get(buildId, { signal: context.signal });
-    if (values.wait && !isCompletedBuild(build)) {
-      const { options, display } = waitSettings(values, context, buildId);
-      build = await client.builds.wait(buildId, options).finally(() => display.finish());
+    if (wait && !isCompletedBuild(build)) {
+      build = await client.builds.wait(buildId, wait.options).finally(() => wait.display.finish());
     }
     if (FAILED.includes(build.status.toLowerCase())) throw new BuildFailedError(buildId, build);
     if (!isCompletedBuild(build)) {

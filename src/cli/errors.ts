@@ -16,7 +16,7 @@ import { ExitCode } from './exit-codes.js';
 
 /** The command line itself is wrong: an unknown command or option, a missing argument, a bad value. */
 export class UsageError extends Error {
-  /** The usage line to show after the message, if any. */
+  /** The usage line to show after the message; when not given, the command that threw it adds its own (`runCommand`). */
   readonly usage: string | undefined;
   constructor(message: string, usage?: string) {
     super(message);

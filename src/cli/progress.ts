@@ -12,8 +12,8 @@ import type { Output } from './context.js';
 export type ProgressMode = 'bar' | 'lines' | 'auto';
 
 export interface ProgressOptions {
-  /** Shown before each state: the build id, say. Default `'build'`. */
-  label?: string | undefined;
+  /** Shown before each state: the build's id, so that parallel waits can be told apart in one log; a function when the id is known only later. Default `'build'`. */
+  label?: string | (() => string) | undefined;
   /** Default `'auto'`. */
   mode?: ProgressMode | undefined;
   /** Cells in the bar. Default 24. */
@@ -81,7 +81,8 @@ export function createProgressDisplay(output: Output, options: ProgressOptions =
 
   return {
     update(build) {
-      const text = bar ? formatProgressBar(build, label, width) : formatProgressLine(build, label);
+      const shown = typeof label === 'function' ? label() : label;
+      const text = bar ? formatProgressBar(build, shown, width) : formatProgressLine(build, shown);
       if (text === last) return;
       last = text;
       if (bar) {

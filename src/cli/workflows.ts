@@ -67,14 +67,17 @@ ${WAIT_EXIT_CODES_HELP}`,
     if (!values.wait && (values.timeout !== undefined || values.interval !== undefined)) {
       throw new UsageError('--timeout and --interval only apply with --wait', CREATE_USAGE);
     }
+    let created: Workflow | undefined;
+    // Read before the file, so a bad --timeout is said first. Progress is labelled with the build's id, as
+    // `wfa wait-build` labels it, once the workflow is created.
+    const wait = values.wait ? waitSettings(values, context, () => created?.build_id ?? 'build') : undefined;
     const input = await readWorkflowFile(values.file, context);
     const client = await createClient(values, context);
-    if (!values.wait) {
+    if (!wait) {
       printJson(context.stdout, await client.workflows.create(input, { signal: context.signal }));
       return ExitCode.Ok;
     }
-    const { options, display } = waitSettings(values, context, 'build');
-    let created: Workflow | undefined;
+    const { options, display } = wait;
     try {
       const result = await client.workflows.createAndWait(input, {
         ...options,

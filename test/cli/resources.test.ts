@@ -138,7 +138,11 @@ describe('wfa workflows create', () => {
       download_url: `${BASE_URL}/downloads/${workflow.build_id}.zip`,
     });
     expect(result.stderr).toMatch(new RegExp(`^created ${workflow.id} \\(build ${workflow.build_id}\\)\n`));
-    expect(result.stderr).toMatch(/build: completed 100%\n$/);
+    // Each progress line names the build, as `wfa wait-build` does: parallel runs in one log can be told apart.
+    const progress = result.stderr.split('\n').slice(1, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const line of progress) expect(line.startsWith(`${workflow.build_id}: `)).toBe(true);
+    expect(result.stderr).toMatch(new RegExp(`${workflow.build_id}: completed 100%\n$`));
   });
 
   test('--wait exits 3 when the build fails, and still prints the workflow with its failed build', async () => {
