@@ -11,6 +11,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, resolveConnection } from './config
 import { printJson, type Context } from './context.js';
 import { ConfigError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 import { readStoredLogin } from './stored-login.js';
 import { clockCheck, envelopeChecks, keyCheck, type Check, type Probe } from './doctor-checks.js';
 
@@ -65,7 +66,7 @@ function render(report: { baseUrl: string; checks: Check[] }): string {
   }
   const failed = report.checks.filter((check) => check.level === 'fail').length;
   lines.push(failed === 0 ? 'No problems found.' : `${failed} problem${failed === 1 ? '' : 's'} found.`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
 async function connection(values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined }, context: Context) {

@@ -7,6 +7,7 @@ import type { Client } from '../index.js';
 import type { WebhookSignaturePreset } from '../webhooks/index.js';
 import type { Context } from './context.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 const FINISHED = new Set(['completed', 'failed', 'error', 'cancelled', 'canceled']);
@@ -149,19 +150,19 @@ class Listener {
     this.delivered += 1;
     this.context.stdout.write(`${JSON.stringify(record)}\n`);
     const outcome = record['status'] !== undefined ? String(record['status']) : `failed (${String(record['error'])})`;
-    this.context.stderr.write(`build.completed ${workflowId} (${buildId}) -> ${forwardTo}: ${outcome}\n`);
+    this.context.stderr.write(`${printable(`build.completed ${workflowId} (${buildId}) -> ${forwardTo}: ${outcome}`)}\n`);
   }
 
   private warnOnce(key: string, message: string): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
-    this.context.stderr.write(`wfa listen: ${message}\n`);
+    this.context.stderr.write(`wfa listen: ${printable(message)}\n`);
   }
 
   /** A failed round: said once, not every round while the service stays down, and again once it changes. */
   failed(error: unknown): void {
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    if (text !== this.lastError) this.context.stderr.write(`wfa listen: ${text} (polling goes on)\n`);
+    if (text !== this.lastError) this.context.stderr.write(`wfa listen: ${printable(text)} (polling goes on)\n`);
     this.lastError = text;
   }
 

@@ -4,6 +4,7 @@
  */
 import type { Build } from '../index.js';
 import type { Output } from './context.js';
+import { printable } from './printable.js';
 
 /**
  * How progress is shown: `'bar'` redraws one line, `'lines'` writes a line per change, `'auto'` picks
@@ -82,7 +83,8 @@ export function createProgressDisplay(output: Output, options: ProgressOptions =
   return {
     update(build) {
       const shown = typeof label === 'function' ? label() : label;
-      const text = bar ? formatProgressBar(build, shown, width) : formatProgressLine(build, shown);
+      // The status is the service's text: escaped, so that it cannot move the cursor the bar relies on.
+      const text = printable(bar ? formatProgressBar(build, shown, width) : formatProgressLine(build, shown));
       if (text === last) return;
       last = text;
       if (bar) {

@@ -307,6 +307,40 @@ describe('wfa integrations', () => {
     },
   );
 
+  test.each([
+    ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
+    ['a NUL', `${PLATFORM_KEY.slice(0, 8)}\u0000${PLATFORM_KEY.slice(8)}`],
+    ['a carriage return inside', `${PLATFORM_KEY.slice(0, 8)}\r${PLATFORM_KEY.slice(8)}`],
+  ])('save refuses a piped key with %s, sending nothing and quoting nothing', async (_, key) => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${key}\n`);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control character at position \d+; nothing was saved/);
+    expect(result.stderr).toMatch(/^Usage: wfa integrations save /m);
+    expect(service.requests).toEqual([]);
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
+  });
+
+  test('list shows the last four characters of a key the service returns masked, so two keys can be told apart', async () => {
+    service.useMock();
+    for (const [platform, key] of [
+      ['shopify', 'shpat_aaaaaaaaaaaaaaaa1AAA'],
+      ['woocommerce', 'ck_bbbbbbbbbbbbbbbbbbbbb2BBB'],
+    ]) {
+      const stdin = new PassThrough();
+      stdin.end(key);
+      expect((await run(['integrations', 'save', platform!], { env: ENV, stdin })).code).toBe(ExitCode.Ok);
+    }
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    const keys = (JSON.parse(result.stdout) as Array<{ api_key: string }>).map((item) => item.api_key);
+    expect(keys.sort()).toEqual(['****1AAA', '****2BBB']);
+  });
+
   test('list masks every credential-named field, whatever the service returns', async () => {
     service.reply('GET', '/api/v1/integrations', 200, {
       data: [{ id: 'int_1', platform: 'shopify', label: 'Main', api_key: PLATFORM_KEY, extra: { token: PLATFORM_KEY } }],
