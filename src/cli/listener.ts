@@ -20,6 +20,8 @@ export interface Settings {
   preset: WebhookSignaturePreset | undefined;
   /** `--pretty-body`: the body pretty-printed, keys in reverse order, as some senders' JSON libraries write it. */
   prettyBody: boolean;
+  /** When `wfa listen` was launched (ms since the epoch): without --workflow, workflows created from then on are followed. */
+  since: number;
 }
 
 /** Resolves after `ms`, or at once when `signal` is aborted. */
@@ -59,10 +61,15 @@ class Listener {
     for (const id of settings.workflowIds) this.watched.set(id, undefined);
   }
 
-  /** Without --workflow, the workflows that exist now, so that only those created later are followed. */
+  /**
+   * Without --workflow, the workflows created before launch, so that only later ones are followed: one created
+   * while this first listing runs is new, although it is listed (by its `created_at`, on the service's clock).
+   */
   async start(): Promise<void> {
     if (this.settings.workflowIds.length > 0) return;
-    for await (const workflow of this.client.workflows.list({}, { signal: this.context.signal })) this.before.add(workflow.id);
+    for await (const workflow of this.client.workflows.list({}, { signal: this.context.signal })) {
+      if (!(Date.parse(workflow.created_at) >= this.settings.since)) this.before.add(workflow.id);
+    }
   }
 
   /** One round: learn each followed workflow's current build, then read the builds not yet finished. */
