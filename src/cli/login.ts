@@ -66,7 +66,8 @@ async function credentials(values: { email?: string | undefined }, context: Cont
 async function confirmedPrefix(client: Client, signal: AbortSignal): Promise<string | undefined> {
   try {
     await client.workflows.list({ limit: 1 }, { signal, maxRetries: 0 });
-  } catch {
+  } catch (error) {
+    if (signal.aborted) throw error;
     // Not a reason to fail the login: the key is good, only the prefix stays to be found.
   }
   const { apiPrefix, prefixConfirmed } = client.toJSON();
@@ -98,7 +99,9 @@ export const login: Command = {
       { email, password },
       { signal: context.signal },
     );
-    const apiPrefix = await confirmedPrefix(new Client({ baseUrl, apiKey, apiPrefix: given }), context.signal);
+    // A prefix given is saved as given; only `auto` needs the call that finds it.
+    const apiPrefix =
+      given !== undefined && given !== 'auto' ? given : await confirmedPrefix(new Client({ baseUrl, apiKey }), context.signal);
     const path = await saveLogin(context.env, { baseUrl, apiKey, email, ...(apiPrefix === undefined ? {} : { apiPrefix }) });
     context.stderr.write(`Logged in to ${baseUrl} as ${email}. The API key is saved in ${path} (readable only by you).\n`);
     context.stdout.write(`${path}\n`);
