@@ -27,7 +27,7 @@ export interface NodeWebhookRequest {
   headers: { readonly [name: string]: string | string[] | undefined };
   /** Read only to tell TLS connections (`encrypted: true`) apart, for the `Request`'s URL scheme. */
   socket?: unknown;
-  /** Whether the whole body was received: if not, the connection is closed after the response. */
+  /** Whether the whole body was received: if not, the rest is drained after a 413, or the connection closed. */
   complete: boolean;
   /** Whether the body stream was read to the end, which means a framework read it first. */
   readableEnded: boolean;
