@@ -10,10 +10,11 @@ const CREDENTIAL_NAME = 'api[-_]?key|password|secret|client[-_]?secret|(?:access
 const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form):
- * a JSON string, its closing quote cut off too, or a form field's value. One pass, no recursion, whatever the depth.
+ * a quoted string (JSON's double quotes, or a Python repr's single ones), its closing quote cut off too, or a
+ * form field's value. One pass, no recursion, whatever the depth.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `("(?:${CREDENTIAL_NAME})"\\s*:\\s*)"(?:[^"\\\\]|\\\\[\\s\\S]?)*"?|((?:^|[&?;\\s])(?:${CREDENTIAL_NAME})=)[^&\\s]*`,
+  `((["'])(?:${CREDENTIAL_NAME})\\2\\s*:\\s*)(["'])(?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*\\3?|((?:^|[&?;\\s])(?:${CREDENTIAL_NAME})=)[^&\\s]*`,
   'gi',
 );
 
@@ -117,9 +118,9 @@ function addByteForms(bytes: Uint8Array, out: Set<string>): void {
  */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
   const forms = secrets.flatMap(secretForms);
-  let out = text.replace(CREDENTIAL_IN_TEXT, (_, json: string | undefined, form: string | undefined) =>
-    json !== undefined ? `${json}"${replacement}"` : `${form}${replacement}`,
-  );
+  const hide = (_match: string, name: string | undefined, _nameQuote: string, quote: string, form: string): string =>
+    name !== undefined ? `${name}${quote}${replacement}${quote}` : `${form}${replacement}`;
+  let out = text.replace(CREDENTIAL_IN_TEXT, hide);
   for (const form of forms) out = out.replaceAll(form, replacement);
   // The longest head of any form the text ends with, only where the text has its first characters: forms that
   // share a beginning (`%C3%A9%27` and `%C3%A9'`) must not let one's short head hide the other's long one.

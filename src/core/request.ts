@@ -3,6 +3,7 @@ import type { ApiError } from './api-error.js';
 import type { LevelLogger } from './logger.js';
 import type { RequestOptions, ResponseDetails } from './options.js';
 import type { QueryValue } from './query.js';
+import type { RateGate } from './rate-gate.js';
 import type { Schema } from './schema.js';
 import type { ClientSettings } from './settings.js';
 
@@ -65,5 +66,7 @@ export interface CallHost {
   readonly routes: Routes;
   readonly log: LevelLogger;
   lastKey: string | undefined;
+  /** Every send of the client passes it; `undefined` with `rateLimit: false`. */
+  readonly gate: RateGate | undefined;
   noteDeprecation(endpoint: string, headers: Headers, secrets: readonly string[]): void;
 }

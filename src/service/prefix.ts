@@ -61,11 +61,13 @@ const isKnown = (prefix: string): prefix is ApiPrefix => Object.hasOwn(OTHER_PRE
 
 /**
  * A 404 the service answered itself, about a record: so the prefix it came under exists. Its error body has an
- * error code, and its words do not quote the path: a router's 404 for a path it does not serve does ("No
- * endpoint GET /api/v1/…", "Cannot GET /v1/…"), and a gateway's bare 404 or page has no code.
+ * error code, and words of its own that do not quote the path: a router's 404 for a path it does not serve
+ * quotes it ("No endpoint GET /api/v1/…", "Cannot GET /v1/…") or says only "Not Found", and a gateway's bare 404
+ * or page has no code.
  */
 function servicesOwn404(error: ApiError, prefix: string): boolean {
-  return error.code !== undefined && !messageFromBody(error.status, error.body).includes(`${prefix}/`);
+  const words = messageFromBody(error.status, error.body);
+  return error.code !== undefined && !words.includes(`${prefix}/`) && !/^not found\.?$/i.test(words);
 }
 
 /** The prefix is detected on the first responses, unless set. */

@@ -205,6 +205,7 @@ describe("apiPrefix: 'auto'", () => {
   it.each([
     ['a router quoting the path', { error: { code: 'not_found', message: 'No endpoint DELETE /api/v1/integrations/int_nope' } }],
     ['no error code', { error: { message: 'Not found' } }],
+    ['a code, and only the status for words', { error: { code: 'not_found', message: 'Not Found' } }],
     ['an empty body', null],
   ])('a 404 that may be a wrong prefix (%s) is tried under the other; the error names the first request', async (_, body) => {
     server.use(

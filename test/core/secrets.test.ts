@@ -315,6 +315,7 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['one cut after an escape', '{"password":"p\\', '{"password":"[redacted]"'],
     ['an escaped quote inside', '[{"client_secret":"a\\"b","n":1}]', '[{"client_secret":"[redacted]","n":1}]'],
     ['form fields', 'token=t_1&error=bad&api_key=k_2', 'token=[redacted]&error=bad&api_key=[redacted]'],
+    ["a Python repr's single quotes", "{'password': 'it\\'s', 'n': 1}", "{'password': '[redacted]', 'n': 1}"],
   ])('%s', (_, text, shown) => {
     expect(redactText(text, [])).toBe(shown);
   });
