@@ -32,8 +32,14 @@ const guides = readdirSync('docs')
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`)
   .concat('CONTRIBUTING.md');
+// The old form, an `<!-- include: file -->` line above the block: `--write` moves it into the fence.
+const OLD_MARKER = /^<!--\s*include:\s*(\S+)\s*-->\n```([\w-]*)\n/gm;
 for (const guide of guides) {
-  const text = readFileSync(guide, 'utf8');
+  const read = readFileSync(guide, 'utf8');
+  const text = write ? read.replace(OLD_MARKER, (_, file, lang) => `\`\`\`${lang} ${file}\n`) : read;
+  if (!write && OLD_MARKER.test(read))
+    problems.push(`${guide}: an <!-- include: … --> line; the file goes in the fence (\`\`\`ts examples/docs/…), --write moves it`);
+  OLD_MARKER.lastIndex = 0;
   const fixed = text.replace(BLOCK, (block, lang, file, body, at) => {
     if (!CODE.test(lang)) return block;
     const where = `${guide}:${text.slice(0, at).split('\n').length}`;
@@ -46,7 +52,7 @@ for (const guide of guides) {
     // The body after the opening fence (a plain replace of an empty body would write before the fence).
     return block.replace(/^(```[^\n]*\n)[\s\S]*(?=^```$)/m, (_, fence) => fence + want);
   });
-  if (write && fixed !== text) writeFileSync(guide, fixed);
+  if (write && fixed !== read) writeFileSync(guide, fixed);
 }
 for (const file of examples) if (!included.has(file)) problems.push(`${file} is not included by any guide`);
 
