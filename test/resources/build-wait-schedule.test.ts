@@ -244,10 +244,10 @@ describe('many waits on one client', () => {
     const seen = new Map<string, number>();
     const waits = ids(50).map((id, i) =>
       client.waitForBuild(id, {
-        onProgress: () => {
+        onProgress: (): Promise<never> => {
           seen.set(id, (seen.get(id) ?? 0) + 1);
           if (i % 2) throw new Error('render failed');
-          return new Promise(() => undefined) as unknown as void;
+          return new Promise(() => undefined);
         },
       }),
     );
