@@ -52,11 +52,6 @@ export class PollSchedule {
 
   constructor(readonly maxInFlight = MAX_POLLS_IN_FLIGHT) {}
 
-  /** Polls sent and not yet answered. */
-  get inFlight(): number {
-    return this.#inFlight;
-  }
-
   /** A new place, found by deliveries under `keys` until {@link leave}. */
   join(...keys: string[]): Place {
     const place: Place = { dueAt: 0, seq: 0, index: -1, grant: undefined, holds: false, poke: 'none', keys: new Set() };
