@@ -71,8 +71,16 @@ function fakeService(options: { perSecond?: number; state?: (id: string, poll: n
   return service;
 }
 
+/** A client without its rate gate, so that what is measured is the schedule alone. */
 function makeClient(fetch: (input: unknown) => Promise<Response>): Client {
-  return new Client({ baseUrl: 'http://builds.test', apiKey: 'wfa_test_schedule', apiPrefix: '/v1', fetch, maxRetries: 0 });
+  return new Client({
+    baseUrl: 'http://builds.test',
+    apiKey: 'wfa_test_schedule',
+    apiPrefix: '/v1',
+    fetch,
+    maxRetries: 0,
+    rateLimit: false,
+  });
 }
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `bld_${i}`);
