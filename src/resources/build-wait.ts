@@ -183,11 +183,10 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
       const turn = await polls.turn(place, dueAt, limits);
       if (turn !== 'go') throw stop(turn === 'deadline' ? 'deadline' : 'aborted');
       // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
-      // The call's own deadline is the wait's, so time queued inside the core (a rate gate) counts against it.
-      const left = Math.max(1, Math.floor(Math.min(limits.deadline - now(), MAX_TIMER_MS)));
+      const left = Math.min(limits.deadline - now(), MAX_TIMER_MS);
       const timeoutMs = Math.max(1, Math.floor(Math.min(settings.requestTimeoutMs ?? core.settings.timeoutMs, left)));
       const polled = await core
-        .requestRedacting({ ...request, timeoutMs, deadlineMs: left, maxRetries: 0 })
+        .requestRedacting({ ...request, timeoutMs, maxRetries: 0 })
         .catch((error: unknown) => ({ error }))
         .finally(() => polls.done(place));
       let retryAfterMs: number | undefined;
