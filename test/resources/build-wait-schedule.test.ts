@@ -326,6 +326,40 @@ describe('builds.notify', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('finds the wait of workflows.createAndWait by the created workflow', async () => {
+    let done = false;
+    const service = fakeService({ state: () => (done ? { status: 'completed', download_url: DOWNLOAD_URL } : { status: 'building' }) });
+    const create = async (input: unknown, init?: RequestInit): Promise<Response> =>
+      init?.method === 'POST'
+        ? Response.json(
+            { id: 'wf_c', name: 'x', platform: 'zapier', status: 'building', created_at: '2026-11-27T00:00:00Z', build_id: 'bld_c' },
+            { status: 201 },
+          )
+        : service.fetch(input);
+    const client = makeClient(create as (input: unknown) => Promise<Response>);
+    const input = { name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] };
+    const wait = watch(client.workflows.createAndWait(input, { intervalMs: 60_000 }));
+    await vi.advanceTimersByTimeAsync(1_000);
+    done = true;
+    expect(wait.error).toBeUndefined();
+    expect(client.builds.notify({ workflow_id: 'wf_c' })).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(wait.value).toMatchObject({ workflow: { id: 'wf_c' }, build: { status: 'completed' } });
+    expect(service.count('bld_c')).toBe(2);
+  });
+
+  it('a watch left unfinished holds nothing in the schedule: no delivery finds it, no timer runs', async () => {
+    const service = fakeService();
+    const client = makeClient(service.fetch);
+    const states = client.builds.watch(workflow(4), { intervalMs: 1_000 });
+    expect((await states.next()).value).toMatchObject({ status: 'building' });
+    // Suspended in the caller's loop body, never resumed nor returned.
+    expect(client.builds.notify(delivery(4))).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(service.count('bld_4')).toBe(1);
+  });
+
   it('a delivery nobody waits for does nothing and holds nothing', () => {
     const service = fakeService();
     const client = makeClient(service.fetch);
