@@ -183,10 +183,11 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
       const turn = await polls.turn(place, dueAt, limits);
       if (turn !== 'go') throw stop(turn === 'deadline' ? 'deadline' : 'aborted');
       // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
-      const left = Math.min(limits.deadline - now(), MAX_TIMER_MS);
+      // The call's deadline is the wait's too, so time held at the client's rate gate cannot outlast the wait.
+      const left = Math.max(1, Math.floor(Math.min(limits.deadline - now(), MAX_TIMER_MS)));
       const timeoutMs = Math.max(1, Math.floor(Math.min(settings.requestTimeoutMs ?? core.settings.timeoutMs, left)));
       const polled = await core
-        .requestRedacting({ ...request, timeoutMs, maxRetries: 0 })
+        .requestRedacting({ ...request, timeoutMs, deadlineMs: left, maxRetries: 0 })
         .catch((error: unknown) => ({ error }))
         .finally(() => polls.done(place));
       let retryAfterMs: number | undefined;

@@ -244,6 +244,21 @@ describe('many waits on one client', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('a wait whose poll is held at a closed rate gate still ends at its own timeoutMs', async () => {
+    let sent = 0;
+    const fetch = async (): Promise<Response> =>
+      ++sent === 1 ? new Response('{}', { status: 429, headers: { 'retry-after': '60' } }) : Response.json({ status: 'building' });
+    // The client's gate on (the default): the 429 closes it for 60 s.
+    const client = new Client({ baseUrl: 'http://builds.test', apiKey: 'wfa_test_schedule', apiPrefix: '/v1', fetch, maxRetries: 0 });
+    await expect(client.builds.get('bld_0')).rejects.toThrow();
+    const started = Date.now();
+    const wait = watch(client.waitForBuild('bld_1', { timeoutMs: 5_000 }));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(wait.error).toBeInstanceOf(WaitTimeoutError);
+    expect(Date.now() - started).toBe(5_000);
+    expect(sent).toBe(1);
+  });
+
   it("an onProgress that never settles or throws delays no one's polls", async () => {
     const service = fakeService({
       state: (_id, poll) => (poll < 2 ? { status: 'building', progress: poll * 40 } : { status: 'completed', download_url: DOWNLOAD_URL }),
