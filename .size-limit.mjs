@@ -101,13 +101,16 @@ export default [
   // The budget for the client is 20 kB (the redesign measured 18.4); response details, deadlines, paging helpers,
   // gateway prefixes, the key rule and hooks took what an app loads up front past it; then redaction of secrets
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
-  // These gates stop growth; getting back under 20 is open work (bench/README.md). Build waits' shared poll
-  // schedule, builds.notify and builds.waitForAll (issue 32) took 1.4 more (28.1 to 29.5).
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '29.5 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '32.6 kB' }),
+  // These gates stop growth; getting back under 20 is open work (bench/README.md). The fourth outside look took
+  // 0.55 kB more: credential fields redacted in text, an agent of the other protocol refused, the service's own
+  // 404, a malformed header name refused on fetch, errors' toJSON, a deep body's depth. Build waits' shared poll
+  // schedule, builds.notify and builds.waitForAll (issue 32) took 1.4 more.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.1 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.2 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
-  check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '10 kB' }),
+  // Errors' toJSON (the fourth outside look) took 30 B.
+  check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '10.1 kB' }),
   // The tracing entry, @opentelemetry/api left out (a peer the app has anyway).
   check({ name: 'otel entry: otelHooks', path: 'dist/otel.js', limit: '2 kB', ignore: ['@opentelemetry/api'], allowOtel: true }),
   // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone

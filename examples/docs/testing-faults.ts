@@ -29,7 +29,7 @@ test('retries a GET through two 503s', async () => {
 test('knobs for a whole run', async () => {
   const service = createMockService({
     latencyMs: 50, // before each answer
-    errorRate: 0.1, // a seeded 10 % of requests answer 500
+    errorRate: 0.1, // a seeded 10 % of requests answer 500, 502 or 503
     rateLimit: { every: 10, retryAfterSeconds: 1 }, // every 10th request answers 429
     failBuilds: (workflow) => workflow.name.includes('broken'), // or true for all
     listEnvelope: 'items', // { items: [...] } instead of { data: [...] }

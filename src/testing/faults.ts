@@ -1,6 +1,6 @@
 /**
  * Failures on demand, for testing retries and error handling: queued failures (`failNext`), a 429 on every
- * Nth request, and a share of 500s drawn from a seeded random stream so a test sees the same failures on
+ * Nth request, and a share of 500s, 502s and 503s drawn from a seeded random stream so a test sees the same failures on
  * every run. The per-key token bucket is `rate-limit.ts`.
  */
 
@@ -24,6 +24,8 @@ export class MockNetworkError extends Error {
     this.name = 'MockNetworkError';
   }
 }
+
+const ERROR_RATE_STATUSES = [500, 502, 503] as const;
 
 /** What to do instead of the usual response. */
 export type Fault = { kind: 'network' } | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
@@ -69,7 +71,11 @@ export function createFaults(config: { errorRate?: number; rateLimit?: MockEvery
           retryAfterSeconds: rateLimit.retryAfterSeconds ?? 1,
         };
       }
-      if (draw < errorRate) return { kind: 'status', status: 500, message: 'Internal server error (injected by errorRate)' };
+      if (draw < errorRate) {
+        // The same draw picks the status, evenly among the three a service and its gateway send most.
+        const status = ERROR_RATE_STATUSES[Math.floor((draw / errorRate) * ERROR_RATE_STATUSES.length)] ?? 500;
+        return { kind: 'status', status, message: `Failure injected by errorRate (status ${status})` };
+      }
       return undefined;
     },
   };

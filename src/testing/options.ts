@@ -31,7 +31,12 @@ export function checkOptions(options: MockServiceOptions): void {
   } else check(isDuration(buildDurationMs), 'buildDurationMs must be a number >= 0');
   check(isDuration(latencyMs), 'latencyMs must be a number >= 0');
   check(errorRate >= 0 && errorRate <= 1, 'errorRate must be between 0 and 1');
+  const { failBuilds } = options;
+  if (typeof failBuilds === 'number')
+    check(failBuilds >= 0 && failBuilds <= 1, 'failBuilds must be true, false, a function or between 0 and 1');
   check(Number.isInteger(ordersPerUser) && ordersPerUser >= 0, 'ordersPerUser must be an integer >= 0');
   checkArtifactOptions(options.artifacts ?? {}, check);
   checkRateLimit(options);
+  const { webhookRetryDelaysMs = [] } = options;
+  check(webhookRetryDelaysMs.every(isDuration), 'webhookRetryDelaysMs must be a list of numbers >= 0');
 }

@@ -1,6 +1,6 @@
 /**
- * The per-key rate limit: a token bucket per API key, on the service's clock. A bucket that has refilled is
- * forgotten (a full bucket and no bucket answer alike), so a stream of distinct keys cannot grow the mock.
+ * The per-key rate limit: a token bucket per API key, on the service's clock. The service asks only for keys
+ * it issued, so made-up keys cannot grow the map.
  */
 
 import type { MockTokenBucket } from './types.js';
@@ -23,9 +23,6 @@ interface Bucket {
   at: number;
 }
 
-// Past this many buckets, the full ones are dropped before a new one is made.
-const PRUNE_ABOVE = 1000;
-
 /** The advertised policy: `quota` requests per `windowSeconds` whole seconds (a window of 1 unless under 1/s). */
 function policy(perSecond: number): { quota: number; windowSeconds: number } {
   const windowSeconds = perSecond >= 1 ? 1 : Math.ceil(1 / perSecond);
@@ -41,13 +38,6 @@ export function createRateLimiter(limit: MockTokenBucket, options: { now: () => 
   const refill = (bucket: Bucket, at: number): void => {
     bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, at - bucket.at) * perMs);
     bucket.at = at;
-  };
-
-  const prune = (at: number): void => {
-    for (const [key, bucket] of buckets) {
-      refill(bucket, at);
-      if (bucket.tokens >= capacity) buckets.delete(key);
-    }
   };
 
   const headers = (remaining: number, resetSeconds: number): Record<string, string> => {
@@ -66,7 +56,6 @@ export function createRateLimiter(limit: MockTokenBucket, options: { now: () => 
       const at = options.now();
       let bucket = buckets.get(key);
       if (!bucket) {
-        if (buckets.size >= PRUNE_ABOVE) prune(at);
         bucket = { tokens: capacity, at };
         buckets.set(key, bucket);
       }

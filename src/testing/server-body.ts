@@ -37,11 +37,12 @@ export function readBody(req: IncomingMessage): Promise<{ body: Uint8Array<Array
 
 /** Reads and drops the rest of a cut body; false when the sender went past the bounds. */
 export function discardRest(req: IncomingMessage): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
   return new Promise((resolve) => {
     let size = 0;
     const finish = (ended: boolean): void => {
       clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', onEnd);
+      req.off('data', onData).off('end', onEnd).off('error', onEnd).off('close', onEnd);
       resolve(ended);
     };
     const onData = (chunk: Buffer): void => {
@@ -50,7 +51,7 @@ export function discardRest(req: IncomingMessage): Promise<boolean> {
     };
     const onEnd = (): void => finish(req.complete);
     const timer = setTimeout(() => finish(false), DISCARD_MS);
-    req.on('data', onData).on('end', onEnd).on('error', onEnd);
+    req.on('data', onData).on('end', onEnd).on('error', onEnd).on('close', onEnd);
     req.resume();
   });
 }

@@ -44,7 +44,8 @@ interface Run {
   requestIds: Random;
   faults: Faults;
   limiter: RateLimiter | undefined;
-  durations: Random;
+  /** Draws of build durations and failures. */
+  builds: Random;
   /** Per key the store knows, and under '' for all requests. */
   counts: Map<string, MockRequestCounts>;
   store: Store;
@@ -124,7 +125,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       requestIds: createRandom(seed + 1),
       faults: createFaults({ errorRate: options.errorRate, rateLimit: everyNth, random: createRandom(seed + 2) }),
       limiter: bucket && createRateLimiter(bucket, { now, headers: options.rateLimitHeaders ?? false }),
-      durations: createRandom(seed + 3),
+      builds: createRandom(seed + 3),
       counts: new Map(),
       store: createStore({ users, keys: initialKeys, ordersPerUser: options.ordersPerUser ?? 5, random: ids, seededAt }),
       failBuildsLeft: 0,
@@ -140,6 +141,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     webhookUrl: () => run.webhookUrl,
     fetch: () => options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     downloadUrl: (build, at) => run.artifacts.url(build, at),
+    retryDelaysMs: options.webhookRetryDelaysMs ?? [1000, 2000, 4000, 8000],
+    onDelivery: (delivery) => options.onWebhookDelivery?.(delivery),
   });
 
   function issueKey(email: string = DEFAULT_MOCK_USER.email): string {
@@ -155,6 +158,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return true;
     }
     const { failBuilds = false } = options;
+    if (typeof failBuilds === 'number') return run.builds.next() < failBuilds;
     return typeof failBuilds === 'function' ? failBuilds(workflow) : failBuilds;
   }
 
@@ -166,7 +170,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     buildDurationMs: () => {
       const { buildDurationMs = 3000 } = options;
       if (typeof buildDurationMs === 'number') return buildDurationMs;
-      return Math.round(buildDurationMs.min + run.durations.next() * (buildDurationMs.max - buildDurationMs.min));
+      return Math.round(buildDurationMs.min + run.builds.next() * (buildDurationMs.max - buildDurationMs.min));
     },
     downloadBaseUrl: options.downloadBaseUrl,
     artifacts: run.artifacts,
@@ -181,7 +185,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     notifier.sweep();
     // Limited on arrival, as a service's front door would; the latency is then the same for every answer.
     const key = request.headers.get('x-api-key');
-    const limit = key === null ? undefined : run.limiter?.take(key);
+    const limit = key !== null && run.store.keys.has(key) ? run.limiter?.take(key) : undefined;
     if (options.latencyMs) await sleep(options.latencyMs, request.signal);
     if (limit && !limit.allowed) {
       const headers = { ...limit.headers, 'retry-after': String(limit.retryAfterSeconds) };

@@ -25,6 +25,8 @@ export interface MockWebhookEvent {
 
 /**
  * One webhook POST the mock made: its outcome is `status` (the receiver's response) or `error` (no response).
+ * A failed attempt (no response, or not 2xx) is retried after each of `webhookRetryDelaysMs`; each attempt is
+ * one record. Of the receiver's answer, at most 64 KiB is read; past that the connection is dropped.
  *
  * @example
  * ```ts
@@ -37,6 +39,12 @@ export interface MockWebhookDelivery {
   url: string;
   /** What was sent. */
   payload: MockWebhookEvent;
+  /** The `webhook-id` header: one per event, the same on each attempt, as a receiver's dedupe expects. */
+  id: string;
+  /** 1 for the first POST of the event, 2 for its first retry... */
+  attempt: number;
+  /** When this attempt failed (no answer, or not 2xx) and another follows: the wait before it. */
+  retryInMs?: number;
   /** The receiver's HTTP status; absent when there was no response. */
   status?: number;
   /** The error's message when there was no response: a refused connection, a timeout. */
@@ -63,8 +71,8 @@ export interface MockEveryNth {
 /**
  * A token bucket per API key, as a real service limits: each key may send `burst` requests at once, then
  * `requestsPerSecond`; a request beyond it is answered 429 with `Retry-After` in whole seconds (the time until
- * a token is free, rounded up, at least 1). Requests without an `X-API-Key` header (log-in, downloads) are
- * not limited.
+ * a token is free, rounded up, at least 1). Requests without a key the mock issued (log-in, downloads, a
+ * wrong key, answered 401) are not limited.
  *
  * @example
  * ```ts
@@ -138,17 +146,28 @@ export interface MockServiceOptions {
   listEnvelope?: MockListEnvelope | undefined;
   /** Time from workflow creation to the end of its build, in ms, or a range to draw it from. Default 3000. */
   buildDurationMs?: number | MockDurationRange | undefined;
-  /** Make builds end `failed`: all of them (`true`) or those the function picks. Default `false`. */
-  failBuilds?: boolean | ((workflow: MockWorkflow) => boolean) | undefined;
+  /**
+   * Make builds end `failed`: all of them (`true`), a share of them from 0 to 1 (drawn from `seed`), or those
+   * the function picks. Default `false`.
+   */
+  failBuilds?: boolean | number | ((workflow: MockWorkflow) => boolean) | undefined;
   /** Where `build.completed` events are POSTed. Default: none (no deliveries). */
   webhookUrl?: string | undefined;
+  /**
+   * The waits before each retry of a delivery that failed (no answer, or not 2xx). Default
+   * `[1000, 2000, 4000, 8000]`: five attempts in all; `[]` sends once. `flush()` does not wait for a retry
+   * not yet due: wait for your receiver, or move fake timers on.
+   */
+  webhookRetryDelaysMs?: readonly number[] | undefined;
+  /** Called with each webhook attempt once its outcome is known (what `wfa mock` logs). Errors are ignored. */
+  onWebhookDelivery?: ((delivery: MockWebhookDelivery) => void) | undefined;
   /** The clock, in epoch milliseconds. Default `Date.now()` (so vitest fake timers drive it too). */
   now?: (() => number) | undefined;
   /** Seed of the mock's random numbers (ids, keys, error rate). Default: a random seed. */
   seed?: number | undefined;
   /** Delay added before each response. Default 0. */
   latencyMs?: number | undefined;
-  /** Share of requests, from 0 to 1, answered with a 500. Default 0. */
+  /** Share of requests, from 0 to 1, answered 500, 502 or 503 (a third each, drawn from `seed`). Default 0. */
   errorRate?: number | undefined;
   /** Refuse requests with 429: a token bucket per key, or every Nth request. Default: no limit. */
   rateLimit?: MockRateLimit | undefined;
@@ -251,7 +270,10 @@ export interface MockService {
   webhookDeliveries(): readonly MockWebhookDelivery[];
   /** The last 100 requests to download URLs, oldest first: to check what a client sent the download host. */
   downloadRequests(): readonly MockDownloadRequest[];
-  /** Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery in flight. */
+  /**
+   * Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery attempt in
+   * flight (not for a retry not yet due).
+   */
   flush(): Promise<void>;
   /** Back to the state right after creation: seeded orders, initial keys, no workflows, no queued faults. */
   reset(): void;

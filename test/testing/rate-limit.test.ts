@@ -70,12 +70,13 @@ describe('rateLimit: a token bucket per API key', () => {
     expect(await burst(3)).toEqual([200, 200, 429]);
   });
 
-  test('each key has its own bucket; requests without a key are not limited', async () => {
+  test('each key has its own bucket; requests without a key the mock issued are not limited', async () => {
     const { service, get, burst } = limited({ rateLimit: { requestsPerSecond: 2 } });
     const other = service.issueKey();
     await burst(3);
 
     expect(await burst(2, other)).toEqual([200, 200]);
+    expect(await burst(3, 'wfa_made_up')).toEqual([401, 401, 401]);
     expect((await get(null)).status).toBe(401);
     expect((await get(null)).status).toBe(401);
   });
