@@ -89,7 +89,7 @@ export class PollSchedule {
       abort.addListener(() => this.#remove(place));
       return new Promise<void>((resolve) => {
         place.grant = resolve;
-        place.dueAt = place.poke === 'pending' ? now() : dueAt;
+        place.dueAt = place.poke === 'pending' ? -Infinity : dueAt;
         // A poll due past the deadline is never sent: the wait only listens for a delivery until then.
         if (place.dueAt < limits.deadline) this.#queue(place);
       });
@@ -110,7 +110,7 @@ export class PollSchedule {
   }
 
   /**
-   * Makes every wait filed under `key` due at once, except one whose last poll a delivery already bought: a
+   * Makes every wait filed under `key` due first, except one whose last poll a delivery already bought: a
    * flood of deliveries, forged or repeated, costs a wait at most one extra poll per scheduled one.
    */
   poke(key: string): number {
@@ -121,7 +121,8 @@ export class PollSchedule {
       place.poke = 'pending';
       if (!place.grant) continue;
       this.#unqueue(place);
-      place.dueAt = now();
+      // Ahead of every poll due, so a delivery is checked at the next free slot, however crowded the schedule.
+      place.dueAt = -Infinity;
       this.#queue(place);
     }
     return woken;

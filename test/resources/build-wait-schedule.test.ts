@@ -138,6 +138,24 @@ describe('PollSchedule', () => {
     expect(order).toEqual(['early', 'middle', 'late']);
   });
 
+  it('grants a wait a delivery named before every overdue one', async () => {
+    const schedule = new PollSchedule(1);
+    const first = schedule.join('b:first');
+    expect(await schedule.turn(first, 0, { deadline: Infinity })).toBe('go');
+    const order: string[] = [];
+    const queued = ['overdue', 'named'].map(async (name, i) => {
+      const place = schedule.join(`b:${name}`);
+      await schedule.turn(place, i * 100, { deadline: Infinity });
+      order.push(name);
+      schedule.leave(place);
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(schedule.poke('b:named')).toBe(1);
+    schedule.leave(first);
+    await Promise.all(queued);
+    expect(order).toEqual(['named', 'overdue']);
+  });
+
   it('holds no timer once no wait is queued', async () => {
     const schedule = new PollSchedule(1);
     const place: Place = schedule.join('b:1');
