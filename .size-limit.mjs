@@ -103,9 +103,10 @@ export default [
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
   // These gates stop growth; getting back under 20 is open work (bench/README.md). The fourth outside look took
   // 0.55 kB more: credential fields redacted in text, an agent of the other protocol refused, the service's own
-  // 404, a malformed header name refused on fetch, errors' toJSON, a deep body's depth; and Workflow's updated_at.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '28.7 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '31.8 kB' }),
+  // 404, a malformed header name refused on fetch, errors' toJSON, a deep body's depth; and Workflow's updated_at. Build waits' shared poll
+  // schedule, builds.notify and builds.waitForAll (issue 32) took 1.4 more.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.1 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.2 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
