@@ -12,6 +12,7 @@ const entry = {
   testing: 'src/testing/index.ts',
   'testing-msw': 'src/testing/msw.ts',
   otel: 'src/otel/index.ts',
+  tools: 'src/tools/index.ts',
 };
 
 const library = {
