@@ -9,7 +9,7 @@ export const ENDPOINT_DESCRIPTIONS = {
   'workflows.list':
     'List the user\'s workflows, one page at a time. Use it to find a workflow\'s id by its name, or to see which are active. Each item has id (wf_…), name, platform (the automation platform, such as zapier), status ("building" while its build runs, then "active"; "failed" if the build failed), created_at (ISO 8601 UTC) and build_id (the build its creation started). Optional filter: status. Paging: page (1-based) and limit; the result says whether there is a next page and its number.',
   'workflows.create':
-    'Create a workflow: a trigger (what starts it, e.g. {"type": "webhook", "url": "https://…"}) and actions (the steps, in order, each {"app": "slack", "action": "send_message", "config": {…}}; app and action are snake_case). name and platform (such as zapier) must not be empty. Creating starts a build: the result has its build_id; the workflow is usable once that build has completed. To create and wait for the build in one step, use workflows_create_and_wait.',
+    'Create a workflow: a trigger (what starts it, such as {"type": "webhook", "url": "https://…"}) and actions (the steps, in order, each {"app": "slack", "action": "send_message", "config": {…}}; app and action are snake_case). name and platform (such as zapier) must not be empty. Creating starts a build: the result has its build_id; the workflow is usable once that build has completed. To create and wait for the build in one step, use workflows_create_and_wait.',
   'workflows.get':
     "Read one workflow by its id (wf_…): its name, platform, status, trigger, actions, created_at and build_id. Use it to check a workflow's status or to read its definition before changing it.",
   'workflows.update':
