@@ -12,7 +12,6 @@ const entry = {
   testing: 'src/testing/index.ts',
   'testing-msw': 'src/testing/msw.ts',
   otel: 'src/otel/index.ts',
-  tools: 'src/tools/index.ts',
 };
 
 const library = {

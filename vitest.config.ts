@@ -7,10 +7,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 export default defineConfig({
   // packages/mcp imports the SDK by name: its source here, so the unit suite needs no build.
   resolve: {
-    alias: [
-      { find: /^workflow-automation-sdk\/tools$/, replacement: src('tools/index.ts') },
-      { find: /^workflow-automation-sdk$/, replacement: src('index.ts') },
-    ],
+    alias: [{ find: /^workflow-automation-sdk$/, replacement: src('index.ts') }],
   },
   // As the build does (tsup.config.ts), so the User-Agent test sees the package's version.
   define: { __WFA_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },

@@ -7,10 +7,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 // client over stdio and Streamable HTTP. Apart from test:integration, which runs before the build in CI.
 export default defineConfig({
   resolve: {
-    alias: [
-      { find: /^workflow-automation-sdk\/tools$/, replacement: src('tools/index.ts') },
-      { find: /^workflow-automation-sdk\/testing$/, replacement: src('testing/index.ts') },
-    ],
+    alias: [{ find: /^workflow-automation-sdk\/testing$/, replacement: src('testing/index.ts') }],
   },
   test: {
     include: ['test/integration/mcp/**/*.test.ts'],

@@ -11,7 +11,7 @@ import { isHttpUrl } from './url.js';
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
 // zod's own builders, as they are: each resource imports its schemas' parts from here.
-export { array, number, optional, partial, string, unknown } from 'zod/mini';
+export { array, optional, partial, string, unknown } from 'zod/mini';
 
 // On Node, objects use the parser of classic zod, which compiles each shape once with `new Function`; elsewhere,
 // zod/mini's, which checks field by field. Same schemas, same issues (docs/design.md, "Validation"). Not in

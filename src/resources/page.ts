@@ -92,11 +92,6 @@ export class Page<T> implements AsyncIterable<T> {
     return limit === undefined || this.items.length >= limit;
   }
 
-  /** The number of the page {@link Page.getNextPage} would fetch; `undefined` when {@link Page.hasNextPage} is false. */
-  nextPageNumber(): number | undefined {
-    return this.hasNextPage() ? this.#next() : undefined;
-  }
-
   /**
    * Fetches the next page with the same parameters.
    *

@@ -1,22 +1,17 @@
-/** A tool's arguments and result: the SDK's own schemas, as Standard Schemas that also give their JSON Schema. */
-import { safeParse, toIssues, type Schema } from '../core/schema.js';
-import { jsonSchemaOf } from './json-schema.js';
-
 /**
- * A schema as tool frameworks take it ({@link https://standardschema.dev | Standard Schema} with its JSON
- * Schema): `validate` is the check the SDK itself runs, so a refusal names the field as the SDK's
- * `ValidationError` does.
+ * A tool's arguments and result: the SDK's own schemas as Standard Schemas, so a tool host checks with the
+ * SDK's rules and names the field as `ValidationError` does. Their JSON Schemas are made at build time, not
+ * here (`scripts/mcp-schemas.mts`): zod's JSON Schema code would double the package's share of it.
  */
+import { safeParse, toIssues, type Schema } from '../core/schema.js';
+
+/** A schema as tool frameworks take it: a {@link https://standardschema.dev | Standard Schema}. */
 export interface ToolSchema<T = unknown> {
-  /** The Standard Schema and Standard JSON Schema properties. */
+  /** The Standard Schema properties. */
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
     readonly validate: (value: unknown) => { value: T; issues?: undefined } | { issues: readonly ToolIssue[] };
-    readonly jsonSchema: {
-      readonly input: (options?: object) => Record<string, unknown>;
-      readonly output: (options?: object) => Record<string, unknown>;
-    };
   };
 }
 
@@ -26,11 +21,12 @@ export interface ToolIssue {
   readonly path: readonly (string | number)[];
 }
 
-/** Wraps one of the SDK's schemas; its JSON Schema is made once, on first use. */
+// Which SDK schema a tool schema wraps: for the build step that makes its JSON Schema.
+const wrapped = new WeakMap<ToolSchema, Schema>();
+
+/** Wraps one of the SDK's schemas. */
 export function toolSchema<T>(schema: Schema<T>): ToolSchema<T> {
-  const made: Partial<Record<'input' | 'output', Record<string, unknown>>> = {};
-  const json = (io: 'input' | 'output') => (made[io] ??= jsonSchemaOf(schema, io));
-  return {
+  const made: ToolSchema<T> = {
     '~standard': {
       version: 1,
       vendor: 'workflow-automation-sdk',
@@ -38,7 +34,13 @@ export function toolSchema<T>(schema: Schema<T>): ToolSchema<T> {
         const result = safeParse(schema, value);
         return result.success ? { value: result.data } : { issues: toIssues(result.error) };
       },
-      jsonSchema: { input: () => json('input'), output: () => json('output') },
     },
   };
+  wrapped.set(made, schema);
+  return made;
+}
+
+/** The SDK schema a tool schema wraps (for scripts and tests; not in the entry). */
+export function schemaOf(schema: ToolSchema): Schema {
+  return wrapped.get(schema)!;
 }

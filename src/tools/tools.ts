@@ -2,9 +2,9 @@
  * The SDK's endpoints as tools an agent can call: one per endpoint of the table (key issuing aside), and two
  * tasks that wait for a build. Names, arguments, results and hints are derived from the table and its schemas.
  */
-import type { Build, Client } from '../index.js';
+import type { Build, Client, Page } from '../index.js';
 import { IDEMPOTENT } from '../core/retry.js';
-import { array, nonEmptyString, nullableNumber, number, strictObject, type Schema } from '../core/schema.js';
+import { array, nonEmptyString, nullableNumber, strictObject, type Schema } from '../core/schema.js';
 import { ENDPOINT_DESCRIPTIONS } from '../resources/endpoint-descriptions.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from '../resources/endpoints.js';
 import { listParamsSchema } from '../resources/list.js';
@@ -36,8 +36,8 @@ export interface ToolRunOptions {
 export interface Tool {
   /** `workflows_list`: the endpoint's name in snake case, or a task's. */
   name: string;
-  /** The endpoint it calls; none for a task. */
-  endpoint: EndpointName | undefined;
+  /** The endpoint it calls (`workflows.list`, as the SDK's errors name it); none for a task. */
+  endpoint: string | undefined;
   /** Written for a model: what it does, when to use it, what the fields mean. */
   description: string;
   arguments: ToolSchema;
@@ -67,7 +67,8 @@ const methodOf = (client: Client, name: string): Method => {
 export const toolName = (name: string): string => name.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 const id = nonEmptyString();
-const page = { page: number(), next_page: nullableNumber() };
+// Schemas the client already has, so this entry adds no zod type to what an app bundles.
+const page = { page: nullableNumber(), next_page: nullableNumber() };
 
 function endpointTool(name: EndpointName): Tool {
   const endpoint: Endpoint = ENDPOINTS[name];
@@ -96,8 +97,10 @@ function endpointTool(name: EndpointName): Tool {
     async run(client, input, { signal }) {
       const call = methodOf(client, name);
       if (list) {
-        const first = (await call(input, { signal })) as { items: unknown[]; info: { page: number }; nextPageNumber(): number | undefined };
-        return { items: first.items, page: first.info.page, next_page: first.nextPageNumber() ?? null };
+        const first = (await call(input, { signal })) as Page<unknown>;
+        // The page `getNextPage()` would ask for. (Not a method of Page: it would push the client past its size gate.)
+        const next = first.hasNextPage() ? (first.info.nextPage ?? first.info.page + 1) : null;
+        return { items: first.items, page: first.info.page, next_page: next };
       }
       const { id: given, changes } = input;
       const data = await (byId ? (body ? call(given, changes, { signal }) : call(given, { signal })) : call(input, { signal }));

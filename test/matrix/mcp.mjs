@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { checker } from './smoke.mjs';
 
 const WORKFLOW = {
   name: 'matrix',
@@ -15,15 +16,7 @@ const WORKFLOW = {
 
 /** Runs the checks with `node` (a Node.js binary), the server installed under `here`, against the mock of `config`. */
 export async function runMcp(node, here, config) {
-  const results = [];
-  const check = async (name, fn) => {
-    try {
-      await fn();
-      results.push({ name, ok: true });
-    } catch (error) {
-      results.push({ name, ok: false, error: String(error?.stack ?? error) });
-    }
-  };
+  const { results, check } = checker();
   const transport = new StdioClientTransport({
     command: node,
     args: [join(here, 'node_modules/workflow-automation-mcp/dist/main.js')],

@@ -1,12 +1,12 @@
 /**
- * The MCP server: one registered tool per tool of `workflow-automation-sdk/tools`, each result masked and each
+ * The MCP server: one registered tool per tool of `src/tools/` (bundled), each result masked and each
  * failure a tool error. A wait reports the build's progress to a client that asked for it, and stops when the
  * request is cancelled.
  */
 import { createRequire } from 'node:module';
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Build, Client } from 'workflow-automation-sdk';
-import { masked, tools, type Tool } from 'workflow-automation-sdk/tools';
+import { masked, tools, type Tool, type ToolSchema } from '../../../src/tools/index.js';
 import { toolError } from './errors.js';
 
 /** Which tools to serve. */
@@ -44,16 +44,24 @@ function progressOf(context: ServerContext): ((build: Build) => void) | undefine
   };
 }
 
+/** Each tool's JSON Schemas, made from the SDK's schemas when this package is built (dist/schemas.json). */
+export type JsonSchemas = Record<string, { input: Record<string, unknown>; output?: Record<string, unknown> }>;
+
+// The SDK's check, and the JSON Schema made from the same schema, as the MCP SDK takes a schema.
+const withJson = (schema: ToolSchema, json: Record<string, unknown>) => ({
+  '~standard': { ...schema['~standard'], jsonSchema: { input: () => json, output: () => json } },
+});
+
 /** A server with the chosen tools, calling the service through `client`; `secrets` are hidden from every result and error. */
-export function createServer(client: Client, chosen: readonly Tool[], secrets: readonly string[]): McpServer {
+export function createServer(client: Client, chosen: readonly Tool[], schemas: JsonSchemas, secrets: readonly string[]): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   for (const tool of chosen) {
     server.registerTool(
       tool.name,
       {
         description: tool.description,
-        inputSchema: tool.arguments,
-        ...(tool.result && { outputSchema: tool.result }),
+        inputSchema: withJson(tool.arguments, schemas[tool.name]!.input),
+        ...(tool.result && { outputSchema: withJson(tool.result, schemas[tool.name]!.output!) }),
         annotations: tool.hints,
       },
       async (args: unknown, context: ServerContext) => {

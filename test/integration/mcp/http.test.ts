@@ -1,19 +1,12 @@
 /** The packed server over Streamable HTTP: the official client with the bearer token, and requests without it refused. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { tools } from 'workflow-automation-sdk/tools';
-import { installPacked, startRecordedMock } from './packed.js';
-
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] };
+import { tools } from '../../../src/tools/index.js';
+import { createThenWait, installPacked, type Result, startRecordedMock, WORKFLOW } from './packed.js';
 
 const TOKEN = 'mcp-token-4f9a1c7e2b8d6a3f';
-const WORKFLOW = {
-  name: 'Orders to Slack',
-  platform: 'zapier',
-  trigger: { type: 'webhook', url: 'https://example.com/hook' },
-  actions: [{ app: 'slack', action: 'send_message' }],
-};
+const MODERN: ClientOptions = { versionNegotiation: { mode: { pin: '2026-07-28' } } };
 
 let packed: ReturnType<typeof installPacked>;
 let mock: Awaited<ReturnType<typeof startRecordedMock>>;
@@ -100,12 +93,7 @@ describe('over Streamable HTTP', () => {
 
   test('a wait streams its progress, and neither the API key nor the token shows anywhere', async () => {
     const client = await connect();
-    const created = ((await client.callTool({ name: 'workflows_create', arguments: WORKFLOW })) as Result).structuredContent!;
-    const progress: unknown[] = [];
-    const result = (await client.callTool(
-      { name: 'builds_wait', arguments: { build_id: created['build_id'] } },
-      { onprogress: (update) => progress.push(update) },
-    )) as Result;
+    const { result, progress } = await createThenWait(client);
     expect(result.structuredContent).toMatchObject({ status: 'completed' });
     expect(progress.length).toBeGreaterThan(0);
     for (const text of [JSON.stringify([result, progress]), stderr]) {
@@ -114,7 +102,8 @@ describe('over Streamable HTTP', () => {
     }
   });
 
-  test('a cancelled wait stops polling the service (the cancellation reaches the session running it)', async () => {
+  /** Starts a server of its own against a build that never ends, cancels a wait on it, and counts the polls after. */
+  async function cancelledWait(options: ClientOptions | undefined) {
     const slow = await startRecordedMock({ buildDurationMs: 600_000 });
     const own = spawn(process.execPath, [packed.bin, '--http', '--port', '0'], {
       env: { PATH: process.env['PATH'] ?? '', WFA_API_KEY: slow.apiKey, WFA_BASE_URL: slow.url, WFA_MCP_TOKEN: TOKEN },
@@ -125,7 +114,7 @@ describe('over Streamable HTTP', () => {
       const transport = new StreamableHTTPClientTransport(new URL(ownUrl), {
         requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
       });
-      const client = new Client({ name: 'test', version: '1.0.0' });
+      const client = new Client({ name: 'test', version: '1.0.0' }, options);
       await client.connect(transport);
       clients.push(client);
       const created = ((await client.callTool({ name: 'workflows_create', arguments: WORKFLOW })) as Result).structuredContent!;
@@ -137,11 +126,37 @@ describe('over Streamable HTTP', () => {
       await expect(waiting).rejects.toThrow();
       await new Promise((resolve) => setTimeout(resolve, 500));
       const after = polls();
+      // The SDK's wait polls every second or so: several intervals with no poll means the wait is gone.
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       expect(polls()).toBe(after);
     } finally {
       own.kill();
       await slow.close();
     }
+  }
+
+  test('a cancelled wait stops polling the service (a 2025-era client: its cancellation reaches the session running it)', async () => {
+    await cancelledWait(undefined);
+  });
+
+  test('a 2026-07-28 client is served request by request: tools, a tool error, and a cancelled wait', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' }, MODERN);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
+    clients.push(client);
+    expect((await client.listTools()).tools).toHaveLength(tools().length);
+    const missing = (await client.callTool({ name: 'workflows_get', arguments: { id: 'wf_missing' } })) as Result;
+    expect(JSON.parse(missing.content[0]!.text!)).toMatchObject({ error: 'NotFoundError', status: 404 });
+    await cancelledWait(MODERN);
+  });
+
+  test('a request body over 4 MiB is refused with 413, unread', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(4 * 1024 * 1024) } }),
+    });
+    expect(response.status).toBe(413);
   });
 });

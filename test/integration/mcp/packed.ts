@@ -3,6 +3,7 @@
  * the server started as a child process, and a mock service that records every request it answers.
  */
 import { execFileSync } from 'node:child_process';
+import type { Client } from '@modelcontextprotocol/client';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,4 +47,26 @@ export async function startRecordedMock(
     return rewrite(request, await service.handle(request.clone()));
   };
   return Object.assign(await startMockServer({ service: recorded }), { requests });
+}
+
+/** A tool result as the tests read it. */
+export type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] };
+
+/** A workflow the mock accepts. */
+export const WORKFLOW = {
+  name: 'Orders to Slack',
+  platform: 'zapier',
+  trigger: { type: 'webhook', url: 'https://example.com/hook' },
+  actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
+};
+
+/** Creates a workflow and waits for its build through the tools, with a progress token: the result and each notification. */
+export async function createThenWait(client: Client) {
+  const created = ((await client.callTool({ name: 'workflows_create', arguments: WORKFLOW })) as Result).structuredContent!;
+  const progress: { progress: number; total?: number; message?: string }[] = [];
+  const result = (await client.callTool(
+    { name: 'builds_wait', arguments: { build_id: created['build_id'] } },
+    { onprogress: (update) => progress.push(update) },
+  )) as Result;
+  return { result, progress };
 }

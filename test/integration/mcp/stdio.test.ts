@@ -5,19 +5,12 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { tools } from 'workflow-automation-sdk/tools';
-import { installPacked, startRecordedMock } from './packed.js';
+import { tools } from '../../../src/tools/index.js';
+import { createThenWait, installPacked, type Result, startRecordedMock, WORKFLOW } from './packed.js';
 
 type Mock = Awaited<ReturnType<typeof startRecordedMock>>;
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] };
 
 const INTEGRATION_KEY = 'shpat_0123456789abcdef0123';
-const WORKFLOW = {
-  name: 'Orders to Slack',
-  platform: 'zapier',
-  trigger: { type: 'webhook', url: 'https://example.com/hook' },
-  actions: [{ app: 'slack', action: 'send_message', config: { channel: '#orders' } }],
-};
 
 let packed: ReturnType<typeof installPacked>;
 let mock: Mock;
@@ -138,12 +131,7 @@ describe('over stdio', () => {
 
   test('a wait sends progress notifications, rising, while the build runs', async () => {
     const { client } = await connect();
-    const created = ((await client.callTool({ name: 'workflows_create', arguments: WORKFLOW })) as Result).structuredContent!;
-    const progress: { progress: number; total?: number; message?: string }[] = [];
-    const result = (await client.callTool(
-      { name: 'builds_wait', arguments: { build_id: created['build_id'] } },
-      { onprogress: (update) => progress.push(update) },
-    )) as Result;
+    const { result, progress } = await createThenWait(client);
     expect(result.structuredContent).toMatchObject({ status: 'completed' });
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toMatchObject({ total: 100, message: expect.stringMatching(/^build building/) });
