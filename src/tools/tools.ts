@@ -3,6 +3,7 @@
  * tasks that wait for a build. Names, arguments, results and hints are derived from the table and its schemas.
  */
 import type { Build, Client, Page } from '../index.js';
+import { methodOf } from '../cli/method-of.js';
 import { IDEMPOTENT } from '../core/retry.js';
 import { array, nonEmptyString, nullableNumber, strictObject, type Schema } from '../core/schema.js';
 import { ENDPOINT_DESCRIPTIONS } from '../resources/endpoint-descriptions.js';
@@ -56,18 +57,11 @@ export const NOT_TOOLS: Partial<Record<EndpointName, string>> = {
     'Its result is an API key: an agent would hold a credential it can neither keep safe nor need (the server already has a key), and it takes a password.',
 };
 
-type Method = (...args: unknown[]) => Promise<unknown>;
-const methodOf = (client: Client, name: string): Method => {
-  const [resource = '', verb = ''] = name.split('.');
-  const namespace = (client as unknown as Record<string, Record<string, Method>>)[resource]!;
-  return namespace[verb]!.bind(namespace);
-};
-
 /** `workflows.list` → `workflows_list`, `auth.issueKey` → `auth_issue_key`. */
 export const toolName = (name: string): string => name.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 const id = nonEmptyString();
-// Schemas the client already has, so this entry adds no zod type to what an app bundles.
+// Read as the service gives them: a page number is no reason to fail a call that worked.
 const page = { page: nullableNumber(), next_page: nullableNumber() };
 
 function endpointTool(name: EndpointName): Tool {
