@@ -56,6 +56,7 @@ export {
   type Issue,
 } from './core/errors.js';
 export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions } from './core/retry.js';
+export { memoryRateStore, type RatePace, type RateState, type RateStore } from './core/rate-store.js';
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,
