@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ValidationError } from '../core/errors.js';
+import { ValidationError, WfaError } from '../core/errors.js';
 
 /**
  * A node-redis (v4 and later) or ioredis client, as the stores on Redis use it: node-redis's
@@ -49,14 +49,13 @@ export function commandSender(client: RedisLikeClient, what: string): SendComman
 }
 
 /**
- * ioredis's `status` or node-redis's `isReady`, when the client has one; a client with neither is trusted.
- * Both clients queue commands while disconnected and send them on reconnect, late: a store asks this first.
+ * Throws unless the client is connected, by ioredis's `status` or node-redis's `isReady` (a client with neither
+ * is trusted). Both clients queue commands while disconnected and send them on reconnect, late: a store asks first.
  */
-export function connected(client: RedisLikeClient): boolean {
+export function ensureConnected(client: RedisLikeClient): void {
   const { status, isReady } = client as { status?: unknown; isReady?: unknown };
-  if (typeof status === 'string') return status === 'ready';
-  if (typeof isReady === 'boolean') return isReady;
-  return true;
+  const ready = typeof status === 'string' ? status === 'ready' : typeof isReady === 'boolean' ? isReady : true;
+  if (!ready) throw new WfaError('Redis client is not connected');
 }
 
 /** A whole number of milliseconds, at least 1: what `PX` and `PEXPIRE` take. */

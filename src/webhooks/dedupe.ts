@@ -6,6 +6,7 @@
  */
 
 import { ValidationError } from '../core/errors.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /**
  * Where `dedupe` keeps the keys of the deliveries it has seen. Each method must be atomic against every other
@@ -135,15 +136,7 @@ export async function deliveryKey(headers: Headers, body: Uint8Array, idHeaders:
   for (const name of idHeaders) {
     const id = headers.get(name);
     // Hashed too: a header value of any length or bytes becomes a short key every store can hold.
-    if (id) return `id:${await sha256(new TextEncoder().encode(id))}`;
+    if (id) return `id:${await sha256Hex(new TextEncoder().encode(id))}`;
   }
-  return `body:${await sha256(body)}`;
-}
-
-async function sha256(bytes: Uint8Array): Promise<string> {
-  // A copy: TypeScript 5.7+ accepts only ArrayBuffer-backed bytes in Web Crypto.
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+  return `body:${await sha256Hex(body)}`;
 }

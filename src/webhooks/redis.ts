@@ -5,8 +5,7 @@
  * @module
  */
 
-import { WfaError } from '../core/errors.js';
-import { commandSender, connected, type RedisLikeClient, wholeMs } from '../redis/command.js';
+import { commandSender, ensureConnected, type RedisLikeClient, wholeMs } from '../redis/command.js';
 import type { WebhookDedupeStore } from './dedupe.js';
 
 export type { RedisLikeClient } from '../redis/command.js';
@@ -47,7 +46,7 @@ export function redisStore(client: RedisLikeClient, options: RedisStoreOptions =
     async reserve(key, value, ttlMs) {
       // A command queued while disconnected would reserve, late, a key that nothing runs: refused at once
       // instead, and the sender gets a 503 to retry.
-      if (!connected(client)) throw new WfaError('Redis client is not connected: the delivery was not reserved');
+      ensureConnected(client);
       return (await send(['SET', prefix + key, value, 'NX', 'PX', wholeMs(ttlMs)])) === 'OK';
     },
     async get(key) {
