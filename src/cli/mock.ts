@@ -8,10 +8,12 @@ import { showHelp, type Command } from './command.js';
 import type { Context, Output } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { buildMsOption, rateLimitOption } from './mock-options.js';
 
 type Testing = typeof import('../testing/index.js');
 
-const USAGE = 'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]';
+const USAGE =
+  'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--rate-limit 20/s] [--rate-limit-headers] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]';
 
 const HELP = `Usage: ${USAGE}
 
@@ -22,7 +24,10 @@ Requests are logged on stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
 Options:
   --port <n>          the port (default 4010; 0 picks a free one)
   --host <address>    the address to listen on (default 127.0.0.1)
-  --build-ms <ms>     how long each build takes (default 3000)
+  --build-ms <ms>     how long each build takes (default 3000), or a range to draw from: 3000-10000
+  --rate-limit <n/s>  requests per second per API key (20/s, 600/m), bursts up to one second's worth;
+                      beyond it, 429 with Retry-After
+  --rate-limit-headers  with --rate-limit, send RateLimit, RateLimit-Policy and X-RateLimit-* headers
   --webhook-url <url> POST a build.completed event here when a build completes
   --fail-builds       make every build fail (to try the failure path)
   --quiet             do not log requests
@@ -129,6 +134,8 @@ export const mock: Command = {
         port: { type: 'string' },
         host: { type: 'string' },
         'build-ms': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'rate-limit-headers': { type: 'boolean' },
         'webhook-url': { type: 'string' },
         'fail-builds': { type: 'boolean' },
         quiet: { type: 'boolean', short: 'q' },
@@ -140,12 +147,16 @@ export const mock: Command = {
     expectPositionals(positionals, [], USAGE);
     const port = integerOption(values.port, '--port', 0) ?? 4010;
     if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, USAGE);
-    const buildDurationMs = integerOption(values['build-ms'], '--build-ms', 0) ?? 3000;
+    const buildDurationMs = buildMsOption(values['build-ms'], USAGE) ?? 3000;
+    const rateLimit = rateLimitOption(values['rate-limit'], USAGE);
+    if (values['rate-limit-headers'] && !rateLimit) throw new UsageError('--rate-limit-headers needs --rate-limit', USAGE);
     const webhookUrl = webhookUrlOption(values['webhook-url']);
     // Loaded on use, so that `--help` and usage errors respond without loading the mock service.
     const testing = await import('../testing/index.js');
     const service = testing.createMockService({
       buildDurationMs,
+      rateLimit,
+      rateLimitHeaders: values['rate-limit-headers'] ?? false,
       webhookUrl,
       failBuilds: values['fail-builds'] ?? false,
     });

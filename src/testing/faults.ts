@@ -1,11 +1,11 @@
 /**
  * Failures on demand, for testing retries and error handling: queued failures (`failNext`), a 429 on every
  * Nth request, and a share of 500s drawn from a seeded random stream so a test sees the same failures on
- * every run.
+ * every run. The per-key token bucket is `rate-limit.ts`.
  */
 
 import type { Random } from './random.js';
-import type { FailNextOptions, MockRateLimit } from './types.js';
+import type { FailNextOptions, MockEveryNth } from './types.js';
 
 /**
  * Thrown by `handle()` for a request that `failNext(n, 'network')` marked: the faces turn it into a dropped
@@ -34,7 +34,7 @@ export interface Faults {
   next(): Fault | undefined;
 }
 
-export function createFaults(config: { errorRate?: number; rateLimit?: MockRateLimit; random: Random }): Faults {
+export function createFaults(config: { errorRate?: number; rateLimit?: MockEveryNth | undefined; random: Random }): Faults {
   const queue: Fault[] = [];
   let requests = 0;
   return {

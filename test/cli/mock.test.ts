@@ -80,7 +80,7 @@ describe('wfa mock', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toContain("wfa: UsageError: unknown option '--bogus'\n");
     expect(result.stderr).toContain(
-      'Usage: wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]',
+      'Usage: wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--rate-limit 20/s] [--rate-limit-headers] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]',
     );
   });
 
@@ -98,6 +98,37 @@ describe('wfa mock', () => {
       running.interrupt();
       await running.finished;
     }
+  });
+
+  test('--rate-limit limits each key (a 429 with Retry-After beyond it); --rate-limit-headers adds the headers', async () => {
+    // One request per 1000 s: the second is refused however slow the machine is.
+    const running = startMain(['mock', '--port', '0', '--quiet', '--rate-limit', '0.06/m', '--rate-limit-headers']);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const get = () => fetch(`${url}/v1/orders`, { headers: { 'X-API-Key': key } });
+      expect((await get()).status).toBe(200);
+      const refused = await get();
+
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1000');
+      expect(refused.headers.get('ratelimit')).toBe('"default";r=0;t=1000');
+    } finally {
+      running.interrupt();
+      await running.finished;
+    }
+  });
+
+  test.each([
+    [['--rate-limit', 'fast'], '--rate-limit must be requests per second or minute greater than 0, such as 20/s or 600/m, got "fast"'],
+    [['--rate-limit', '0/s'], '--rate-limit must be'],
+    [['--rate-limit-headers'], '--rate-limit-headers needs --rate-limit'],
+    [['--build-ms', '10000-3000'], '--build-ms must be milliseconds (3000) or a range (3000-10000), got "10000-3000"'],
+  ])('%j is a usage error, followed by the usage line', async (args, message) => {
+    const result = await runMain(['mock', ...args]);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
+    expect(result.stderr).toContain('Usage: wfa mock [--port 4010]');
   });
 
   test('its help names the user every mock knows', async () => {
