@@ -1,13 +1,12 @@
 /**
  * A `RateStore` on Redis: the rate gate's budget shared by every process given the same key, each step one
- * Lua script that Redis runs atomically. The key is hashed: Redis never sees the API key a budget is named after.
+ * Lua script that Redis runs atomically.
  *
  * @module
  */
 
 import { ValidationError } from '../core/errors.js';
 import type { RatePace, RateState, RateStore } from '../core/rate-store.js';
-import { sha256Hex } from '../core/sha256.js';
 import { commandSender, ensureConnected, type RedisLikeClient } from './command.js';
 
 /**
@@ -59,8 +58,8 @@ return 1`;
  * client, node-redis or ioredis (neither package is imported). While that client is not connected, each call
  * fails at once, and the gate paces on its own with one `warn` line: a call never fails because Redis did.
  *
- * Each budget is one Redis hash, `prefix` + the SHA-256 of the gate's key, so no API key is ever stored in Redis.
- * Times are the processes' own `Date.now()`: keep the machines' clocks in sync (NTP), as usual.
+ * Each budget is one Redis hash, `prefix` + the gate's key: `rateLimit.key`, or by default a hash of the API key
+ * (never the key itself). Times are the processes' own `Date.now()`: keep the machines' clocks in sync (NTP).
  *
  * @example
  * ```ts
@@ -75,19 +74,18 @@ export function redisRateStore(client: RedisLikeClient, options: RedisRateStoreO
     throw new ValidationError('redisRateStore options', [{ path: ['prefix'], message: 'must be a string', code: 'invalid_type' }]);
   }
   const send = commandSender(client, 'redisRateStore');
-  const names = new Map<string, Promise<string>>();
-  const hashOf = async (key: string): Promise<string> => {
+  const keyOf = (key: string): string => {
     // Refused at once rather than sent late: the gate paces alone meanwhile.
     ensureConnected(client);
-    return redisKey(names, prefix, key);
+    return prefix + key;
   };
-  const run = async (script: string, key: string, args: string[]) => send(['EVAL', script, '1', await hashOf(key), ...args]);
+  const run = (script: string, key: string, args: string[]) => send(['EVAL', script, '1', keyOf(key), ...args]);
   return {
     async book(key, nowMs, intervalMs, burst) {
       return Number(await run(BOOK, key, [String(nowMs), String(intervalMs), String(burst)]));
     },
     async read(key) {
-      return stateOf(await send(['HMGET', await hashOf(key), 'closedUntil', 'rate', 'since', 'growth']));
+      return stateOf(await send(['HMGET', keyOf(key), 'closedUntil', 'rate', 'since', 'growth']));
     },
     async close(key, untilMs) {
       await run(CLOSE, key, [String(untilMs), String(Date.now())]);
@@ -97,17 +95,6 @@ export function redisRateStore(client: RedisLikeClient, options: RedisRateStoreO
       return Number(await run(SET_PACE, key, args)) === 1;
     },
   };
-}
-
-/** `prefix` + the SHA-256 of `key`, remembered for the few keys a process uses. */
-function redisKey(names: Map<string, Promise<string>>, prefix: string, key: string): Promise<string> {
-  let name = names.get(key);
-  if (!name) {
-    if (names.size >= 100) names.clear();
-    name = sha256Hex(new TextEncoder().encode(key)).then((hash) => prefix + hash);
-    names.set(key, name);
-  }
-  return name;
 }
 
 /** HMGET's answer, `[closedUntil, rate, since, growth]` with `null` for a missing field, as a `RateState`. */
