@@ -12,6 +12,7 @@ export type {
   NodeAgent,
   LogLevel,
   Logger,
+  RateLimitOptions,
   RequestOptions,
   ResponseDetails,
 } from './core/options.js';
@@ -25,6 +26,7 @@ export type {
   HookContext,
   HookHeaders,
   Hooks,
+  RateLimitEvent,
   SuccessContext,
   WaitEvent,
 } from './core/hooks.js';
