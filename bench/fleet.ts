@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { startMockServer } from '../src/testing/index.js';
+import { startLoggedMock } from '../test/helpers/logged-mock.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis.js';
 import type { WorkerResult } from './fleet-worker.js';
 
@@ -48,6 +48,8 @@ interface Measured {
   tooMany: number;
   wallMs: number;
   lowerBoundMs: number;
+  /** When the 429s arrived, ms after the start. */
+  refusedAt: number[];
 }
 
 /** Starts the runners, lets them go at once, and collects their results. */
@@ -70,7 +72,8 @@ async function runWorkers(args: string[][]): Promise<WorkerResult[]> {
 }
 
 async function measure(scenario: Scenario, gated: boolean, redis: RedisServer | undefined): Promise<Measured> {
-  const server = await startMockServer({ rateLimit: { requestsPerSecond: RATE }, buildDurationMs: BUILD_MS });
+  const mock = await startLoggedMock({ rateLimit: { requestsPerSecond: RATE }, buildDurationMs: BUILD_MS });
+  const { server } = mock;
   try {
     const mode = gated ? 'gated' : 'off';
     const shared = gated && scenario.redis && redis ? [redis.url] : [];
@@ -91,9 +94,10 @@ async function measure(scenario: Scenario, gated: boolean, redis: RedisServer | 
       wallMs: end - start,
       // Each job sends at least two requests (the create and one poll), at RATE a second at best.
       lowerBoundMs: Math.max(lastBuild, ((2 * jobs) / RATE) * 1000),
+      refusedAt: mock.arrivals.filter((a) => a.status === 429).map((a) => a.at - start),
     };
   } finally {
-    await server.close();
+    await mock.close();
   }
 }
 
@@ -105,9 +109,11 @@ function describe(m: Measured): string {
   const kinds = Object.entries(m.failed)
     .map(([name, n]) => `${n} ${name}`)
     .join(', ');
+  // Where the 429s fell tells a learning overshoot (early) from probes of the pace (spread out).
+  const when = m.refusedAt.length > 20 ? '' : `; 429s at ${m.refusedAt.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s`;
   return (
     `${failed} of ${m.jobs} failed${kinds ? ` (${kinds})` : ''}, ${m.requests} requests, ${pct(m).toFixed(1)}% 429, ` +
-    `wall ${s(m.wallMs)} = ${(m.wallMs / m.lowerBoundMs).toFixed(2)}x its lower bound ${s(m.lowerBoundMs)}`
+    `wall ${s(m.wallMs)} = ${(m.wallMs / m.lowerBoundMs).toFixed(2)}x its lower bound ${s(m.lowerBoundMs)}${m.refusedAt.length ? when : ''}`
   );
 }
 

@@ -9,38 +9,11 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client } from '../../../src/index.js';
 import { redisRateStore } from '../../../src/redis/index.js';
-import { createMockService, startMockServer, type MockServer, type MockServiceOptions } from '../../../src/testing/index.js';
+import { startMockServer, type MockServer } from '../../../src/testing/index.js';
 import { startScript, type Running } from '../../cli/process.js';
+import { startLoggedMock } from '../../helpers/logged-mock.js';
 import { captureLogger } from '../../helpers/logger.js';
 import { startRedis, type RedisServer } from '../../helpers/redis.js';
-
-interface Arrival {
-  runner: string;
-  at: number;
-  status: number;
-}
-
-/** The mock on 127.0.0.1, with every request's arrival logged (who sent it, when, what it was answered). */
-async function loggedMock(options: MockServiceOptions) {
-  const service = createMockService(options);
-  const arrivals: Arrival[] = [];
-  const handle = service.handle.bind(service);
-  service.handle = async (request) => {
-    const at = Date.now();
-    const response = await handle(request);
-    arrivals.push({ runner: request.headers.get('x-runner') ?? '', at, status: response.status });
-    return response;
-  };
-  const server = await startMockServer({ service });
-  return {
-    server,
-    arrivals,
-    close: async () => {
-      await server.close();
-      service.close();
-    },
-  };
-}
 
 interface Outcome {
   ok: number;
@@ -83,7 +56,7 @@ describe('processes sharing one key and one Redis', () => {
   test('3 processes, 60 calls each at once, told 20 requests a second: they pace together, nothing fails', {
     timeout: 60_000,
   }, async () => {
-    const mock = await loggedMock({ rateLimit: { requestsPerSecond: 20 }, rateLimitHeaders: true });
+    const mock = await startLoggedMock({ rateLimit: { requestsPerSecond: 20 }, rateLimitHeaders: true });
     const inspect = new Redis(redis.url);
     try {
       const outcomes = await runAll(
@@ -107,7 +80,7 @@ describe('processes sharing one key and one Redis', () => {
   });
 
   test('a 429 one process sees closes the gate of the others until its Retry-After ends', { timeout: 60_000 }, async () => {
-    const mock = await loggedMock({});
+    const mock = await startLoggedMock({});
     try {
       const running = runAll(
         mock.server,
