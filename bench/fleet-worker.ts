@@ -11,6 +11,8 @@ import { redisRateStore } from '../src/redis/index.js';
 export interface WorkerResult {
   /** Jobs that ended with an error, by error class. */
   failed: Record<string, number>;
+  /** The client's `warn` lines, by their first words (`rate limit: 429`, `rate store: book failed`, ...). */
+  warnings: Record<string, number>;
   /** The latest `finished_at` among the builds it saw complete, epoch ms (0: none). */
   lastFinishedAt: number;
   /** When it started and ended, epoch ms. */
@@ -21,10 +23,18 @@ export interface WorkerResult {
 const [base = '', apiKey = '', count = '0', mode = 'gated', redisUrl] = process.argv.slice(2);
 const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: true }) : undefined;
 await redis?.connect();
+const result: WorkerResult = { failed: {}, warnings: {}, lastFinishedAt: 0, startedAt: 0, endedAt: 0 };
+// A `warn` line counted by what it is about, so that a store that fell back (`rate store: ...`) shows.
+const warn = (line: string) => {
+  const what = line.split(/[(;]/)[0]!.trim();
+  result.warnings[what] = (result.warnings[what] ?? 0) + 1;
+};
 const client = new Client({
   baseUrl: base,
   apiKey,
   rateLimit: mode === 'off' ? false : redis ? { store: redisRateStore(redis) } : undefined,
+  logger: { error: warn, warn, info: () => {}, debug: () => {} },
+  logLevel: 'warn',
 });
 
 const input = (i: number): WorkflowCreateParams => ({
@@ -34,7 +44,6 @@ const input = (i: number): WorkflowCreateParams => ({
   actions: [{ app: 'slack', action: 'send_message', config: { channel: '#builds' } }],
 });
 
-const result: WorkerResult = { failed: {}, lastFinishedAt: 0, startedAt: 0, endedAt: 0 };
 async function job(i: number): Promise<void> {
   try {
     const workflow = await client.workflows.create(input(i));

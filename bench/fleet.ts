@@ -50,6 +50,8 @@ interface Measured {
   lowerBoundMs: number;
   /** When the 429s arrived, ms after the start. */
   refusedAt: number[];
+  /** The runners' `warn` lines about the rate store: each is a fall back to pacing alone. */
+  storeFailures: number;
 }
 
 /** Starts the runners, lets them go at once, and collects their results. */
@@ -80,7 +82,11 @@ async function measure(scenario: Scenario, gated: boolean, redis: RedisServer | 
     const args = Array.from({ length: scenario.processes }, () => [server.url, server.apiKey, String(scenario.each), mode, ...shared]);
     const results = await runWorkers(args);
     const failed: Record<string, number> = {};
-    for (const result of results) for (const [name, n] of Object.entries(result.failed)) failed[name] = (failed[name] ?? 0) + n;
+    let storeFailures = 0;
+    for (const result of results) {
+      for (const [name, n] of Object.entries(result.failed)) failed[name] = (failed[name] ?? 0) + n;
+      for (const [what, n] of Object.entries(result.warnings)) if (what.startsWith('rate store')) storeFailures += n;
+    }
     const start = Math.min(...results.map((r) => r.startedAt));
     const end = Math.max(...results.map((r) => r.endedAt));
     const lastBuild = Math.max(0, ...results.map((r) => r.lastFinishedAt - start));
@@ -95,6 +101,7 @@ async function measure(scenario: Scenario, gated: boolean, redis: RedisServer | 
       // Each job sends at least two requests (the create and one poll), at RATE a second at best.
       lowerBoundMs: Math.max(lastBuild, ((2 * jobs) / RATE) * 1000),
       refusedAt: mock.arrivals.filter((a) => a.status === 429).map((a) => a.at - start),
+      storeFailures,
     };
   } finally {
     await mock.close();
@@ -113,7 +120,8 @@ function describe(m: Measured): string {
   const when = m.refusedAt.length > 20 ? '' : `; 429s at ${m.refusedAt.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s`;
   return (
     `${failed} of ${m.jobs} failed${kinds ? ` (${kinds})` : ''}, ${m.requests} requests, ${pct(m).toFixed(1)}% 429, ` +
-    `wall ${s(m.wallMs)} = ${(m.wallMs / m.lowerBoundMs).toFixed(2)}x its lower bound ${s(m.lowerBoundMs)}${m.refusedAt.length ? when : ''}`
+    `wall ${s(m.wallMs)} = ${(m.wallMs / m.lowerBoundMs).toFixed(2)}x its lower bound ${s(m.lowerBoundMs)}${m.refusedAt.length ? when : ''}` +
+    (m.storeFailures ? `; the Redis store failed ${m.storeFailures} times (paced alone 5 s each)` : '')
   );
 }
 
