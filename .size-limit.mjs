@@ -101,9 +101,10 @@ export default [
   // The budget for the client is 20 kB (the redesign measured 18.4); response details, deadlines, paging helpers,
   // gateway prefixes, the key rule and hooks took what an app loads up front past it; then redaction of secrets
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
-  // These gates stop growth; getting back under 20 is open work (bench/README.md).
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '28.1 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '31.2 kB' }),
+  // These gates stop growth; getting back under 20 is open work (bench/README.md). Build waits' shared poll
+  // schedule, builds.notify and builds.waitForAll (issue 32) took 1.4 more (28.1 to 29.5).
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '29.5 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '32.6 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '10 kB' }),

@@ -9,7 +9,7 @@ import { checkOptions } from './options.js';
 import { preflight, withCors } from './cors.js';
 import type { ServiceState } from './endpoints.js';
 import { createFaults, MockNetworkError, type Faults } from './faults.js';
-import { createRandom, randomSeed, type Random } from './random.js';
+import { createRandom, randomSeed, requestId, type Random } from './random.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 import { codeForStatus, errorResponse, HttpError } from './responses.js';
 import { AUTH_PATH, route } from './routes.js';
@@ -213,11 +213,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   return {
     apiKey,
     async handle(request) {
-      const requestId = run.requestIds.id('req_', 20);
+      const id = requestId(run.requestIds);
       let status: number | undefined;
       try {
         const response = withCors(await respond(request));
-        response.headers.set('x-request-id', requestId);
+        response.headers.set('x-request-id', id);
         status = response.status;
         return response;
       } finally {

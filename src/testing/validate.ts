@@ -116,9 +116,19 @@ function nesting(text: string): number {
   return deepest;
 }
 
-/** Reads a request body as JSON; an empty body or malformed JSON is a 400, one nested too deep a 422. */
+/** The largest request body the service reads; the HTTP server stops reading one byte past it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads a request body as JSON; one over {@link MAX_BODY_BYTES} is a 413, an empty body or malformed JSON a
+ * 400, one nested too deep a 422.
+ */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) {
+    throw new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, 'payload_too_large');
+  }
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') throw new HttpError(400, 'Request body is empty; expected JSON', 'invalid_json');
   const depth = nesting(text);
   if (depth > MAX_JSON_DEPTH) {
