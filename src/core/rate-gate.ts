@@ -118,14 +118,14 @@ export class RateGate implements SendGate {
 
   #refused(head: ResponseHead, what: string | (() => string)): void {
     const at = now();
-    // Sent before the gate closed: the refusal the close was for, not a new one to cut the pace for.
-    const fresh = !this.#closed || at >= this.#closedUntil;
+    // A send that left before the gate closed: its refusal is the one the close was for, not a new one to cut for.
+    if (!this.#closed || at >= this.#closedUntil) {
+      const basedOn = this.#pacer.pace?.since;
+      const pace = this.#pacer.cut(at, Date.now());
+      this.#pacer.pace = pace;
+      this.#store.tell('setPace', (store, key) => store.setPace(key, pace, basedOn));
+    }
     this.#close(Math.min(parseRetryAfter(head.headers) ?? DEFAULT_CLOSE_MS, this.#context.maxCloseMs), head.status, what, 'refused');
-    if (!fresh) return;
-    const basedOn = this.#pacer.pace?.since;
-    const pace = this.#pacer.cut(at, Date.now());
-    this.#pacer.pace = pace;
-    this.#store.tell('setPace', (store, key) => store.setPace(key, pace, basedOn));
   }
 
   #close(ms: number, status: number, what: string | (() => string), why: string): void {
@@ -147,7 +147,7 @@ export class RateGate implements SendGate {
     const pace = rate === undefined ? 'unpaced' : `${Math.round(rate * 10) / 10} requests a second`;
     this.#context.log.log(
       'info',
-      `rate limit: open again after ${Math.round(closedMs)} ms; ${this.#queue.size} calls waiting leave at ${pace}`,
+      `rate limit: open again after ${Math.round(closedMs)} ms; calls waiting: ${this.#queue.size}, leaving at ${pace}`,
     );
     this.#emit({ state: 'open', waitMs: closedMs, status: undefined, request: undefined, waiting: this.#queue.size, ratePerSecond: rate });
   }

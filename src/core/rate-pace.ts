@@ -52,7 +52,8 @@ export class Pacer {
   rate(nowMs: number): number {
     if (this.#told !== undefined) return Math.min(this.#ceiling, this.#told);
     if (this.pace) return Math.min(this.#ceiling, rateAt(this.pace, nowMs));
-    return Math.min(this.#ceiling, this.#slowStart);
+    // A quota the user gave is the pace from the first send: no slow start under it.
+    return this.starting ? this.#slowStart : this.#ceiling;
   }
 
   /** Milliseconds between sends now; 0 when unpaced. */

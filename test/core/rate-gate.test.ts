@@ -1,0 +1,259 @@
+/**
+ * The rate gate's schedule, on a fake clock: what closes it and for how long, the order and pace waiting
+ * sends leave in, what it learns, and what a waiting call that gives up leaves behind (nothing).
+ */
+import { describe, expect, it } from 'vitest';
+import { LevelLogger } from '../../src/core/logger.js';
+import { RateGate } from '../../src/core/rate-gate.js';
+import type { RateLimitEvent } from '../../src/core/hooks.js';
+import type { RateLimitOptions } from '../../src/core/options.js';
+import { now } from '../../src/core/timing.js';
+import { settle, useFakeClock } from '../helpers/clock.js';
+import { captureLogger } from '../helpers/logger.js';
+
+useFakeClock();
+
+const head = (status: number, headers: Record<string, string> = {}) => ({ status, headers: new Headers(headers) });
+
+function gate(options: RateLimitOptions = {}, hook?: (event: RateLimitEvent) => unknown) {
+  const { lines, logger } = captureLogger();
+  const events: RateLimitEvent[] = [];
+  const onRateLimit = hook ?? ((event: RateLimitEvent) => void events.push(event));
+  const log = new LevelLogger(logger, 'info');
+  const made = new RateGate(options, { log, hook: onRateLimit as never, maxCloseMs: 60_000, apiKey: 'k_123456' });
+  return { gate: made, lines, events };
+}
+
+/** Sends through the gate as the retry loop does: pass, or wait in line; resolves with the time it left. */
+async function send(g: RateGate, limits: { signal?: AbortSignal; deadline?: number } = {}): Promise<number> {
+  if (!g.pass()) {
+    const result = await g.wait({ signal: limits.signal, deadline: limits.deadline ?? Infinity });
+    if (result.type !== 'done') throw new Error(result.type);
+  }
+  return now();
+}
+
+/** `count` sends answered at once with `status`. */
+function answered(g: RateGate, count: number, status = 200): void {
+  for (let i = 0; i < count; i++) {
+    expect(g.pass()).toBe(true);
+    g.report(head(status), 'GET /x');
+  }
+}
+
+describe('closing', () => {
+  it('a 429 closes the gate for its Retry-After, for every send', async () => {
+    const { gate: g } = gate();
+    expect(g.pass()).toBe(true);
+    g.report(head(429, { 'retry-after': '2' }), 'POST /v1/workflows');
+    expect(g.pass()).toBe(false);
+    const start = now();
+    const left = await settle(send(g));
+    expect(left).toMatchObject({ ok: true });
+    expect((left as { value: number }).value - start).toBe(2000);
+  });
+
+  it('a 503 with Retry-After closes it; a 503 without one does not', async () => {
+    const { gate: g } = gate();
+    answered(g, 1, 503);
+    expect(g.pass()).toBe(true);
+    g.report(head(503, { 'retry-after-ms': '300' }), 'GET /x');
+    expect(g.closedForMs()).toBe(300);
+  });
+
+  it('a 429 without a usable Retry-After closes it for a second; one past maxRetryAfterMs for that bound', () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(429), 'GET /x');
+    expect(g.closedForMs()).toBe(1000);
+    g.pass();
+    const { gate: other } = gate();
+    other.pass();
+    other.report(head(429, { 'retry-after': '3600' }), 'GET /x');
+    expect(other.closedForMs()).toBe(60_000);
+  });
+
+  it('a success whose headers say nothing remains, without a rate, closes it until the reset', () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' }), 'GET /x');
+    expect(g.closedForMs()).toBe(4000);
+  });
+});
+
+describe('reopening', () => {
+  it('waiting sends leave in the order they came, at a pace, never at once', async () => {
+    const { gate: g } = gate();
+    answered(g, 10);
+    g.pass();
+    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    const order: number[] = [];
+    const sends = Array.from({ length: 5 }, (_, i) => send(g).then((at) => (order.push(i), at)));
+    const times = (await settle(Promise.all(sends))) as { value: number[] };
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+    expect(times.value[0]).toBe(1000);
+    // 10 accepted over the last second, cut to 8 a second: 125 ms apart, growing a little since.
+    for (let i = 1; i < 5; i++) expect(times.value[i]! - times.value[i - 1]!).toBeGreaterThan(100);
+  });
+
+  it('a refusal of a send that left before the gate closed does not cut the pace again', async () => {
+    const { gate: g, events } = gate();
+    answered(g, 10);
+    g.pass();
+    g.pass();
+    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    await settle(send(g));
+    // Cut once, to 8 a second (what was accepted, less a fifth), grown by 0.4 a second for the second closed.
+    expect(events.map((e) => [e.state, e.ratePerSecond])).toEqual([
+      ['closed', 8],
+      ['open', 8.4],
+    ]);
+  });
+
+  it('a refusal after the gate reopened cuts the pace again, by a fifth', async () => {
+    const { gate: g, events } = gate();
+    answered(g, 10);
+    g.pass();
+    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    await settle(send(g));
+    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    expect(events.map((e) => e.ratePerSecond)).toEqual([8, 8.4, 8.4 * 0.8]);
+  });
+});
+
+describe('the pace before anything is learned: a slow start', () => {
+  it('a few sends in flight go unpaced; more leave 50 ms apart, sooner with each success', async () => {
+    const { gate: g } = gate();
+    for (let i = 0; i < 4; i++) expect(g.pass()).toBe(true);
+    expect(g.pass()).toBe(false);
+    const first = (await settle(Promise.all([send(g), send(g), send(g), send(g)]))) as { value: number[] };
+    expect(first.value).toEqual([0, 50, 100, 150]);
+    for (let i = 0; i < 8; i++) g.report(head(200), 'GET /x');
+    for (let i = 0; i < 4; i++) expect(g.pass()).toBe(true);
+    // 20 a second, and 10 more per accepted response: 100 a second.
+    const next = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
+    expect(next.value[1]! - next.value[0]!).toBe(10);
+  });
+
+  it('once the service accepted enough, nothing is paced', () => {
+    const { gate: g } = gate();
+    answered(g, 1000);
+    const passed = Array.from({ length: 64 }, () => g.pass());
+    expect(passed.every(Boolean)).toBe(true);
+  });
+});
+
+describe('the pace the service tells', () => {
+  it.each([
+    ['RateLimit-Policy (draft 8)', { 'ratelimit-policy': '"default";q=5;w=1', ratelimit: '"default";r=4;t=1' }],
+    ['RateLimit-Policy (draft 7)', { 'ratelimit-policy': '10;w=2', ratelimit: 'limit=10, remaining=4, reset=1' }],
+    ['RateLimit-Limit with a policy', { 'ratelimit-limit': '5, 5;w=1', 'ratelimit-remaining': '4', 'ratelimit-reset': '1' }],
+    ['X-RateLimit-Remaining over -Reset', { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': '1' }],
+  ])('%s: sends leave 200 ms apart', async (_, headers) => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, headers), 'GET /x');
+    const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
+    expect(times.value[1]! - times.value[0]!).toBe(200);
+    expect(times.value[2]! - times.value[1]!).toBe(200);
+  });
+
+  it('requestsPerSecond is a ceiling from the first send', async () => {
+    const { gate: g } = gate({ requestsPerSecond: 2 });
+    const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
+    expect([times.value[1]! - times.value[0]!, times.value[2]! - times.value[1]!]).toEqual([500, 500]);
+  });
+
+  it('maxConcurrent holds a send until one in flight ends', async () => {
+    const { gate: g } = gate({ maxConcurrent: 1 });
+    expect(g.pass()).toBe(true);
+    let left = false;
+    const next = send(g).then(() => {
+      left = true;
+    });
+    await settle(Promise.resolve());
+    expect(left).toBe(false);
+    g.report(head(200), 'GET /x');
+    await settle(next);
+    expect(left).toBe(true);
+  });
+});
+
+describe('leaving the line', () => {
+  it('an aborted send leaves at once and holds nothing', async () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(429, { 'retry-after': '5' }), 'GET /x');
+    const controller = new AbortController();
+    const waiting = [send(g), send(g, { signal: controller.signal }), send(g)];
+    expect(g.waiting).toBe(3);
+    controller.abort();
+    const aborted = await settle(waiting[1]!);
+    expect(aborted).toMatchObject({ ok: false, elapsedMs: 0 });
+    expect(g.waiting).toBe(2);
+    await settle(Promise.all([waiting[0], waiting[2]]));
+  });
+
+  it('a send whose deadline comes while it waits leaves then', async () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(429, { 'retry-after': '5' }), 'GET /x');
+    const settled = await settle(send(g, { deadline: now() + 1500 }));
+    expect(settled).toMatchObject({ ok: false, elapsedMs: 1500 });
+    expect(g.waiting).toBe(0);
+  });
+
+  // At 100 000, with a heap check: test/reliability/rate-gate-memory.test.ts.
+  it('waiting sends that give up, or pass, leave nothing in the line', async () => {
+    const { gate: g } = gate({ maxConcurrent: 1, requestsPerSecond: 100_000 });
+    expect(g.pass()).toBe(true);
+    const controllers = Array.from({ length: 1000 }, () => new AbortController());
+    const given = controllers.map((controller) => send(g, { signal: controller.signal }).catch(() => 0));
+    expect(g.waiting).toBe(1000);
+    for (const controller of controllers) controller.abort();
+    await Promise.all(given);
+    expect(g.waiting).toBe(0);
+    const passing = Array.from({ length: 1000 }, () => send(g).then(() => g.report(head(200), 'GET /x')));
+    expect(g.waiting).toBe(1000);
+    g.report(head(200), 'GET /x');
+    await Promise.all(passing);
+    expect(g.waiting).toBe(0);
+  });
+});
+
+describe('what it tells', () => {
+  it('one warning when it closes and one line when it opens, with an event for each', async () => {
+    const { gate: g, lines, events } = gate();
+    g.pass();
+    g.report(head(429, { 'retry-after': '2' }), () => 'POST https://wfa.test/v1/workflows');
+    g.pass();
+    g.report(head(429, { 'retry-after': '2' }), 'POST https://wfa.test/v1/workflows');
+    await settle(send(g));
+    expect(lines).toEqual([
+      '[wfa] rate limit: 429 (refused) on POST https://wfa.test/v1/workflows; every call of this client waits 2000 ms',
+      expect.stringMatching(/^\[wfa\] rate limit: open again after 2000 ms; calls waiting: 1, leaving at [\d.]+ requests a second$/),
+    ]);
+    expect(events).toEqual([
+      { state: 'closed', waitMs: 2000, status: 429, request: 'POST https://wfa.test/v1/workflows', waiting: 0, ratePerSecond: 16 },
+      { state: 'open', waitMs: 2000, status: undefined, request: undefined, waiting: 1, ratePerSecond: expect.any(Number) },
+    ]);
+  });
+
+  it.each([
+    ['hangs', () => new Promise(() => undefined)],
+    [
+      'throws',
+      () => {
+        throw new Error('hook');
+      },
+    ],
+    ['rejects', () => Promise.reject(new Error('hook'))],
+  ])('a hook that %s delays nothing', async (_, hook) => {
+    const { gate: g } = gate({}, hook);
+    g.pass();
+    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    const settled = await settle(send(g));
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 1000 });
+  });
+});
