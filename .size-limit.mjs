@@ -11,23 +11,17 @@ const FORBIDDEN = [
   [/(^|\/)node_modules\/ky\//, 'ky'],
   [/(^|\/)node_modules\/@opentelemetry\//, '@opentelemetry'],
   [/(^|\/)src\/otel\/|(^|\/)dist\/otel\./, 'the otel entry'],
-  // Bundled, that is: the dynamic import that loads it on Node stays in the bundle, unfollowed (`nodeOnly`).
+  // A browser resolves `#node-parts` to none of the Node-only parts (src/core/node-parts.ts), not even lazily.
   [/(^|\/)dist\/node-transport-[^/]*\.js$/, 'the Node transport'],
+  [/(^|\/)dist\/write-to-file-[^/]*\.js$/, 'the file writer'],
 ];
-// The Node transport is imported only on Node (src/core/choose-transport.ts); a browser never loads it.
-const nodeOnly = {
-  name: 'node-transport-unfollowed',
-  setup(build) {
-    build.onResolve({ filter: /node-transport-/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
-    );
-  },
-};
+// Node-only code bundled into another chunk shows only in the text: zod's compiled parser keeps its name.
+const NODE_ONLY_STRINGS = ['$ZodObjectJIT', 'node:http is not available', 'is in a folder that does not exist'];
 const guard = (allowOtel) => ({
   name: 'no-ky-no-otel',
   setup(build) {
     build.initialOptions.metafile = true;
-    build.onEnd((result) => {
+    build.onEnd(async (result) => {
       const metaInputs = result.metafile?.inputs ?? {};
       // Bundled modules, and what they import that stays external (size-limit leaves peers such as
       // @opentelemetry/api out, so otel code, wherever tsup's splitting put it, shows as that import).
@@ -41,6 +35,7 @@ const guard = (allowOtel) => ({
         const found = inputs.filter((input) => pattern.test(input));
         if (found.length) throw new Error(`the bundle holds ${what}: ${found.slice(0, 3).join(', ')}`);
       }
+      await refuseStrings(result, NODE_ONLY_STRINGS, 'Node-only code');
     });
   },
 });
@@ -57,33 +52,29 @@ const check = ({ allowOtel = false, ...options }) => ({
     format: 'esm',
     platform: 'browser',
     metafile: true,
-    plugins: [...(config.plugins ?? []), nodeOnly, guard(allowOtel)],
+    plugins: [...(config.plugins ?? []), guard(allowOtel)],
   }),
   ...options,
 });
 
 // Code an app loads by `import()` only on first use: a webhook endpoint's confirm and dedupe (src/webhooks/guard.ts,
-// confirm.ts), downloads' transfer (src/core/transfer.ts, write-to-file.ts), and on Node the Node transport. The
+// confirm.ts) and downloads' transfer (src/core/transfer.ts). The
 // "up front" checks measure what an app loads before that, dynamic imports left unfollowed, and fail if that
 // code is in it anyway.
-const LAZY_STRINGS = [
-  'not confirmed by the service',
-  'Webhook dedupe store',
-  'The connection failed while downloading',
-  'node:http is not available',
-];
+const LAZY_STRINGS = ['not confirmed by the service', 'Webhook dedupe store', 'The connection failed while downloading'];
+async function refuseStrings(result, strings, what) {
+  const { readFile } = await import('node:fs/promises');
+  for (const file of Object.keys(result.metafile?.outputs ?? {})) {
+    const text = await readFile(file, 'utf8');
+    const found = strings.filter((s) => text.includes(s));
+    if (found.length) throw new Error(`${file} holds ${what} (${found.join(', ')})`);
+  }
+}
 const unfollowed = {
   name: 'dynamic-imports-unfollowed',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
-    build.onEnd(async (result) => {
-      const { readFile } = await import('node:fs/promises');
-      for (const file of Object.keys(result.metafile?.outputs ?? {})) {
-        const text = await readFile(file, 'utf8');
-        const found = LAZY_STRINGS.filter((s) => text.includes(s));
-        if (found.length) throw new Error(`${file} holds code meant to load lazily (${found.join(', ')})`);
-      }
-    });
+    build.onEnd((result) => refuseStrings(result, LAZY_STRINGS, 'code meant to load lazily'));
   },
 };
 const upFront = (options) => {

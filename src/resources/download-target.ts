@@ -1,6 +1,7 @@
 /** From what `builds.download` and `downloadToFile` are given (a build, its id, a workflow) to a started transfer. */
-import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
+import { downloadOptionsSchema, noFileSystem, type DownloadOptions } from '../core/download-options.js';
 import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
+import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
@@ -119,6 +120,7 @@ export async function downloadStream(builds: Resource, target: DownloadTarget, o
 /** `builds.downloadToFile`: the artifact written to `path`, which is checked before anything is sent. */
 export async function downloadFile(builds: Resource, target: DownloadTarget, path: string, options: unknown): Promise<DownloadedFile> {
   const start = await prepare(builds, target, options, true);
-  const { writeToFile } = await import('../core/write-to-file.js');
-  return writeToFile(start, path);
+  const writer = await loadFileWriter?.();
+  if (!writer) throw noFileSystem();
+  return writer.writeToFile(start, path);
 }
