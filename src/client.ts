@@ -12,7 +12,7 @@ import { Integrations } from './resources/integrations.js';
 import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
 import type { ApiPromise } from './resources/api-promise.js';
-import { call } from './resources/resource.js';
+import { Core, call } from './resources/resource.js';
 import { PrefixRoutes } from './service/prefix.js';
 
 /**
@@ -72,11 +72,12 @@ export class Client {
     const settings = clientSettings(options);
     this.#routes = new PrefixRoutes(settings);
     this.#core = new HttpCore(settings, this.#routes, settings.log);
-    this.builds = new Builds(this.#core);
-    this.workflows = new Workflows(this.#core);
-    this.orders = new Orders(this.#core);
-    this.integrations = new Integrations(this.#core);
-    this.auth = new Auth(this.#core);
+    const core = new Core(this.#core);
+    this.builds = new Builds(core);
+    this.workflows = new Workflows(core);
+    this.orders = new Orders(core);
+    this.integrations = new Integrations(core);
+    this.auth = new Auth(core);
     // Not a method: a class with a computed method name is one a bundler must keep, even when nothing uses it.
     Object.defineProperty(this, inspectSymbol, { value: () => `Client ${JSON.stringify(this.toJSON())}` });
   }

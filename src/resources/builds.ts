@@ -1,9 +1,9 @@
 /** `client.builds`: read a build, wait for it to complete, or watch it change. */
 import type { RequestOptions } from '../core/options.js';
-import type { Build, CompletedBuild } from './build.js';
+import { BUILD_MODELS, type Build, type CompletedBuild } from './build.js';
 import { waitForBuild, watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import type { ApiPromise } from './api-promise.js';
-import { Resource, coreOf, send } from './resource.js';
+import { Resource, coreOf, send, type Core } from './resource.js';
 import type { DownloadOptions } from '../core/download-options.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
 import { downloadFile, downloadStream, type DownloadTarget } from './download-target.js';
@@ -27,7 +27,7 @@ export class Builds extends Resource {
    * ```
    */
   get(id: string, options?: RequestOptions): ApiPromise<Build> {
-    return send(this, 'builds.get', { id, options });
+    return buildsGet(this.core, id, options);
   }
 
   /**
@@ -90,4 +90,9 @@ export class Builds extends Resource {
   async downloadToFile(target: DownloadTarget, path: string, options?: DownloadOptions | null): Promise<DownloadedFile> {
     return downloadFile(this, target, path, options);
   }
+}
+
+/** `client.builds.get` as a function of a core (the `/funcs` entry). */
+export function buildsGet(core: Core, id: string, options?: RequestOptions): ApiPromise<Build> {
+  return send(coreOf(core), 'builds.get', BUILD_MODELS, { id, options });
 }

@@ -6,7 +6,7 @@ import { now } from '../core/timing.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
-import { buildEnd } from './build.js';
+import { BUILD_MODELS, buildEnd } from './build.js';
 import { coreOf, send, type Resource } from './resource.js';
 
 /**
@@ -62,14 +62,15 @@ function parseTarget(target: DownloadTarget): { id: string | undefined; url: str
 async function readUrl(builds: Resource, id: string, options: DownloadOptions & { deadline: number }): Promise<string> {
   const { signal, timeoutMs, maxRetries, deadline, deadlineMs } = options;
   const left = deadlineMs === undefined ? undefined : Math.max(1, Math.ceil(deadline - now()));
-  const build = await send(builds, 'builds.get', { id, options: { signal, timeoutMs, maxRetries, deadlineMs: left } }).catch(
-    (error: unknown) => {
-      // The read's own deadline is what was left of the download's: the error names the download's.
-      if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
-        throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
-      throw error;
-    },
-  );
+  const build = await send(coreOf(builds), 'builds.get', BUILD_MODELS, {
+    id,
+    options: { signal, timeoutMs, maxRetries, deadlineMs: left },
+  }).catch((error: unknown) => {
+    // The read's own deadline is what was left of the download's: the error names the download's.
+    if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
+      throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
+    throw error;
+  });
   const end = buildEnd(build.status);
   if (end === 'failed') throw new BuildFailedError(id, build);
   if (end !== 'completed' || typeof build.download_url !== 'string') {
