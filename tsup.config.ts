@@ -9,6 +9,7 @@ const define = { __WFA_VERSION__: JSON.stringify(version) };
 
 const entry = {
   index: 'src/index.ts',
+  funcs: 'src/funcs.ts',
   webhooks: 'src/webhooks/index.ts',
   testing: 'src/testing/index.ts',
   'testing-msw': 'src/testing/msw.ts',

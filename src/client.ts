@@ -1,7 +1,6 @@
 /** The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them. */
-import { HttpCore } from './core/http.js';
+import type { HttpCore } from './core/http.js';
 import type { ClientOptions, RequestOptions } from './core/options.js';
-import { clientSettings } from './core/settings.js';
 import type { QueryValue } from './core/query.js';
 import { Auth } from './resources/auth.js';
 import type { Credentials } from './resources/credentials.js';
@@ -13,7 +12,8 @@ import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
 import type { ApiPromise } from './resources/api-promise.js';
 import { Core, call } from './resources/resource.js';
-import { PrefixRoutes } from './service/prefix.js';
+import type { PrefixRoutes } from './service/prefix.js';
+import { openCore } from './resources/create-core.js';
 
 /**
  * A call to an endpoint the SDK does not model yet, through the same core (key, prefix, retries, errors).
@@ -69,10 +69,10 @@ export class Client {
    * API key is reported by the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
-    const settings = clientSettings(options);
-    this.#routes = new PrefixRoutes(settings);
-    this.#core = new HttpCore(settings, this.#routes, settings.log);
-    const core = new Core(this.#core);
+    const { http, routes } = openCore(options);
+    this.#core = http;
+    this.#routes = routes;
+    const core = new Core(http);
     this.builds = new Builds(core);
     this.workflows = new Workflows(core);
     this.orders = new Orders(core);
