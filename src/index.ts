@@ -12,6 +12,7 @@ export type {
   NodeAgent,
   LogLevel,
   Logger,
+  RateLimitOptions,
   RequestOptions,
   ResponseDetails,
 } from './core/options.js';
@@ -25,6 +26,7 @@ export type {
   HookContext,
   HookHeaders,
   Hooks,
+  RateLimitEvent,
   SuccessContext,
   WaitEvent,
 } from './core/hooks.js';
@@ -56,6 +58,7 @@ export {
   type Issue,
 } from './core/errors.js';
 export { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryContext, type RetryOptions } from './core/retry.js';
+export { memoryRateStore, type RatePace, type RateState, type RateStore } from './core/rate-store.js';
 export type { JsonValue } from './resources/resource.js';
 export {
   Workflows,

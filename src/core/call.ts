@@ -173,9 +173,10 @@ export class Call<T> {
       deadline: this.deadline,
       retry: settings.retry,
       secrets: this.secrets,
-      shownUrl: settings.retry?.shouldRetry ? redactText(url, this.secrets) : undefined,
+      shownUrl: () => redactText(url, this.secrets),
       onRetry: (retry, reason, waitMs) =>
         log.log('warn', `retry ${retry} of ${method} ${url} after ${reason}, in ${Math.round(waitMs)} ms`, this.secrets),
+      gate: this.core.gate,
     };
   }
 

@@ -85,6 +85,22 @@ export interface WaitEvent {
   readonly outcome: 'completed' | 'failed' | 'error' | 'stopped' | undefined;
 }
 
+/** The client's rate gate closing or opening again, for `hooks.onRateLimit`. */
+export interface RateLimitEvent {
+  /** `closed`: every call of the client waits; `open`: waiting calls leave again, at a pace. */
+  readonly state: 'closed' | 'open';
+  /** On `closed`, how long the gate stays closed; on `open`, how long it was closed, in milliseconds. */
+  readonly waitMs: number;
+  /** On `closed`, the status that closed it (429, 503, or a success whose headers said nothing remains). */
+  readonly status: number | undefined;
+  /** On `closed`, the request that got it: method and URL, with secrets removed. */
+  readonly request: string | undefined;
+  /** Calls waiting at the gate. */
+  readonly waiting: number;
+  /** The pace calls leave at, in requests per second; `undefined` when unpaced. */
+  readonly ratePerSecond: number | undefined;
+}
+
 /** A hook: it may return a promise, which the call awaits within its time bounds. */
 export type Hook<C> = (context: C) => void | PromiseLike<void>;
 
@@ -110,6 +126,11 @@ export interface Hooks {
   onError?: Hook<ErrorContext> | undefined;
   /** Each step of a build wait (`builds.wait`, `builds.watch`, `waitForBuild`). */
   onWait?: Hook<WaitEvent> | undefined;
+  /**
+   * The client's rate gate closing (a 429 or 503 with `Retry-After`) and opening again. Only heard: a throw,
+   * a rejection or a hang never delays or fails a call.
+   */
+  onRateLimit?: Hook<RateLimitEvent> | undefined;
 }
 
 let lastId = 0;

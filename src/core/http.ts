@@ -5,6 +5,7 @@
 import { Call } from './call.js';
 import { HookedCall } from './hooked-call.js';
 import type { LevelLogger } from './logger.js';
+import { type RateGate, rateGateOf } from './rate-gate.js';
 import { redact, redactAndCut } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Routes } from './request.js';
 import type { ClientSettings } from './settings.js';
@@ -22,10 +23,15 @@ export class HttpCore implements CallHost {
   /** The last key resolved: removed from a failing key function's error. */
   lastKey: string | undefined;
 
+  /**
+   * `gate`: the client's rate gate, given so that clients derived from one (their own options, one budget) can
+   * share it; `undefined` with `rateLimit: false`.
+   */
   constructor(
     readonly settings: ClientSettings,
     readonly routes: Routes,
     readonly log: LevelLogger,
+    readonly gate: RateGate | undefined = rateGateOf(settings),
   ) {
     log.log('debug', `sending through the ${settings.transportName} transport`);
   }

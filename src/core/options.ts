@@ -1,5 +1,6 @@
 /** The options a `Client` and each call accept, documented where defined; `settings.ts` checks them. */
 import type { Hooks } from './hooks.js';
+import type { RateStore } from './rate-store.js';
 import type { RetryOptions } from './retry.js';
 
 /**
@@ -57,6 +58,30 @@ export interface NodeAgent {
  */
 export type ApiKeySource = string | (() => string | Promise<string>);
 
+/**
+ * The client's rate gate (on by default): every send of every call passes it. A 429 (or 503 with `Retry-After`)
+ * closes it for that wait, for every call; then calls leave one by one at a pace learned from the service's
+ * `RateLimit` headers, or from what it accepted. See docs/errors-and-retries.md.
+ *
+ * @example
+ * ```ts
+ * new Client({ rateLimit: { requestsPerSecond: 20, maxConcurrent: 8 } }); // a quota you know
+ * ```
+ */
+export interface RateLimitOptions {
+  /** The most requests a second the client sends, your quota if you know it. Default: learned, unbounded. */
+  requestsPerSecond?: number | undefined;
+  /** The most requests in flight at once. Default: unbounded. */
+  maxConcurrent?: number | undefined;
+  /**
+   * Where the gate keeps what it shares: `memoryRateStore()` for clients of one process, a Redis store across
+   * processes. Default: the client's own, in memory.
+   */
+  store?: RateStore | undefined;
+  /** The name of the shared budget in the store. Default: a hash of the API key (never the key itself). */
+  key?: string | undefined;
+}
+
 /** Options of each call; every method takes them as its last, optional argument. */
 export interface RequestOptions {
   /** Aborts the call, including any wait between retries; the call rejects with `AbortError`. */
@@ -104,6 +129,8 @@ export interface ClientOptions {
   deadlineMs?: number | undefined;
   /** When a failed attempt is sent again: statuses, backoff, `Retry-After` bound, and a `shouldRetry` say. */
   retry?: RetryOptions | undefined;
+  /** The rate gate: a quota, a concurrency bound, a shared store; `false` turns it off (each call retries on its own). */
+  rateLimit?: RateLimitOptions | false | undefined;
   /**
    * Functions run around each call and attempt (add headers, log, trace): see docs/hooks.md. They never see
    * the API key. `workflow-automation-sdk/otel` builds OpenTelemetry spans on them.

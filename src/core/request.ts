@@ -2,6 +2,7 @@
 import type { LevelLogger } from './logger.js';
 import type { RequestOptions, ResponseDetails } from './options.js';
 import type { QueryValue } from './query.js';
+import type { RateGate } from './rate-gate.js';
 import type { Schema } from './schema.js';
 import type { ClientSettings } from './settings.js';
 
@@ -64,5 +65,7 @@ export interface CallHost {
   readonly routes: Routes;
   readonly log: LevelLogger;
   lastKey: string | undefined;
+  /** Every send of the client passes it; `undefined` with `rateLimit: false`. */
+  readonly gate: RateGate | undefined;
   noteDeprecation(endpoint: string, headers: Headers, secrets: readonly string[]): void;
 }

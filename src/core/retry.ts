@@ -3,8 +3,9 @@
  * connection errors, timeouts, 408, 429 and 5xx; a POST only when the service cannot have acted (a 429, or a
  * connection that failed before sending). The rules in full: docs/errors-and-retries.md.
  */
+import { ApiError } from './api-error.js';
 import { parseRetryAfter } from './retry-after.js';
-import { type AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
+import { type AbortSource, now, runPhase, sleepWithin, type PhaseLimits, type PhaseResult } from './timing.js';
 import { safeCause, thrownName } from './redact.js';
 
 /** The longest `Retry-After` the SDK sleeps on by itself; a longer one ends the call with its error (see `retryAfterMs`). */
@@ -55,7 +56,24 @@ export class AttemptFailure extends Error {
 }
 
 /** A response's status and headers: what the retry rules read. */
-type ResponseHead = Pick<Response, 'status' | 'headers'>;
+export type ResponseHead = Pick<Response, 'status' | 'headers'>;
+
+/** A refusal: the service did not act, or asks the client to wait (a 429, or a 503 with a usable `Retry-After`). */
+export function isRefusal({ status, headers }: ResponseHead): boolean {
+  return status === 429 || (status === 503 && parseRetryAfter(headers) !== undefined);
+}
+
+/** What the retry loop needs of the client's rate gate (`rate-gate.ts`). */
+export interface SendGate {
+  /** True when the send may go now; it is then in flight until `report`. */
+  pass(): boolean;
+  /** Waits in line; on `done` the send is in flight until `report`. */
+  wait(limits: PhaseLimits): Promise<PhaseResult<void>>;
+  /** Each passed send's end: its response's head, or `undefined` when it got none. */
+  report(head: ResponseHead | undefined, what: string | (() => string)): void;
+  /** Milliseconds until the gate opens again; 0 when open. */
+  closedForMs(): number;
+}
 
 /** What `retry.shouldRetry` is asked about: one failed attempt. */
 export interface RetryContext {
@@ -113,11 +131,13 @@ export interface RetryPolicy {
   secrets?: readonly string[] | undefined;
   /** A hook the attempt was waiting for when its time ran out: that error ends the call, not retried. */
   hookTimeout?: (() => Error | undefined) | undefined;
-  /** For `shouldRetry`: the attempt's URL without secrets. */
-  shownUrl?: string | undefined;
+  /** For `shouldRetry`, the gate's log and its error: the attempt's URL without secrets. */
+  shownUrl?: (() => string) | undefined;
   onRetry?: ((retry: number, reason: number | string, waitMs: number) => void) | undefined;
   /** The `beforeRetry` hook: a returned promise is awaited within the signal and deadline. */
   beforeRetry?: ((status: number | undefined, error: string | undefined, delayMs: number) => Promise<void> | undefined) | undefined;
+  /** The client's rate gate: each attempt passes it first, and reports its response to it. */
+  gate?: SendGate | undefined;
 }
 
 /** A failed attempt as the rules see it; `error` is what `shouldRetry` is shown, not the core's wrapper. */
@@ -160,7 +180,7 @@ function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boole
   try {
     const { status, mayHaveActed } = judged;
     const error = judged.error === undefined ? undefined : safeCause(judged.error, policy.secrets ?? []);
-    said = shouldRetry({ method: policy.method, url: policy.shownUrl ?? '', attempt, status, error, mayHaveActed });
+    said = shouldRetry({ method: policy.method, url: policy.shownUrl?.() ?? '', attempt, status, error, mayHaveActed });
   } catch (error) {
     throw new AttemptFailure({ kind: 'should-retry', cause: error });
   }
@@ -197,31 +217,59 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
   return now() + (timeoutMs + MAX_BACKOFF_MS) * (maxRetries + 1);
 }
 
+/**
+ * Waits in the gate's line, within the call's signal and deadline (not its `timeoutMs`, which bounds one
+ * attempt on the wire); returns how long. Held past the deadline, the call ends with a `RateLimitError`.
+ */
+async function passGate(gate: SendGate, policy: RetryPolicy, heldMs: number): Promise<number> {
+  if (gate.pass()) return 0;
+  const started = now();
+  const result = await gate.wait(policy);
+  const held = now() - started;
+  if (result.type === 'deadline') {
+    const message = `Not sent: waited ${Math.round(heldMs + held)} ms at the client's rate gate, until the call's deadline`;
+    throw ApiError.from({ status: 429, method: policy.method, url: policy.shownUrl?.() ?? '', headers: {}, body: undefined, message });
+  }
+  if (result.type !== 'done') throw endOf(result);
+  return held;
+}
+
 /** Resolves with the last HTTP response (an error status included, for the caller to map), or rejects with the last attempt's error. */
 export async function withRetries<T extends ResponseHead>(attempt: (abort: AbortSource) => Promise<T>, policy: RetryPolicy): Promise<T> {
-  const { maxRetries, timeoutMs, signal, deadline } = policy;
-  for (let retry = 1; ; retry++) {
+  const { maxRetries, timeoutMs, signal, deadline, gate } = policy;
+  // `counted`: retries that count against maxRetries; a 429 retried through the gate does not.
+  for (let retry = 1, counted = 1, heldMs = 0; ; retry++) {
+    if (gate) heldMs += await passGate(gate, policy, heldMs);
     const attemptEnd = now() + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
+    gate?.report(result.type === 'done' ? result.value : undefined, () => `${policy.method} ${policy.shownUrl?.() ?? ''}`);
     // The call's deadline ends the call: nothing is retried after it.
     if (result.type === 'aborted' || (result.type === 'deadline' && deadline <= attemptEnd)) throw endOf(result);
     const hookTimedOut = result.type === 'deadline' ? policy.hookTimeout?.() : undefined;
     if (hookTimedOut) throw hookTimedOut;
     const outcome =
       result.type === 'done' ? result.value : { error: result.type === 'failed' ? result.error : new AttemptFailure({ kind: 'timeout' }) };
-    const wait = retry > maxRetries || now() >= deadline ? undefined : retryDelay(outcome, retry, policy);
-    if (wait === undefined || now() + wait > deadline) {
+    // A refusal closed the gate: its retry waits there, in line, not on a timer of its own.
+    const refused = gate !== undefined && 'status' in outcome && isRefusal(outcome);
+    const free = refused && outcome.status === 429 && maxRetries > 0;
+    let wait = (counted > maxRetries && !free) || now() >= deadline ? undefined : retryDelay(outcome, retry, policy);
+    if (wait !== undefined && refused) wait = gate.closedForMs();
+    // Refused until after the deadline, the call still waits in line: it ends there, saying how long it waited.
+    if (wait === undefined || (!refused && now() + wait > deadline)) {
       if ('error' in outcome) throw outcome.error;
       return outcome;
     }
     // Only an AttemptFailure is ever retried.
     const failed = 'error' in outcome ? failureName(outcome.error as AttemptFailure) : undefined;
     const status = 'status' in outcome ? outcome.status : undefined;
-    policy.onRetry?.(retry, failed ?? status!, wait);
+    if (!free) {
+      counted++;
+      policy.onRetry?.(retry, failed ?? status!, wait);
+    }
     const pending = policy.beforeRetry?.(status, failed, wait);
     const hooked = pending && (await runPhase(() => pending, { signal, deadline }));
     if (hooked && hooked.type !== 'done') throw hooked.type === 'failed' ? hooked.error : endOf(hooked);
     // An abort cuts the sleep short; the next phase then starts aborted and ends the loop.
-    await sleepWithin(wait, { signal, deadline });
+    if (!refused) await sleepWithin(wait, { signal, deadline });
   }
 }

@@ -5,12 +5,22 @@
  */
 import * as z from 'zod/mini';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
+import { ValidationError } from './errors.js';
 import { chooseTransport } from './choose-transport.js';
 import type { Hooks } from './hooks.js';
 import { clientLogger } from './logger.js';
-import { readEnv, type ApiKeySource, type ClientOptions, type LogLevel, type NodeAgent, type RequestOptions } from './options.js';
+import {
+  readEnv,
+  type ApiKeySource,
+  type ClientOptions,
+  type LogLevel,
+  type NodeAgent,
+  type RateLimitOptions,
+  type RequestOptions,
+} from './options.js';
+import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
-import { checked, checkInput } from './schema.js';
+import { checked, checkInput, safeParse, toIssues } from './schema.js';
 import { userAgent } from './user-agent.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
@@ -92,6 +102,31 @@ function buildSchemas() {
     shouldRetry: z.optional(func<RetryOptions['shouldRetry']>()),
   } satisfies Record<keyof RetryOptions, unknown>);
 
+  const rateLimitObject = z.strictObject({
+    requestsPerSecond: z.optional(checked<number>('a number of requests > 0', (v) => Number.isFinite(v) && (v as number) > 0)),
+    maxConcurrent: z.optional(checked<number>('a whole number > 0', (v) => Number.isSafeInteger(v) && (v as number) > 0)),
+    store: z.optional(
+      checked<RateStore>('a RateStore (book, read, close and setPace functions)', (v) =>
+        ['book', 'read', 'close', 'setPace'].every((name) => typeof (v as Record<string, unknown> | null)?.[name] === 'function'),
+      ),
+    ),
+    key: z.optional(checked<string>('a non-empty string', (v) => typeof v === 'string' && v.length > 0)),
+  } satisfies Record<keyof RateLimitOptions, unknown>);
+  // `false`, or the object checked field by field, so that an issue names its field (a union would not).
+  const rateLimit = z
+    .custom<RateLimitOptions | false>((v) => v === false || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
+      error: 'must be false or an object',
+    })
+    .check(
+      z.superRefine((value, context) => {
+        const result = value === false ? undefined : safeParse(rateLimitObject, value);
+        if (result && !result.success) {
+          for (const { path, message } of toIssues(result.error))
+            context.addIssue({ code: 'custom', path: [...path], message, input: undefined });
+        }
+      }),
+    );
+
   const clientOptions = z
     .object({
       ...shared,
@@ -100,6 +135,7 @@ function buildSchemas() {
       apiPrefix: z.optional(z.string()),
       authPath: z.optional(z.string()),
       retry: z.optional(retryOptions),
+      rateLimit: z.optional(rateLimit),
       hooks: z.optional(
         z.strictObject({
           beforeRequest: hook(),
@@ -108,6 +144,7 @@ function buildSchemas() {
           onSuccess: hook(),
           onError: hook(),
           onWait: hook(),
+          onRateLimit: hook(),
         } satisfies Record<keyof Hooks, unknown>),
       ),
       fetch: z.optional(func<ClientOptions['fetch']>()),
@@ -155,11 +192,12 @@ export function clientSettings(options: ClientOptions) {
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
   const transport = chooseTransport(checked);
+  const apiKey = checked.apiKey ?? readEnv('WFA_API_KEY');
   return {
     baseUrl: checked.baseUrl ?? readEnv('WFA_BASE_URL'),
     apiPrefix: checked.apiPrefix,
     authPath: checked.authPath,
-    apiKey: checked.apiKey ?? readEnv('WFA_API_KEY'),
+    apiKey,
     keyFromEnv: checked.apiKey === undefined,
     log: clientLogger(checked.logger, checked.logLevel),
     transport: transport.send,
@@ -172,9 +210,21 @@ export function clientSettings(options: ClientOptions) {
     maxRetries: checked.maxRetries ?? 2,
     deadlineMs: checked.deadlineMs,
     retry: checked.retry && { ...checked.retry, statuses: checked.retry.statuses && [...checked.retry.statuses] },
+    /** `false`: no gate. */
+    rateLimit: rateLimitOf(checked.rateLimit, apiKey),
     /** `undefined` when no hook is set, so that a call without hooks checks one field. */
     hooks: Object.keys(hooks).length ? hooks : undefined,
     validateResponses: checked.validateResponses ?? true,
     maxResponseBytes: checked.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
+}
+
+/** A shared store's budget is named by `key`, or by a hash of a key known now: a key function's is not. */
+function rateLimitOf(given: RateLimitOptions | false | undefined, apiKey: ApiKeySource | undefined): RateLimitOptions | false {
+  if (given === false) return false;
+  if (given?.store && given.key === undefined && typeof apiKey !== 'string') {
+    const message = 'is required with a store when apiKey is a function or absent: it names the shared budget';
+    throw new ValidationError('client options', [{ path: ['rateLimit', 'key'], message, code: 'custom' }]);
+  }
+  return { ...given };
 }

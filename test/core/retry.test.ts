@@ -207,8 +207,15 @@ describe('what counts as a Retry-After', () => {
 
   it('an unreadable Retry-After falls back to the backoff', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    server.use(sequence('get', [429], { 'retry-after': 'soon' }));
+    server.use(sequence('get', [503], { 'retry-after': 'soon' }));
     const settled = await settle(call.get(client()));
     expect(settled).toMatchObject({ ok: true, elapsedMs: 375 });
+  });
+
+  // A 429 closes the client's rate gate: for its Retry-After, or without a usable one, a second.
+  it('an unreadable Retry-After on a 429 counts as none: the rate gate closes for its default second', async () => {
+    server.use(sequence('get', [429], { 'retry-after': 'soon' }));
+    const settled = await settle(call.get(client()));
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 1_000 });
   });
 });

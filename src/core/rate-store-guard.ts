@@ -1,0 +1,119 @@
+/**
+ * A shared `RateStore`, asked within a time bound: while it throws, rejects or is slow, the gate's own memory
+ * store stands in for a while, with one warning per outage, so no call fails or waits because of the store.
+ */
+import type { LevelLogger } from './logger.js';
+import { thrownName } from './redact.js';
+import { memoryRateStore, type RateState, type RateStore } from './rate-store.js';
+import { now } from './timing.js';
+
+/** A store call slower than this is a failing store. */
+const STORE_TIMEOUT_MS = 250;
+/** After a store failed, the gate paces on its own this long before asking it again. */
+const STORE_RETRY_MS = 5000;
+
+export const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+export class GuardedStore {
+  /** The given store; `undefined` for the default, the gate's own. */
+  readonly shared: RateStore | undefined;
+  readonly #local = memoryRateStore();
+  readonly #log: LevelLogger;
+  #key: string | undefined;
+  #downUntil = 0;
+  #failing = false;
+
+  constructor(shared: RateStore | undefined, key: string | undefined, apiKey: string | undefined, log: LevelLogger) {
+    this.shared = shared;
+    this.#key = key;
+    this.#log = log;
+    if (shared && key === undefined) void this.#hashKey(apiKey);
+  }
+
+  /** The epoch ms the next send may go at, booked in the shared store or, without one, in the gate's own. */
+  book(nowMs: number, intervalMs: number): number | PromiseLike<number> {
+    const local = () => this.#local.book('', nowMs, intervalMs, 1) as number;
+    return this.#ask('book', (store, key) => store.book(key, nowMs, intervalMs, 1), local);
+  }
+
+  /** Fire and forget: the gate's state already changed; the store tells the others. */
+  tell(what: string, ask: (store: RateStore, key: string) => unknown): void {
+    if (!this.shared) return;
+    const answer = this.#ask(what, ask, () => undefined);
+    if (isThenable(answer)) void answer.then(undefined, () => undefined);
+  }
+
+  /** The shared state, or `undefined` without a working store. */
+  read(): RateState | undefined | PromiseLike<RateState | undefined> {
+    return this.#ask<RateState | undefined>(
+      'read',
+      (store, key) => store.read(key),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Asks the shared store, or `fallback` while it is failing (or has no key yet). A throw, a rejection or a
+   * wait past {@link STORE_TIMEOUT_MS} falls back too; nothing here rejects.
+   */
+  #ask<T>(what: string, ask: (store: RateStore, key: string) => T | PromiseLike<T>, fallback: () => T): T | PromiseLike<T> {
+    const store = this.shared;
+    const key = this.#key;
+    if (!store || key === undefined || now() < this.#downUntil) return fallback();
+    let answer: T | PromiseLike<T>;
+    try {
+      answer = ask(store, key);
+    } catch (error) {
+      this.#failed(what, thrownName(error));
+      return fallback();
+    }
+    if (!isThenable(answer)) return answer;
+    return new Promise<T>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#failed(what, `no answer within ${STORE_TIMEOUT_MS} ms`);
+        resolve(fallback());
+      }, STORE_TIMEOUT_MS);
+      answer.then(
+        (value) => {
+          clearTimeout(timer);
+          if (this.#failing && now() >= this.#downUntil) {
+            this.#failing = false;
+            this.#log.log('info', 'rate store: answering again; the budget is shared again');
+          }
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          this.#failed(what, thrownName(error));
+          resolve(fallback());
+        },
+      );
+    });
+  }
+
+  /** `reason`: the error's name only, since a store's message may quote its URL, password included. */
+  #failed(what: string, reason: string): void {
+    this.#downUntil = now() + STORE_RETRY_MS;
+    if (this.#failing) return;
+    this.#failing = true;
+    this.#log.log(
+      'warn',
+      `rate store: ${what} failed (${reason}); pacing on this client alone, the store is asked again in ${STORE_RETRY_MS} ms`,
+    );
+  }
+
+  /** A shared budget's default name: a hash of the API key, never the key itself. */
+  async #hashKey(apiKey: string | undefined): Promise<void> {
+    const subtle = globalThis.crypto?.subtle;
+    if (apiKey === undefined || !subtle) {
+      this.#log.log(
+        'warn',
+        'rateLimit.store without rateLimit.key, and no string apiKey to name the budget by: pacing on this client alone',
+      );
+      return;
+    }
+    const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(apiKey)));
+    this.#key = `wfa:rate:${Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  }
+}
