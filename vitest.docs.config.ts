@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^workflow-automation-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^workflow-automation-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^workflow-automation-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^workflow-automation-sdk\/funcs$/, replacement: src('funcs.ts') },
       { find: /^workflow-automation-sdk$/, replacement: src('index.ts') },
     ],
   },
