@@ -167,6 +167,8 @@ export class Call<T> {
     const { settings, log } = this.core;
     return {
       method,
+      // Of the request as the endpoint sends it: not of the GET a 303 turns it into.
+      idempotent: this.req.idempotent === true && method === this.method,
       maxRetries: this.options.maxRetries ?? settings.maxRetries,
       timeoutMs: this.timeoutMs,
       signal: this.options.signal,

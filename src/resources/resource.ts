@@ -100,6 +100,7 @@ export function requestOf<K extends Exclude<EndpointName, ListName>>(
     body: checked,
     auth: endpoint.auth,
     secrets: endpoint.secrets?.map((field) => checked?.[field]),
+    idempotent: endpoint.idempotent,
     response: response && {
       name: response.name,
       hideBody: response.hideBody,
