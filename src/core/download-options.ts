@@ -1,6 +1,5 @@
 /** The options of a download and their schema, parsed once before anything is sent. */
 import * as z from 'zod/mini';
-import { WfaError } from './errors.js';
 import { checked } from './schema.js';
 import { abortSignal, func, milliseconds, retries } from './settings.js';
 
@@ -50,9 +49,4 @@ export function downloadOptionsSchema() {
       maxRetries: z.optional(retries()),
     }),
   );
-}
-
-/** `builds.downloadToFile` where there is no file system: a browser, a Worker, or Node before 20.16. */
-export function noFileSystem(): WfaError {
-  return new WfaError('downloadToFile needs Node 20.16 or later, Bun or Deno: use builds.download() for a stream');
 }

@@ -135,3 +135,8 @@ export class WebhookParseError extends WfaError {
     this.path = formatPath(path);
   }
 }
+
+/** `builds.downloadToFile` where there is no file system: a browser, a Worker, or Node before 20.16. */
+export function noFileSystem(): WfaError {
+  return new WfaError('downloadToFile needs Node 20.16 or later, Bun or Deno: use builds.download() for a stream');
+}

@@ -4,8 +4,7 @@
  * `node:fs` comes from `process.getBuiltinModule` when called, so neither browser bundles nor Workers see it.
  */
 import type { Transfer } from './transfer.js';
-import { noFileSystem } from './download-options.js';
-import { ValidationError, WfaError } from './errors.js';
+import { noFileSystem, ValidationError, WfaError } from './errors.js';
 
 /** What `builds.downloadToFile` resolves with. */
 export interface DownloadedFile {

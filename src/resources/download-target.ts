@@ -1,6 +1,6 @@
 /** From what `builds.download` and `downloadToFile` are given (a build, its id, a workflow) to a started transfer. */
-import { downloadOptionsSchema, noFileSystem, type DownloadOptions } from '../core/download-options.js';
-import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
+import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
+import { BuildFailedError, noFileSystem, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
 import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
 import { checkInput, idSegment } from '../core/schema.js';
