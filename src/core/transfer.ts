@@ -10,7 +10,7 @@ import type { LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
-import { abortWith, type Transport, type TransportResponse } from './transport.js';
+import { abortWith, contentEncoded, type Transport, type TransportResponse } from './transport.js';
 
 /** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
 export interface TransferSpec extends DownloadOptions {
@@ -196,7 +196,7 @@ export class Transfer {
   }
 
   #accept({ headers, status, body }: TransportResponse, resuming: boolean): void {
-    const encoded = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
+    const encoded = contentEncoded(headers);
     const etag = headers.get('etag');
     const strong = etag && !etag.startsWith('W/') ? etag : undefined;
     // Weakly compared: a weak ETag cannot go in If-Range, but a different one still means another artifact.

@@ -78,6 +78,11 @@ export async function letGo(body: AsyncIterable<Uint8Array> | null | undefined):
   await Promise.resolve(body?.[Symbol.asyncIterator]().return?.()).catch(() => undefined);
 }
 
+/** True when a body is content-encoded: transports undo gzip, br and deflate, so its Content-Length is the wire's. */
+export function contentEncoded(headers: Headers): boolean {
+  return (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
+}
+
 /** Statuses whose response has no body, as `fetch` gives them (the Fetch standard's null body statuses); a `Response` refuses one. */
 export const NULL_BODY = new Set([101, 204, 205, 304]);
 
