@@ -5,7 +5,7 @@
  */
 import { hideUrl, hostError, isNetworkError, requestArtifact } from './artifact-request.js';
 import type { DownloadOptions } from './download-options.js';
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, abortedBy, pastDeadline } from './errors.js';
 import type { LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
@@ -129,7 +129,7 @@ export class Transfer {
 
   #pastDeadline(): TimeoutError {
     const { deadlineMs } = this.#spec;
-    return new TimeoutError(`Downloading ${withoutQuery(this.#url)} ran past its deadline (${deadlineMs} ms)`, deadlineMs ?? 0, 'deadline');
+    return pastDeadline(`Downloading ${withoutQuery(this.#url)}`, deadlineMs ?? 0);
   }
 
   /** Turns an ending other than data into the SDK's error, or into a retry when one is allowed. */
@@ -137,7 +137,7 @@ export class Transfer {
     this.cancel();
     const { signal, deadline, timeoutMs, maxRetries, restartable } = this.#spec;
     const shown = withoutQuery(this.#url);
-    const aborted = (cause: unknown) => new AbortError(`Downloading ${shown} was aborted by its signal`, { cause });
+    const aborted = (cause: unknown) => abortedBy(`Downloading ${shown}`, cause);
     if (result.type === 'aborted') throw aborted(result.reason);
     if (result.type === 'deadline' && now() >= deadline) throw this.#pastDeadline();
     if (result.type === 'failed' && !isNetworkError(result.error)) throw result.error;

@@ -1,6 +1,6 @@
 /** From what `builds.download` and `downloadToFile` are given (a build, its id, a workflow) to a started transfer. */
 import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
-import { BuildFailedError, noFileSystem, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
+import { BuildFailedError, noFileSystem, TimeoutError, ValidationError, WfaError, pastDeadline } from '../core/errors.js';
 import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
 import { checkInput, idSegment } from '../core/schema.js';
@@ -68,7 +68,7 @@ async function readUrl(builds: Resource, id: string, options: DownloadOptions & 
   }).catch((error: unknown) => {
     // The read's own deadline is what was left of the download's: the error names the download's.
     if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
-      throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
+      throw pastDeadline(`Downloading build ${id}`, deadlineMs);
     throw error;
   });
   const end = buildEnd(build.status);
