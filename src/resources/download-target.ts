@@ -3,6 +3,7 @@ import { downloadOptionsSchema, type DownloadOptions } from '../core/download-op
 import { BuildFailedError, noFileSystem, TimeoutError, ValidationError, WfaError, pastDeadline } from '../core/errors.js';
 import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
+import { hasCredentials } from '../core/url.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
@@ -34,8 +35,7 @@ function urlProblem(url: string): string | undefined {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed) return 'is not a valid URL; it is not shown';
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
-  if (parsed.username !== '' || parsed.password !== '')
-    return 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
+  if (hasCredentials(parsed)) return 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
   return undefined;
 }
 
