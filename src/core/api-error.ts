@@ -52,7 +52,7 @@ export class ApiError extends WfaError {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    const requestId = requestIdOf((name) => init.headers[name]);
+    const requestId = init.headers['x-request-id'] ?? init.headers['request-id'];
     const reason = init.message ?? messageFromBody(init.status, init.body);
     super(`${init.status} ${reason} (${init.method} ${pathOf(init.url)}${requestId ? `, request id ${requestId}` : ''})`);
     this.status = init.status;
@@ -173,9 +173,4 @@ export function messageFromBody(status: number, body: unknown): string {
     if (text) return text;
   }
   return fallback;
-}
-
-/** The service's request id, from whichever of its two headers it sent. */
-export function requestIdOf(header: (name: string) => string | null | undefined): string | undefined {
-  return header('x-request-id') ?? header('request-id') ?? undefined;
 }

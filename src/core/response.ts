@@ -1,6 +1,6 @@
 /** What a call hands back from a response: its body parsed and checked, its details, its headers with secrets removed. */
 import { ApiError, ResponseValidationError, type Issue } from './errors.js';
-import { messageFromBody, pathOf, requestIdOf } from './api-error.js';
+import { messageFromBody, pathOf } from './api-error.js';
 import type { ResponseDetails } from './options.js';
 import type { ResponseSpec } from './request.js';
 import { redact, redactAndCut, redactText } from './redact.js';
@@ -65,7 +65,7 @@ export function responseDetails(
       return shown;
     },
     get requestId() {
-      return requestIdOf((name) => this.headers.get(name));
+      return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
     },
     get url() {
       return redactText(url, secrets);
