@@ -93,9 +93,11 @@ export default [
   // The budget for the client is 20 kB (the redesign measured 18.4); response details, deadlines, paging helpers,
   // gateway prefixes, the key rule and hooks took what an app loads up front past it; then redaction of secrets
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
-  // These gates stop growth; getting back under 20 is open work (bench/README.md).
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '28.1 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '31.2 kB' }),
+  // These gates stop growth; getting back under 20 is open work (bench/README.md). The rate gate (the fleet issue)
+  // took them to 31.3 and 34.4; issue 34's lazy schemas and Node-only seams brought them to 30.65 and 33.2, still
+  // over its budget of 24 KiB (24.6 kB) for a one-call app with new Client().
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.7 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.3 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '10 kB' }),
@@ -110,11 +112,11 @@ export default [
     limit: '3.5 kB',
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
-  // below), of build waits or of downloads. The budget is 18 kB (KiB); see bench/README.md for where it stands.
+  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met: see bench/README.md.
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '22.6 kB',
+    limit: '25.9 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
