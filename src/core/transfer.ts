@@ -6,7 +6,7 @@
 import { hideUrl, hostError, isNetworkError, requestArtifact } from './artifact-request.js';
 import type { DownloadOptions } from './download-options.js';
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, abortedBy, pastDeadline } from './errors.js';
-import type { LevelLogger } from './logger.js';
+import { observe, type LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
@@ -275,11 +275,7 @@ export class Transfer {
     const { onProgress, log } = this.#spec;
     if (!onProgress || this.#skip > 0) return;
     const report = (error: unknown) => log.log('warn', `onProgress of a download failed (${thrownName(error)}); the download goes on`);
-    try {
-      Promise.resolve(onProgress({ bytes: this.#received, total: this.#total })).catch(report);
-    } catch (error) {
-      report(error);
-    }
+    observe(() => onProgress({ bytes: this.#received, total: this.#total }), report);
   }
 }
 
