@@ -11,23 +11,17 @@ const FORBIDDEN = [
   [/(^|\/)node_modules\/ky\//, 'ky'],
   [/(^|\/)node_modules\/@opentelemetry\//, '@opentelemetry'],
   [/(^|\/)src\/otel\/|(^|\/)dist\/otel\./, 'the otel entry'],
-  // Bundled, that is: the dynamic import that loads it on Node stays in the bundle, unfollowed (`nodeOnly`).
+  // A browser resolves `#node-parts` to none of the Node-only parts (src/core/node-parts.ts), not even lazily.
   [/(^|\/)dist\/node-transport-[^/]*\.js$/, 'the Node transport'],
+  [/(^|\/)dist\/write-to-file-[^/]*\.js$/, 'the file writer'],
 ];
-// The Node transport is imported only on Node (src/core/choose-transport.ts); a browser never loads it.
-const nodeOnly = {
-  name: 'node-transport-unfollowed',
-  setup(build) {
-    build.onResolve({ filter: /node-transport-/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
-    );
-  },
-};
-const guard = (allowOtel) => ({
+// Node-only code bundled into another chunk shows only in the text: zod's compiled parser keeps its name.
+const NODE_ONLY_STRINGS = ['$ZodObjectJIT', 'node:http is not available', 'is in a folder that does not exist'];
+const guard = (allowOtel, refuse) => ({
   name: 'no-ky-no-otel',
   setup(build) {
     build.initialOptions.metafile = true;
-    build.onEnd((result) => {
+    build.onEnd(async (result) => {
       const metaInputs = result.metafile?.inputs ?? {};
       // Bundled modules, and what they import that stays external (size-limit leaves peers such as
       // @opentelemetry/api out, so otel code, wherever tsup's splitting put it, shows as that import).
@@ -41,6 +35,8 @@ const guard = (allowOtel) => ({
         const found = inputs.filter((input) => pattern.test(input));
         if (found.length) throw new Error(`the bundle holds ${what}: ${found.slice(0, 3).join(', ')}`);
       }
+      await refuseStrings(result, NODE_ONLY_STRINGS, 'Node-only code');
+      await refuseStrings(result, refuse, 'code of what it does not call');
     });
   },
 });
@@ -50,40 +46,36 @@ const guard = (allowOtel) => ({
  * would drop the entry's exports and so shake off what an app may import); and the guard: no ky anywhere, and no
  * OpenTelemetry or otel code but in the /otel entry.
  */
-const check = ({ allowOtel = false, ...options }) => ({
+const check = ({ allowOtel = false, refuse = [], ...options }) => ({
   gzip: true,
   modifyEsbuildConfig: (config) => ({
     ...config,
     format: 'esm',
     platform: 'browser',
     metafile: true,
-    plugins: [...(config.plugins ?? []), nodeOnly, guard(allowOtel)],
+    plugins: [...(config.plugins ?? []), guard(allowOtel, refuse)],
   }),
   ...options,
 });
 
 // Code an app loads by `import()` only on first use: a webhook endpoint's confirm and dedupe (src/webhooks/guard.ts,
-// confirm.ts), downloads' transfer (src/core/transfer.ts, write-to-file.ts), and on Node the Node transport. The
+// confirm.ts) and downloads' transfer (src/core/transfer.ts). The
 // "up front" checks measure what an app loads before that, dynamic imports left unfollowed, and fail if that
 // code is in it anyway.
-const LAZY_STRINGS = [
-  'not confirmed by the service',
-  'Webhook dedupe store',
-  'The connection failed while downloading',
-  'node:http is not available',
-];
+const LAZY_STRINGS = ['not confirmed by the service', 'Webhook dedupe store', 'The connection failed while downloading'];
+async function refuseStrings(result, strings, what) {
+  const { readFile } = await import('node:fs/promises');
+  for (const file of Object.keys(result.metafile?.outputs ?? {})) {
+    const text = await readFile(file, 'utf8');
+    const found = strings.filter((s) => text.includes(s));
+    if (found.length) throw new Error(`${file} holds ${what} (${found.join(', ')})`);
+  }
+}
 const unfollowed = {
   name: 'dynamic-imports-unfollowed',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
-    build.onEnd(async (result) => {
-      const { readFile } = await import('node:fs/promises');
-      for (const file of Object.keys(result.metafile?.outputs ?? {})) {
-        const text = await readFile(file, 'utf8');
-        const found = LAZY_STRINGS.filter((s) => text.includes(s));
-        if (found.length) throw new Error(`${file} holds code meant to load lazily (${found.join(', ')})`);
-      }
-    });
+    build.onEnd((result) => refuseStrings(result, LAZY_STRINGS, 'code meant to load lazily'));
   },
 };
 const upFront = (options) => {
@@ -101,12 +93,11 @@ export default [
   // The budget for the client is 20 kB (the redesign measured 18.4); response details, deadlines, paging helpers,
   // gateway prefixes, the key rule and hooks took what an app loads up front past it; then redaction of secrets
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
-  // These gates stop growth; getting back under 20 is open work (bench/README.md). The fourth outside look took
-  // 0.55 kB more: credential fields redacted in text, an agent of the other protocol refused, the service's own
-  // 404, a malformed header name refused on fetch, errors' toJSON, a deep body's depth; and Workflow's updated_at. Build waits' shared poll
-  // schedule, builds.notify and builds.waitForAll (issue 32) took 1.4 more.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.1 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.2 kB' }),
+  // These gates stop growth; getting back under 20 is open work (bench/README.md). The rate gate (the fleet issue)
+  // took them to 31.3 and 34.4; issue 34's lazy schemas and Node-only seams brought them to 30.65 and 33.2, still
+  // over its budget of 24 KiB (24.6 kB) for a one-call app with new Client().
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.7 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.3 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -123,6 +114,20 @@ export default [
     name: 'import { createWebhookHandler } from /webhooks, without confirm or dedupe',
     import: { 'dist/webhooks.js': '{ createWebhookHandler }' },
     limit: '3.75 kB',
+  }),
+  // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
+  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met: see bench/README.md.
+  check({
+    name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
+    import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
+    limit: '25.9 kB',
+    refuse: [
+      'must be snake_case',
+      'must change at least one field',
+      'must be an email address',
+      'must not be less than intervalMs',
+      'nothing to download',
+    ],
   }),
   // The root entry shakes as well as the subpaths do: error classes alone carry neither zod nor the client.
   check({

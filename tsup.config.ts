@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 // The version the User-Agent names, fixed at build time (src/core/user-agent.ts).
@@ -8,6 +9,7 @@ const define = { __WFA_VERSION__: JSON.stringify(version) };
 
 const entry = {
   index: 'src/index.ts',
+  funcs: 'src/funcs.ts',
   webhooks: 'src/webhooks/index.ts',
   testing: 'src/testing/index.ts',
   'testing-msw': 'src/testing/msw.ts',
@@ -15,8 +17,28 @@ const entry = {
   redis: 'src/redis/index.ts',
 };
 
+// src/core/node-parts.ts and file-writer.ts are the package's `#node-parts` and `#file-writer` imports
+// (package.json `imports`): Node resolves each to itself, every other runtime to its `.browser.ts`, so a browser
+// bundler never sees the Node-only parts.
+const SEAMS = ['node-parts', 'file-writer'];
+const seams: Plugin = {
+  name: 'node-only-seams',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`/(${SEAMS.join('|')})\\.js$`) }, ({ path, kind }) =>
+      kind === 'entry-point' ? undefined : { path: `#${path.replace(/^.*\/|\.js$/g, '')}`, external: true },
+    );
+  },
+};
+const seamEntries = Object.fromEntries(
+  SEAMS.flatMap((seam) => [
+    [seam, `src/core/${seam}.ts`],
+    [`${seam}.browser`, `src/core/${seam}.browser.ts`],
+  ]),
+);
+
 const library = {
-  entry,
+  entry: { ...entry, ...seamEntries },
+  esbuildPlugins: [seams],
   target: 'es2022',
   platform: 'neutral',
   // No source maps in the package: docs/design.md, "No source maps in the package".
@@ -50,7 +72,7 @@ export default defineConfig([
     format: ['cjs'],
     // One copy of the types, the CommonJS one (`.d.cts`); `@internal` members, and the types only they use,
     // stay out of it (and out of autocomplete).
-    dts: { compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
+    dts: { entry, compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
   },
   {
     ...library,

@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^workflow-automation-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^workflow-automation-sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^workflow-automation-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^workflow-automation-sdk\/funcs$/, replacement: src('funcs.ts') },
       { find: /^workflow-automation-sdk$/, replacement: src('index.ts') },
     ],
   },

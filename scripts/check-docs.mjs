@@ -9,13 +9,17 @@
  *   ```
  *
  * `npm run check:docs` runs this, then `tsc -p examples/docs` and the examples that are vitest tests
- * (vitest.docs.config.ts). `node scripts/check-docs.mjs --write` copies the files into their blocks.
+ * (vitest.docs.config.ts). `node --import tsx scripts/check-docs.mjs --write` copies the files into their blocks.
  *
  * It also compares every version of this SDK that the README or a guide names with package.json's: in
  * `workflow-automation-sdk/X.Y.Z` (a User-Agent) or `…@X.Y.Z` exactly, and in "version X.Y" (which in these
  * texts always means this SDK's) never a later one, nor the current one after "up to", "until" or "before".
+ *
+ * And every endpoint of the table (src/resources/endpoints.ts) is documented: its method in the README's
+ * Resources table, its function in the guides' list of `/funcs`.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ENDPOINTS } from '../src/resources/endpoints.js';
 
 const CODE = /^(ts|typescript|tsx|js|javascript|mjs|cjs|mts|cts)$/;
 const BLOCK = /^```([\w-]*)(?:[ \t]+(\S+))?[ \t]*\n([\s\S]*?)^```$/gm;
@@ -48,7 +52,7 @@ for (const guide of guides) {
     included.add(file);
     const want = `${readFileSync(file, 'utf8').replace(/\n+$/, '')}\n`;
     if (body === want) return block;
-    if (!write) problems.push(`${where}: differs from ${file} (node scripts/check-docs.mjs --write copies it in)`);
+    if (!write) problems.push(`${where}: differs from ${file} (node --import tsx scripts/check-docs.mjs --write copies it in)`);
     // The body after the opening fence (a plain replace of an empty body would write before the fence).
     return block.replace(/^(```[^\n]*\n)[\s\S]*(?=^```$)/m, (_, fence) => fence + want);
   });
@@ -78,6 +82,17 @@ for (const file of ['README.md', ...guides]) {
         }
       }
     });
+}
+
+const readme = readFileSync('README.md', 'utf8');
+const guideText = guides.map((file) => readFileSync(file, 'utf8')).join('\n');
+for (const name of Object.keys(ENDPOINTS)) {
+  const [namespace, verb] = name.split('.');
+  const row = readme.split('\n').find((line) => line.startsWith(`| \`client.${namespace}\` |`));
+  if (!row?.includes(`\`${verb}(`))
+    problems.push(`README.md: the Resources table has no \`client.${namespace}\` row naming ${verb}() (${name})`);
+  const func = namespace + verb[0].toUpperCase() + verb.slice(1);
+  if (!new RegExp(`\`${func}\\b`).test(guideText)) problems.push(`docs/: no guide names ${func}, the /funcs function of ${name}`);
 }
 
 for (const p of problems) console.error(`docs: ${p}`);

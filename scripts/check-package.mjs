@@ -37,7 +37,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const load = async (sub) => [await import('workflow-automation-sdk' + sub), require('workflow-automation-sdk' + sub)];
 const names = (m) => Object.keys(m).filter((k) => !['default', 'module.exports', '__esModule'].includes(k)).sort();
-for (const sub of ['', '/webhooks', '/testing', '/testing/msw']) {
+for (const sub of ['', '/funcs', '/webhooks', '/testing', '/testing/msw']) {
   const [esm, cjs] = await load(sub);
   assert.deepEqual(names(esm), names(cjs), sub + ': the same names from import and require');
   assert.ok(names(esm).length > 0, sub);

@@ -30,7 +30,7 @@ const schemas: Record<string, unknown> = {
 const ISSUED_KEY = { type: 'object', properties: Object.fromEntries(KEY_FIELDS.map((field) => [field, { type: 'string' }])) };
 // Each model once, under its name in the table; a reader (the issued key's) is described by hand.
 const named = (name: ModelName, io: 'input' | 'output') => {
-  const model = MODELS[name];
+  const model = MODELS[name]();
   schemas[name] ??= typeof model === 'function' ? ISSUED_KEY : jsonSchemaOf(model, io);
   return ref(name);
 };

@@ -1,7 +1,6 @@
 /** The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them. */
-import { HttpCore } from './core/http.js';
+import type { HttpCore } from './core/http.js';
 import type { ClientOptions, RequestOptions } from './core/options.js';
-import { clientSettings } from './core/settings.js';
 import type { QueryValue } from './core/query.js';
 import { Auth } from './resources/auth.js';
 import type { Credentials } from './resources/credentials.js';
@@ -12,8 +11,9 @@ import { Integrations } from './resources/integrations.js';
 import { Orders } from './resources/orders.js';
 import { Workflows } from './resources/workflows.js';
 import type { ApiPromise } from './resources/api-promise.js';
-import { call } from './resources/resource.js';
-import { PrefixRoutes } from './service/prefix.js';
+import { Core, call } from './resources/resource.js';
+import type { PrefixRoutes } from './service/prefix.js';
+import { openCore, type Parent } from './resources/create-core.js';
 
 /**
  * A call to an endpoint the SDK does not model yet, through the same core (key, prefix, retries, errors).
@@ -63,22 +63,50 @@ export class Client {
   readonly auth: Auth;
   readonly #core: HttpCore;
   readonly #routes: PrefixRoutes;
+  readonly #options: ClientOptions;
+  // Set by `withOptions` for the one constructor call it makes: the public constructor takes options only.
+  static #parent: Parent | undefined;
 
   /**
    * @throws ValidationError naming an invalid option; WfaError when `baseUrl` is missing or not http(s). A missing
    * API key is reported by the first call that needs one, so key issuing works without one.
    */
   constructor(options: ClientOptions = {}) {
-    const settings = clientSettings(options);
-    this.#routes = new PrefixRoutes(settings);
-    this.#core = new HttpCore(settings, this.#routes, settings.log);
-    this.builds = new Builds(this.#core);
-    this.workflows = new Workflows(this.#core);
-    this.orders = new Orders(this.#core);
-    this.integrations = new Integrations(this.#core);
-    this.auth = new Auth(this.#core);
+    const parent = Client.#parent;
+    Client.#parent = undefined;
+    const { http, routes } = openCore(options, parent);
+    this.#options = options;
+    this.#core = http;
+    this.#routes = routes;
+    const core = new Core(http);
+    this.builds = new Builds(core);
+    this.workflows = new Workflows(core);
+    this.orders = new Orders(core);
+    this.integrations = new Integrations(core);
+    this.auth = new Auth(core);
     // Not a method: a class with a computed method name is one a bundler must keep, even when nothing uses it.
     Object.defineProperty(this, inspectSymbol, { value: () => `Client ${JSON.stringify(this.toJSON())}` });
+  }
+
+  /**
+   * A client with these options merged over this one's. It shares this client's connection pool, confirmed path
+   * prefix and rate gate (one budget), unless the options given replace what they come from (`fetch` or `agent`;
+   * `baseUrl`, `apiPrefix` or `authPath`; `rateLimit`). This client is unchanged.
+   *
+   * @throws ValidationError naming an invalid option, as `new Client` does.
+   * @example
+   * ```ts
+   * const patient = client.withOptions({ timeoutMs: 120_000, maxRetries: 5 });
+   * await patient.workflows.list();
+   * ```
+   */
+  withOptions(options: ClientOptions): Client {
+    Client.#parent = { http: this.#core, routes: this.#routes, changed: options ?? {} };
+    try {
+      return new Client({ ...this.#options, ...options });
+    } finally {
+      Client.#parent = undefined;
+    }
   }
 
   /**

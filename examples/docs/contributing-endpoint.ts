@@ -1,8 +1,8 @@
 import type { RequestOptions } from '../../src/core/options.js';
 import type { ApiPromise } from '../../src/resources/api-promise.js';
 import type { ENDPOINTS } from '../../src/resources/endpoints.js';
-import type { Order } from '../../src/resources/order.js';
-import { Resource, send } from '../../src/resources/resource.js';
+import { orderSchema, type Order } from '../../src/resources/order.js';
+import { Resource, coreOf, send, type Core } from '../../src/resources/resource.js';
 import { HttpError, json } from '../../src/testing/responses.js';
 import type { Endpoint } from '../../src/testing/endpoints.js';
 
@@ -11,7 +11,12 @@ export const line = {
   'orders.get': { method: 'GET', path: '/orders/{id}', noun: 'order', response: { name: 'order', model: 'Order' } },
 } satisfies Partial<typeof ENDPOINTS>;
 
-// 2. src/resources/orders.ts: the method.
+// 2. src/resources/orders.ts: the function (the `/funcs` entry), naming its models, and the method, which is it.
+/** `client.orders.get` as a function of a core. */
+export function ordersGet(core: Core, id: string | number, options?: RequestOptions): ApiPromise<Order> {
+  return send(coreOf(core), 'orders.get', { response: orderSchema }, { id, options });
+}
+
 export class Orders extends Resource {
   /**
    * One order by id.
@@ -22,7 +27,7 @@ export class Orders extends Resource {
    * ```
    */
   get(id: string | number, options?: RequestOptions): ApiPromise<Order> {
-    return send(this, 'orders.get', { id, options });
+    return ordersGet(this.core, id, options);
   }
 }
 

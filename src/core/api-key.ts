@@ -2,7 +2,7 @@
  * The API key of one call, and the one rule every key passes whatever its source. A key function may hang, throw
  * or reject: it runs bounded by the call's time and signal, and whatever it does ends in the SDK's own errors.
  */
-import { AbortError, ApiKeyError, TimeoutError } from './errors.js';
+import { ApiKeyError, TimeoutError, abortedBy } from './errors.js';
 import type { ApiKeySource } from './options.js';
 import { now, runPhase } from './timing.js';
 import { safeCause, thrownName, usableSecrets } from './redact.js';
@@ -39,7 +39,7 @@ export async function resolveKey(
   if (typeof source === 'function') {
     const { signal, timeoutMs } = bounds;
     const result = await runPhase(async () => source(), { signal, deadline: now() + timeoutMs });
-    if (result.type === 'aborted') throw new AbortError('The request was aborted by its signal', { cause: result.reason });
+    if (result.type === 'aborted') throw abortedBy('The request', result.reason);
     if (result.type === 'deadline') throw new TimeoutError(`The apiKey function did not return within ${timeoutMs} ms`, timeoutMs);
     if (result.type === 'failed') {
       const cause = safeCause(result.error, usableSecrets([lastKey]));

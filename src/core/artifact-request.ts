@@ -7,7 +7,7 @@ import { AbortError, ApiError, ResponseValidationError, ValidationError } from '
 import { redact, redactText, usableSecrets, withoutQuery } from './redact.js';
 import { parseErrorBody } from './response.js';
 import { letGo, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
-import { isHttpUrl } from './url.js';
+import { hasCredentials, isHttpUrl } from './url.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // As many as `fetch` follows.
@@ -30,7 +30,7 @@ export async function requestArtifact(transport: Transport, request: TransportRe
     const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
     // A network error, as `fetch` gives for these: retried, then a `ConnectionError` that quotes no URL.
     if (hops >= MAX_REDIRECTS) throw new TypeError('redirect count exceeded');
-    if (!next || !isHttpUrl(next.href) || next.username !== '' || next.password !== '')
+    if (!next || !isHttpUrl(next.href) || hasCredentials(next))
       throw new TypeError('redirect to a location that is not an http(s) URL without credentials');
     url = next.href;
   }

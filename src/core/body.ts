@@ -4,7 +4,7 @@
  */
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
-import { letGo, type TransportResponse } from './transport.js';
+import { contentEncoded, letGo, type TransportResponse } from './transport.js';
 
 /** Default `maxResponseBytes`: 4 MiB. A read costs a few times that at peak, so it bounds a runaway response's heap. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -19,8 +19,7 @@ export async function readText(response: TransportResponse, limit: number, trunc
   if (response.body === null) return '';
   // Transports undo gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
   // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read.
-  const encoded = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
-  const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN);
+  const declared = contentEncoded(response.headers) ? NaN : Number(response.headers.get('content-length') ?? NaN);
   if (declared > limit && !truncate) {
     void letGo(response.body);
     return undefined;

@@ -4,7 +4,16 @@
  */
 import { resolveKey } from './api-key.js';
 import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+  WfaError,
+  abortedBy,
+  pastDeadline,
+} from './errors.js';
 import { pathOf } from './api-error.js';
 import { queryString } from './query.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
@@ -75,7 +84,7 @@ export class Call<T> {
     const options = checkRequestOptions(req);
     this.options = options;
     checkCall(req);
-    if (options.signal?.aborted) throw new AbortError('The request was aborted by its signal', { cause: options.signal.reason });
+    if (options.signal?.aborted) throw abortedBy('The request', options.signal.reason);
     this.timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     // One deadline for the whole call: every redirect hop and every route tried run inside it.
     const deadlineMs = options.deadlineMs ?? settings.deadlineMs;
@@ -167,6 +176,8 @@ export class Call<T> {
     const { settings, log } = this.core;
     return {
       method,
+      // Of the request as the endpoint sends it: not of the GET a 303 turns it into.
+      idempotent: this.req.idempotent === true && method === this.method,
       maxRetries: this.options.maxRetries ?? settings.maxRetries,
       timeoutMs: this.timeoutMs,
       signal: this.options.signal,
@@ -227,7 +238,7 @@ export class Call<T> {
   /** The error of `what` running past the call's deadline. */
   protected pastDeadline(what: string, where = ''): TimeoutError {
     const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
-    return new TimeoutError(`${what} ran past the call's deadline (${ms} ms)${where}`, ms, 'deadline');
+    return pastDeadline(what, ms, "the call's", where);
   }
 
   /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
@@ -237,7 +248,7 @@ export class Call<T> {
     const { failure } = error;
     switch (failure.kind) {
       case 'abort':
-        return new AbortError(`${method} ${shownUrl} was aborted by its signal`, { cause: failure.cause });
+        return abortedBy(`${method} ${shownUrl}`, failure.cause);
       case 'deadline':
         return this.pastDeadline(`${method} ${shownUrl}`);
       case 'should-retry':

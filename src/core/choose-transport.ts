@@ -1,7 +1,8 @@
 /**
  * Which transport a client sends through: `node:http` on Node when no `fetch` is given, `fetch` everywhere
- * else. The Node transport is imported on its first request, so browser bundles never load it.
+ * else. The Node transport is imported on its first request, and only Node gets it (node-parts.ts).
  */
+import { loadNodeTransport } from './node-parts.js';
 import type { ClientOptions } from './options.js';
 import { fetchTransport, type Transport } from './transport.js';
 
@@ -26,12 +27,14 @@ export function onNode(): boolean {
 /** The client's transport, from its `fetch` and `agent` options (checked with the client's other options). */
 export function chooseTransport(options: Pick<ClientOptions, 'fetch' | 'agent'>): ChosenTransport {
   const { fetch, agent } = options;
-  if (fetch || (!agent && !onNode())) return { name: 'fetch', send: fetchTransport(options.fetch) };
+  // Only Node gets the Node transport (node-parts.ts): elsewhere an `agent` means nothing.
+  if (fetch || (!agent && !onNode()) || !loadNodeTransport) return { name: 'fetch', send: fetchTransport(options.fetch) };
+  const load = loadNodeTransport;
   let loaded: Transport | undefined;
   let loading: Promise<Transport> | undefined;
   const send: Transport = (request) => {
     if (loaded) return loaded(request);
-    loading ??= import('./node-transport.js').then((module) => {
+    loading ??= load().then((module) => {
       loaded = module.nodeTransport({ agent: options.agent as never });
       return loaded;
     });

@@ -4,7 +4,7 @@
  * network error.
  */
 import { Call, type Outgoing, type Received } from './call.js';
-import { AbortError, WfaError } from './errors.js';
+import { WfaError, abortedBy } from './errors.js';
 import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';
 import type { CoreResponse } from './request.js';
 import { type AbortSource, now, runPhase } from './timing.js';
@@ -139,7 +139,7 @@ export class HookedCall<T> extends Call<T> {
     const result = await runPhase(() => pending, { signal: this.req.signal, deadline });
     if (result.type === 'failed') throw result.error;
     const what = `${this.method} ${this.context('').route}`;
-    if (result.type === 'aborted') return new AbortError(`${what} was aborted by its signal`, { cause: result.reason });
+    if (result.type === 'aborted') return abortedBy(what, result.reason);
     return result.type === 'deadline' ? this.pastDeadline(what, ' in a hook') : undefined;
   }
 }

@@ -20,12 +20,16 @@ export class LevelLogger {
   /** A logger only observes: one that throws or rejects never changes what a call does. */
   log(level: Exclude<LogLevel, 'off'>, message: string, secrets: readonly string[] = []): void {
     if (!this.enabled(level)) return;
-    try {
-      const result: unknown = this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`);
-      Promise.resolve(result).catch(() => undefined);
-    } catch {
-      // An observer's failure is ignored.
-    }
+    observe(() => this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`));
+  }
+}
+
+/** Runs a callback that only observes (a logger, `onProgress`): its throw or rejection goes to `failed`, never to the caller. */
+export function observe(callback: () => unknown, failed: (error: unknown) => void = () => undefined): void {
+  try {
+    Promise.resolve(callback()).catch(failed);
+  } catch (error) {
+    failed(error);
   }
 }
 

@@ -6,7 +6,7 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type * as Zlib from 'node:zlib';
 import { IDEMPOTENT } from './retry.js';
-import { stoppable, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { NULL_BODY, stoppable, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 type Http = typeof import('node:http');
 type Https = typeof import('node:https');
@@ -30,8 +30,6 @@ export interface NodeTransportOptions {
 const KEEP_ALIVE = { keepAlive: true, scheduling: 'lifo', timeout: 4_000 } as const;
 // What `fetch` decodes, so both transports ask for the same encodings.
 const ACCEPT_ENCODING = 'gzip, deflate, br';
-// Statuses whose response has no body, as `fetch` gives them.
-const NULL_BODY = new Set([101, 204, 205, 304]);
 // How a reused keep-alive socket fails when the server had closed it: a reset, a write to a closed pipe, or
 // Node's "socket hang up" (ECONNRESET too).
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);

@@ -33,6 +33,8 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
   secrets?: readonly (string | undefined)[] | undefined;
   /** The path's template (`/workflows/{id}`), naming the endpoint; default: the path. */
   route?: string | undefined;
+  /** A POST that acts once however often it is sent (the endpoint table's `idempotent`): retried as a PUT is. */
+  idempotent?: boolean | undefined;
   response?: ResponseSpec<T> | undefined;
 }
 

@@ -120,6 +120,8 @@ export interface RetryOptions {
 export interface RetryPolicy {
   /** Upper case. */
   method: string;
+  /** Acts once however often sent, whatever the method (the endpoint table's `idempotent` POST). */
+  idempotent?: boolean | undefined;
   maxRetries: number;
   /** Per attempt, body included. */
   timeoutMs: number;
@@ -151,10 +153,10 @@ export function retriedByDefault(status: number): boolean {
 /** The default rule for an attempt's end, or `undefined` when nothing could make it a retry (a success, a bug). */
 function judge(
   outcome: ResponseHead | { error: unknown },
-  method: string,
+  { method, idempotent: acting = false }: RetryPolicy,
   statuses: readonly number[] | undefined,
 ): FailedAttempt | undefined {
-  const idempotent = IDEMPOTENT.has(method);
+  const idempotent = acting || IDEMPOTENT.has(method);
   if ('status' in outcome) {
     const { status } = outcome;
     if (status >= 200 && status < 400) return undefined;
@@ -192,7 +194,7 @@ function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boole
 /** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` ends the call. */
 function retryDelay(outcome: ResponseHead | { error: unknown }, retry: number, policy: RetryPolicy): number | undefined {
   const { statuses, baseDelayMs = BASE_BACKOFF_MS, maxDelayMs = MAX_BACKOFF_MS, maxRetryAfterMs = MAX_RETRY_AFTER_MS } = policy.retry ?? {};
-  const judged = judge(outcome, policy.method, statuses);
+  const judged = judge(outcome, policy, statuses);
   if (!judged || !(ask(policy, retry, judged) ?? judged.retryable)) return undefined;
   const { retryAfter } = judged;
   if (retryAfter !== undefined) return retryAfter > maxRetryAfterMs ? undefined : retryAfter;

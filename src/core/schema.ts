@@ -2,10 +2,11 @@
  * The schema helpers every resource uses, on `zod/mini` (why: docs/design.md, "Validation"), and the one place
  * where zod's results become SDK errors.
  */
-import { $constructor, $ZodObject, $ZodObjectJIT } from 'zod/v4/core';
+import { $constructor, $ZodObject } from 'zod/v4/core';
 import * as z from 'zod/mini';
 import { onNode } from './choose-transport.js';
 import { ValidationError, type Issue } from './errors.js';
+import { compiledObjects } from './node-parts.js';
 import { isHttpUrl } from './url.js';
 
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
@@ -15,9 +16,10 @@ export { array, optional, partial, string, unknown } from 'zod/mini';
 
 // On Node, objects use the parser of classic zod, which compiles each shape once with `new Function`; elsewhere,
 // zod/mini's, which checks field by field. Same schemas, same issues (docs/design.md, "Validation"). Not in
-// browsers: zod's probe for `new Function` would be reported as a violation under a strict CSP.
+// browsers: zod's probe for `new Function` would be reported as a violation under a strict CSP, and only Node
+// gets that parser (node-parts.ts).
 type Init = (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => void;
-const initObject: Init = onNode() ? $ZodObjectJIT.init : $ZodObject.init;
+const initObject: Init = (onNode() && compiledObjects?.()) || $ZodObject.init;
 const initMini: Init = z.ZodMiniType.init;
 const CheckedObject = $constructor('CheckedObject', (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => {
   initObject(inst, def);

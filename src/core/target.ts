@@ -4,6 +4,7 @@
  */
 import { ValidationError, type Issue } from './errors.js';
 import type { CoreRequest, Route, Routes } from './request.js';
+import { hasCredentials } from './url.js';
 
 /** A route under the service root, or another URL. */
 export type Target = { route: Route; url?: undefined } | { route?: undefined; url: string };
@@ -22,8 +23,7 @@ export function targetOf({ path, route }: Pick<CoreRequest<unknown>, 'path' | 'r
   let rest = path;
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
     const url = new URL(path);
-    if (url.username || url.password) {
-      // fetch refuses such a URL, and an error quoting it would show the password.
+    if (hasCredentials(url)) {
       throw invalidPath('must not contain user:password@; send credentials in headers');
     }
     url.hash = '';

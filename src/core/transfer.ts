@@ -5,12 +5,12 @@
  */
 import { hideUrl, hostError, isNetworkError, requestArtifact } from './artifact-request.js';
 import type { DownloadOptions } from './download-options.js';
-import { AbortError, ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
-import type { LevelLogger } from './logger.js';
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, abortedBy, pastDeadline } from './errors.js';
+import { observe, type LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
-import { abortWith, type Transport, type TransportResponse } from './transport.js';
+import { abortWith, contentEncoded, type Transport, type TransportResponse } from './transport.js';
 
 /** What a transfer needs: the download's options, its URL and the client's defaults filled in. */
 export interface TransferSpec extends DownloadOptions {
@@ -129,7 +129,7 @@ export class Transfer {
 
   #pastDeadline(): TimeoutError {
     const { deadlineMs } = this.#spec;
-    return new TimeoutError(`Downloading ${withoutQuery(this.#url)} ran past its deadline (${deadlineMs} ms)`, deadlineMs ?? 0, 'deadline');
+    return pastDeadline(`Downloading ${withoutQuery(this.#url)}`, deadlineMs ?? 0);
   }
 
   /** Turns an ending other than data into the SDK's error, or into a retry when one is allowed. */
@@ -137,7 +137,7 @@ export class Transfer {
     this.cancel();
     const { signal, deadline, timeoutMs, maxRetries, restartable } = this.#spec;
     const shown = withoutQuery(this.#url);
-    const aborted = (cause: unknown) => new AbortError(`Downloading ${shown} was aborted by its signal`, { cause });
+    const aborted = (cause: unknown) => abortedBy(`Downloading ${shown}`, cause);
     if (result.type === 'aborted') throw aborted(result.reason);
     if (result.type === 'deadline' && now() >= deadline) throw this.#pastDeadline();
     if (result.type === 'failed' && !isNetworkError(result.error)) throw result.error;
@@ -196,7 +196,7 @@ export class Transfer {
   }
 
   #accept({ headers, status, body }: TransportResponse, resuming: boolean): void {
-    const encoded = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
+    const encoded = contentEncoded(headers);
     const etag = headers.get('etag');
     const strong = etag && !etag.startsWith('W/') ? etag : undefined;
     // Weakly compared: a weak ETag cannot go in If-Range, but a different one still means another artifact.
@@ -275,11 +275,7 @@ export class Transfer {
     const { onProgress, log } = this.#spec;
     if (!onProgress || this.#skip > 0) return;
     const report = (error: unknown) => log.log('warn', `onProgress of a download failed (${thrownName(error)}); the download goes on`);
-    try {
-      Promise.resolve(onProgress({ bytes: this.#received, total: this.#total })).catch(report);
-    } catch (error) {
-      report(error);
-    }
+    observe(() => onProgress({ bytes: this.#received, total: this.#total }), report);
   }
 }
 

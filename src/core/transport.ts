@@ -90,11 +90,18 @@ export async function letGo(body: AsyncIterable<Uint8Array> | null | undefined):
   await Promise.resolve(body?.[Symbol.asyncIterator]().return?.()).catch(() => undefined);
 }
 
+/** True when a body is content-encoded: transports undo gzip, br and deflate, so its Content-Length is the wire's. */
+export function contentEncoded(headers: Headers): boolean {
+  return (headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
+}
+
+/** Statuses whose response has no body, as `fetch` gives them (the Fetch standard's null body statuses); a `Response` refuses one. */
+export const NULL_BODY = new Set([101, 204, 205, 304]);
+
 /** A Fetch `Response` built from a transport's, for `asResponse()`: its body unread. */
 export function asResponse(response: TransportResponse): Response {
   const { status, headers } = response;
-  // These statuses carry no body, and a `Response` refuses one for them.
-  const body = status === 204 || status === 205 || status === 304 ? null : response.body;
+  const body = NULL_BODY.has(status) ? null : response.body;
   let iterator: AsyncIterator<Uint8Array> | undefined;
   const stream =
     body &&

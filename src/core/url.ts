@@ -8,3 +8,8 @@ export function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+/** True when a URL carries `user:password@`: fetch refuses it, and an error quoting it would show the password. */
+export function hasCredentials(url: URL): boolean {
+  return url.username !== '' || url.password !== '';
+}

@@ -4,7 +4,7 @@
  * `node:fs` comes from `process.getBuiltinModule` when called, so neither browser bundles nor Workers see it.
  */
 import type { Transfer } from './transfer.js';
-import { ValidationError, WfaError } from './errors.js';
+import { noFileSystem, ValidationError, WfaError } from './errors.js';
 
 /** What `builds.downloadToFile` resolves with. */
 export interface DownloadedFile {
@@ -27,7 +27,7 @@ export async function writeToFile(open: () => Promise<Transfer>, path: string): 
   if (typeof path !== 'string' || path === '') throw refuse('must be a non-empty string');
   // No import of node:fs at all, which a Worker would refuse to load and a browser bundler to resolve.
   const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises') as typeof import('node:fs/promises') | undefined;
-  if (!fs) throw new WfaError('downloadToFile needs Node 20.16 or later, Bun or Deno: use builds.download() for a stream');
+  if (!fs) throw noFileSystem();
   const code = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
   const file = <T>(work: Promise<T>) =>
     work.catch((cause: unknown) => Promise.reject(new WfaError(`Writing the download to ${path} failed (${code(cause)})`, { cause })));

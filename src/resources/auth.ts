@@ -1,7 +1,7 @@
 import type { RequestOptions } from '../core/options.js';
 import type { ApiPromise } from './api-promise.js';
-import type { Credentials, IssuedKey } from './credentials.js';
-import { Resource, send } from './resource.js';
+import { credentialsSchema, issuedKeyReader, type Credentials, type IssuedKey } from './credentials.js';
+import { Resource, coreOf, send, type Core } from './resource.js';
 
 /** `client.auth`: exchange an email and password for an API key. The call needs no key of its own. */
 export class Auth extends Resource {
@@ -15,6 +15,11 @@ export class Auth extends Resource {
    * ```
    */
   issueKey(credentials: Credentials, options?: RequestOptions): ApiPromise<IssuedKey> {
-    return send(this, 'auth.issueKey', { body: credentials, options });
+    return authIssueKey(this.core, credentials, options);
   }
+}
+
+/** `client.auth.issueKey` as a function of a core (the `/funcs` entry): sent without an API key. */
+export function authIssueKey(core: Core, credentials: Credentials, options?: RequestOptions): ApiPromise<IssuedKey> {
+  return send(coreOf(core), 'auth.issueKey', { body: credentialsSchema, response: issuedKeyReader }, { body: credentials, options });
 }

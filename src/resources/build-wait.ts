@@ -9,10 +9,10 @@ import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
 import { thrownName } from '../core/redact.js';
 import { MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
-import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
+import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
 import { MAX_TIMER_MS, now, runPhase, type PhaseLimits } from '../core/timing.js';
-import { BuildSchema, buildEnd, type Build, type CompletedBuild } from './build.js';
+import { BUILD_MODELS, buildEnd, buildSchema, type Build, type CompletedBuild } from './build.js';
 import { buildKey, scheduleOf, workflowKey } from './poll-schedule.js';
 import { requestOf } from './resource.js';
 
@@ -61,20 +61,22 @@ export type BuildTarget =
     };
 
 // Loose: a caller's own fields pass. The rules are the client's options' (`timeoutMs` may also be `Infinity`);
-// `signal` and `headers` are checked as a call's.
-const WaitOptionsSchema = looseObject({
-  intervalMs: optional(milliseconds()),
-  maxIntervalMs: optional(milliseconds()),
-  timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', (value) => typeof value === 'number' && value > 0)),
-  requestTimeoutMs: optional(milliseconds()),
-  onProgress: optional(func<(build: Build) => void>()),
-}).check(
-  refine(
-    (options: WatchBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_INTERVAL_MS),
-    'must not be less than intervalMs',
-    ['maxIntervalMs'],
-  ),
-);
+// `signal` and `headers` are checked as a call's. Built on first use, as the models are.
+let waitOptions: Schema<WaitForBuildOptions> | undefined;
+const waitOptionsSchema = () =>
+  (waitOptions ??= looseObject({
+    intervalMs: optional(milliseconds()),
+    maxIntervalMs: optional(milliseconds()),
+    timeoutMs: optional(checked<number>('a number of milliseconds > 0, or Infinity', (value) => typeof value === 'number' && value > 0)),
+    requestTimeoutMs: optional(milliseconds()),
+    onProgress: optional(func<(build: Build) => void>()),
+  }).check(
+    refine(
+      (options: WaitForBuildOptions) => (options.maxIntervalMs ?? Infinity) >= (options.intervalMs ?? DEFAULT_INTERVAL_MS),
+      'must not be less than intervalMs',
+      ['maxIntervalMs'],
+    ),
+  ));
 
 /** A wait's options, checked, with their defaults. */
 export type WaitSettings = WaitForBuildOptions & { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
@@ -82,7 +84,7 @@ export type WaitSettings = WaitForBuildOptions & { intervalMs: number; maxInterv
 /** Separate from the wait, so `createAndWait` can check before it creates. */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): WaitSettings {
   const what = `options of ${caller}`;
-  const parsed = checkInput(WaitOptionsSchema, options ?? {}, what);
+  const parsed = checkInput(waitOptionsSchema(), options ?? {}, what);
   const { signal, headers } = options ?? {};
   checkRequestOptions({ signal, headers }, what);
   const { intervalMs = DEFAULT_INTERVAL_MS, timeoutMs = DEFAULT_TIMEOUT_MS, requestTimeoutMs, onProgress } = parsed;
@@ -144,9 +146,6 @@ function waitEvents(onWait: Hook<WaitEvent>, buildId: string, limits: PhaseLimit
   };
 }
 
-// Wholly checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
-const POLLED: ResponseSpec<Build> = { name: 'build', schema: BuildSchema, always: BuildSchema };
-
 /**
  * What a wait has seen: its last build, and what removes the secrets its poll's call hid (the key it sent, a
  * per-call key header too), for the errors that quote it.
@@ -160,7 +159,9 @@ interface Seen {
 async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings, seen: Seen = {}): AsyncGenerator<Build, void, undefined> {
   const { buildId } = target;
   const { signal, headers, intervalMs, onProgress } = settings;
-  const request = { ...requestOf('builds.get', { id: buildId, options: { signal, headers } }), response: POLLED };
+  // Wholly checked even with `validateResponses: false`: a wait cannot go on without a status, nor end without a URL.
+  const polled: ResponseSpec<Build> = { name: 'build', schema: buildSchema(), always: buildSchema() };
+  const request = { ...requestOf('builds.get', BUILD_MODELS, { id: buildId, options: { signal, headers } }), response: polled };
   const limits = { signal, deadline: now() + settings.timeoutMs };
   const stop = (step: 'deadline' | 'aborted') =>
     step === 'deadline'

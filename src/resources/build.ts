@@ -91,26 +91,33 @@ function hasItsUrl(build: { status?: unknown; download_url?: unknown }): boolean
 
 const NO_URL = 'must be an http(s) URL on a completed build';
 
+let build: Schema<Build> | undefined;
 /**
- * What builds are checked against, wherever the SDK reads one. The refinement is what makes it a `Build`, so
- * that the cast holds; a `javascript:` URL is refused.
+ * What builds are checked against, wherever the SDK reads one (built on first use, as in workflow.ts). The
+ * refinement is what makes it a `Build`, so that the cast holds; a `javascript:` URL is refused.
  */
-export const BuildSchema = parsesTo<BuildState<BuildStatus | (string & {})>>()(
-  looseObject({
-    id: optional(string()),
-    status: openString<BuildStatus>(),
-    progress: optional(nullableNumber()),
-    download_url: optional(
-      checked<string | null>('an http(s) URL or null', (url) => url === null || (typeof url === 'string' && isHttpUrl(url))),
-    ),
-    logs: optional(unknown()),
-  }).check(refine(hasItsUrl, NO_URL, ['download_url'])),
-) as Schema<Build>;
+export const buildSchema = () =>
+  (build ??= parsesTo<BuildState<BuildStatus | (string & {})>>()(
+    looseObject({
+      id: optional(string()),
+      status: openString<BuildStatus>(),
+      progress: optional(nullableNumber()),
+      download_url: optional(
+        checked<string | null>('an http(s) URL or null', (url) => url === null || (typeof url === 'string' && isHttpUrl(url))),
+      ),
+      logs: optional(unknown()),
+    }).check(refine(hasItsUrl, NO_URL, ['download_url'])),
+  ) as Schema<Build>);
 
-/** `BuildSchema`'s refinement alone, for `builds.get` with `validateResponses: false`: the rest is kept as received. */
-export const CompletedBuildRule: Schema<unknown> = unknown().check(
-  refine((value: unknown) => typeof value !== 'object' || value === null || hasItsUrl(value), NO_URL, ['download_url']),
-);
+let rule: Schema<unknown> | undefined;
+/** `buildSchema`'s refinement alone, for `builds.get` with `validateResponses: false`: the rest is kept as received. */
+export const completedBuildRule = () =>
+  (rule ??= unknown().check(
+    refine((value: unknown) => typeof value !== 'object' || value === null || hasItsUrl(value), NO_URL, ['download_url']),
+  ));
+
+/** The models of `builds.get` (resource.ts): polls and downloads read builds through it too. */
+export const BUILD_MODELS = { response: buildSchema, always: completedBuildRule };
 
 /**
  * True when a build has completed with a download URL: the same narrowing as `status === 'completed'`, for a

@@ -1,7 +1,7 @@
 /** Key issuing's model: an email and password in, a key out. */
 import { checkApiKey } from '../core/api-key.js';
 import { ResponseValidationError } from '../core/errors.js';
-import { nonEmptyString, parsesTo, refine, strictObject, string } from '../core/schema.js';
+import { nonEmptyString, parsesTo, refine, strictObject, string, type Schema } from '../core/schema.js';
 
 /** What `auth.issueKey` and `Client.login` take. */
 export interface Credentials {
@@ -11,12 +11,15 @@ export interface Credentials {
   password: string;
 }
 
-export const CredentialsSchema = /* @__PURE__ */ parsesTo<Credentials>()(
-  strictObject({
-    email: string().check(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
-    password: nonEmptyString(),
-  }),
-);
+// Built on first use (workflow.ts says why).
+let credentials: Schema<Credentials> | undefined;
+export const credentialsSchema = () =>
+  (credentials ??= parsesTo<Credentials>()(
+    strictObject({
+      email: string().check(refine((value: string) => /^[^\s@]+@[^\s@]+$/.test(value), 'must be an email address')),
+      password: nonEmptyString(),
+    }),
+  ));
 
 /** An issued API key. */
 export interface IssuedKey {
@@ -38,6 +41,9 @@ function findIssuedKey(body: unknown, underData = false): string | undefined {
 }
 
 /** Runs inside the core, which adds the URL to its error and hides the body (`hideBody`). */
+/** The issued key's reader, given as the endpoint table's models give their schemas. */
+export const issuedKeyReader = () => readIssuedKey;
+
 export function readIssuedKey(data: unknown): IssuedKey {
   const apiKey = findIssuedKey(data);
   // The same rule as every other key: a key no header can carry fails here, not at the next call.

@@ -1,11 +1,13 @@
 /** From what `builds.download` and `downloadToFile` are given (a build, its id, a workflow) to a started transfer. */
 import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
-import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
+import { BuildFailedError, noFileSystem, TimeoutError, ValidationError, WfaError, pastDeadline } from '../core/errors.js';
+import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
+import { hasCredentials } from '../core/url.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
-import { buildEnd } from './build.js';
+import { BUILD_MODELS, buildEnd } from './build.js';
 import { coreOf, send, type Resource } from './resource.js';
 
 /**
@@ -33,8 +35,7 @@ function urlProblem(url: string): string | undefined {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed) return 'is not a valid URL; it is not shown';
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
-  if (parsed.username !== '' || parsed.password !== '')
-    return 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
+  if (hasCredentials(parsed)) return 'must not carry a user name or password (user:password@): fetch refuses them; the URL is not shown';
   return undefined;
 }
 
@@ -61,14 +62,15 @@ function parseTarget(target: DownloadTarget): { id: string | undefined; url: str
 async function readUrl(builds: Resource, id: string, options: DownloadOptions & { deadline: number }): Promise<string> {
   const { signal, timeoutMs, maxRetries, deadline, deadlineMs } = options;
   const left = deadlineMs === undefined ? undefined : Math.max(1, Math.ceil(deadline - now()));
-  const build = await send(builds, 'builds.get', { id, options: { signal, timeoutMs, maxRetries, deadlineMs: left } }).catch(
-    (error: unknown) => {
-      // The read's own deadline is what was left of the download's: the error names the download's.
-      if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
-        throw new TimeoutError(`Downloading build ${id} ran past its deadline (${deadlineMs} ms)`, deadlineMs, 'deadline');
-      throw error;
-    },
-  );
+  const build = await send(coreOf(builds), 'builds.get', BUILD_MODELS, {
+    id,
+    options: { signal, timeoutMs, maxRetries, deadlineMs: left },
+  }).catch((error: unknown) => {
+    // The read's own deadline is what was left of the download's: the error names the download's.
+    if (error instanceof TimeoutError && error.reason === 'deadline' && deadlineMs !== undefined)
+      throw pastDeadline(`Downloading build ${id}`, deadlineMs);
+    throw error;
+  });
   const end = buildEnd(build.status);
   if (end === 'failed') throw new BuildFailedError(id, build);
   if (end !== 'completed' || typeof build.download_url !== 'string') {
@@ -119,6 +121,7 @@ export async function downloadStream(builds: Resource, target: DownloadTarget, o
 /** `builds.downloadToFile`: the artifact written to `path`, which is checked before anything is sent. */
 export async function downloadFile(builds: Resource, target: DownloadTarget, path: string, options: unknown): Promise<DownloadedFile> {
   const start = await prepare(builds, target, options, true);
-  const { writeToFile } = await import('../core/write-to-file.js');
-  return writeToFile(start, path);
+  const writer = await loadFileWriter?.();
+  if (!writer) throw noFileSystem();
+  return writer.writeToFile(start, path);
 }

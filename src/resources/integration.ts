@@ -1,5 +1,5 @@
 /** The integration model: a third-party platform's API key kept by the service. */
-import { looseObject, nonEmptyString, nullableString, optional, parsesTo, string, stringOrNumber } from '../core/schema.js';
+import { looseObject, nonEmptyString, nullableString, optional, parsesTo, string, stringOrNumber, type Schema } from '../core/schema.js';
 
 /** A saved integration as returned by the service. */
 export interface Integration {
@@ -28,15 +28,20 @@ export interface IntegrationSaveParams {
 }
 
 /** The spec does not show the record, so every field is optional and kept. */
-export const IntegrationSchema = /* @__PURE__ */ parsesTo<Integration>()(
-  looseObject({
-    id: optional(stringOrNumber()),
-    platform: optional(string()),
-    label: optional(nullableString()),
-    api_key: optional(nullableString()),
-  }),
-);
+// Built on first use (workflow.ts says why).
+let integration: Schema<Integration> | undefined;
+export const integrationSchema = () =>
+  (integration ??= parsesTo<Integration>()(
+    looseObject({
+      id: optional(stringOrNumber()),
+      platform: optional(string()),
+      label: optional(nullableString()),
+      api_key: optional(nullableString()),
+    }),
+  ));
 
-export const IntegrationSaveSchema = /* @__PURE__ */ parsesTo<IntegrationSaveParams>()(
-  looseObject({ platform: nonEmptyString(), api_key: nonEmptyString(), label: optional(string()) }),
-);
+let save: Schema<IntegrationSaveParams> | undefined;
+export const integrationSaveSchema = () =>
+  (save ??= parsesTo<IntegrationSaveParams>()(
+    looseObject({ platform: nonEmptyString(), api_key: nonEmptyString(), label: optional(string()) }),
+  ));

@@ -1,10 +1,10 @@
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
-import type { Integration, IntegrationSaveParams } from './integration.js';
+import { integrationSaveSchema, integrationSchema, type Integration, type IntegrationSaveParams } from './integration.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
 import { list } from './list.js';
-import { Resource, send, type JsonValue } from './resource.js';
+import { Resource, coreOf, send, type Core, type JsonValue } from './resource.js';
 
 /** `client.integrations`: save, list and remove third-party platform keys. */
 export class Integrations extends Resource {
@@ -18,7 +18,7 @@ export class Integrations extends Resource {
    * ```
    */
   save(params: IntegrationSaveParams, options?: RequestOptions): ApiPromise<Integration> {
-    return send(this, 'integrations.save', { body: params, options });
+    return integrationsSave(this.core, params, options);
   }
 
   /**
@@ -30,7 +30,7 @@ export class Integrations extends Resource {
    * ```
    */
   list(params: PageParams = {}, options?: ListOptions): PagePromise<Integration> {
-    return list(this, 'integrations.list', params, options);
+    return integrationsList(this.core, params, options);
   }
 
   /**
@@ -42,6 +42,21 @@ export class Integrations extends Resource {
    * ```
    */
   delete(id: string | number, options?: RequestOptions): ApiPromise<JsonValue | undefined> {
-    return send(this, 'integrations.delete', { id, options });
+    return integrationsDelete(this.core, id, options);
   }
+}
+
+/** `client.integrations.save` as a function of a core (the `/funcs` entry): the key never appears in an error or log line. */
+export function integrationsSave(core: Core, params: IntegrationSaveParams, options?: RequestOptions): ApiPromise<Integration> {
+  return send(coreOf(core), 'integrations.save', { body: integrationSaveSchema, response: integrationSchema }, { body: params, options });
+}
+
+/** `client.integrations.list` as a function of a core. */
+export function integrationsList(core: Core, params: PageParams = {}, options?: ListOptions): PagePromise<Integration> {
+  return list(coreOf(core), 'integrations.list', integrationSchema, params, options);
+}
+
+/** `client.integrations.delete` as a function of a core. */
+export function integrationsDelete(core: Core, id: string | number, options?: RequestOptions): ApiPromise<JsonValue | undefined> {
+  return send(coreOf(core), 'integrations.delete', {}, { id, options });
 }

@@ -15,23 +15,27 @@ import {
 } from '../core/schema.js';
 import { readEnvelope, type PageParams } from '../service/envelope.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
-import { MODELS } from './models.js';
+import type { MODELS } from './models.js';
 import { Page, type ListWalk } from './page.js';
 import { PagePromise, type ListOptions } from './page-promise.js';
-import { coreOf, type ListName, type ModelOf, type Resource, type Table } from './resource.js';
+import type { HttpCore } from '../core/http.js';
+import type { ListName, ModelOf, Table } from './resource.js';
 
 type Query = Record<string, QueryValue>;
 
 // Built on a list's first use, once: building a zod schema costs more than validating a page.
 const schemas = new Map<ListName, { params: Schema; options: Schema<ListOptions>; items: Schema }>();
 
-function schemasOf(name: ListName, { item, filters = [] }: NonNullable<Endpoint['list']>) {
+function paramsSchema({ filters = [] }: NonNullable<Endpoint['list']>) {
+  const shape = Object.fromEntries(filters.map((filter) => [filter, optional(nonEmptyString())]));
+  return strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...shape });
+}
+
+function schemasOf(name: ListName, item: () => Schema, list: NonNullable<Endpoint['list']>) {
   let found = schemas.get(name);
   if (!found) {
-    const shape = Object.fromEntries(filters.map((filter) => [filter, optional(nonEmptyString())]));
-    const params = strictObject({ page: optional(positiveInt()), limit: optional(positiveInt()), ...shape });
     // The call's own options are the core's to check.
-    found = { params, options: looseObject({ maxPages: optional(positiveInt()) }), items: array(MODELS[item] as Schema) };
+    found = { params: paramsSchema(list), options: looseObject({ maxPages: optional(positiveInt()) }), items: array(item()) };
     schemas.set(name, found);
   }
   return found;
@@ -39,23 +43,26 @@ function schemasOf(name: ListName, { item, filters = [] }: NonNullable<Endpoint[
 
 /** What a list takes (`page`, `limit` and its filters), the schema its `list()` checks them with. */
 export function listParamsSchema(name: ListName): Schema {
-  return schemasOf(name, (ENDPOINTS[name] as Endpoint).list!).params;
+  return paramsSchema((ENDPOINTS[name] as Endpoint).list!);
 }
 
-/** Lists the endpoint `name` of the table. Its path (`/orders`) also names the list in messages and is an items key. */
+/**
+ * Lists the endpoint `name` of the table, whose items are `item`'s (the model the table names, as in `send`). Its
+ * path (`/orders`) also names the list in messages and is an items key.
+ */
 export function list<K extends ListName>(
-  resource: Resource,
+  core: HttpCore,
   name: K,
+  item: (typeof MODELS)[Table[K]['list']['item']],
   params: PageParams,
   listOptions: ListOptions | undefined,
 ): PagePromise<ModelOf<Table[K]['list']['item']>> {
-  const core = coreOf(resource);
   const { path, list } = ENDPOINTS[name] as Endpoint;
   const plural = path.slice(1);
   const what = `list of ${plural}`;
   const invalid = (body: unknown, issues: Issue[]) => new ResponseValidationError({ body, issues, method: 'GET', url: path, what });
   return new PagePromise<unknown>(async (raw) => {
-    const checks = schemasOf(name, list!);
+    const checks = schemasOf(name, item as () => Schema, list!);
     // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
     const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Query;
     checkInput(checks.params, query, `input to ${name}`);

@@ -1,10 +1,10 @@
 import type { RequestOptions } from '../core/options.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
-import type { Order } from './order.js';
+import { orderSchema, type Order } from './order.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
 import { list } from './list.js';
-import { Resource, send } from './resource.js';
+import { Resource, coreOf, send, type Core } from './resource.js';
 
 /** Filters and paging of `orders.list`. */
 export interface OrderListParams extends PageParams {
@@ -23,7 +23,7 @@ export class Orders extends Resource {
    * ```
    */
   list(params: OrderListParams = {}, options?: ListOptions): PagePromise<Order> {
-    return list(this, 'orders.list', params, options);
+    return ordersList(this.core, params, options);
   }
 
   /**
@@ -35,6 +35,16 @@ export class Orders extends Resource {
    * ```
    */
   get(id: string | number, options?: RequestOptions): ApiPromise<Order> {
-    return send(this, 'orders.get', { id, options });
+    return ordersGet(this.core, id, options);
   }
+}
+
+/** `client.orders.list` as a function of a core (the `/funcs` entry). */
+export function ordersList(core: Core, params: OrderListParams = {}, options?: ListOptions): PagePromise<Order> {
+  return list(coreOf(core), 'orders.list', orderSchema, params, options);
+}
+
+/** `client.orders.get` as a function of a core. */
+export function ordersGet(core: Core, id: string | number, options?: RequestOptions): ApiPromise<Order> {
+  return send(coreOf(core), 'orders.get', { response: orderSchema }, { id, options });
 }

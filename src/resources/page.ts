@@ -2,7 +2,7 @@
  * `Page`: one page of a list, and the walk from it to the pages after. A walk also stops on a page number or
  * content already read, so no server bug makes a loop repeat.
  */
-import { AbortError, WfaError } from '../core/errors.js';
+import { type AbortError, WfaError, abortedBy } from '../core/errors.js';
 import type { ResponseDetails } from '../core/options.js';
 import type { PageInfo } from '../service/envelope.js';
 
@@ -147,7 +147,7 @@ function note(seen: Map<number, number>, key: number | undefined, position: numb
 }
 
 function aborted(signal: AbortSignal): AbortError {
-  return new AbortError('The list was aborted by its signal', { cause: signal.reason });
+  return abortedBy('The list', signal.reason);
 }
 
 /** A page's content as one number, the same for the same items in any order; `undefined` for items too deep or cyclic to read. */

@@ -3,23 +3,41 @@ import type { RequestOptions } from '../core/options.js';
 import { checkInput, idSegment, type Schema } from '../core/schema.js';
 import { ApiPromise } from './api-promise.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
-import { ALWAYS_CHECKED, MODELS, type ModelName } from './models.js';
+import type { MODELS, ModelName } from './models.js';
 
-// Outside the class, so a resource's published declaration names no part of the core (whose types refer to
-// zod), and inspecting a client shows nothing of its configuration.
-const cores = new WeakMap<Resource, HttpCore>();
+/**
+ * What every standalone function takes first (`createCore` makes one): the client's options, key, path
+ * prefix and connection pool. A `Client` has one, which its namespaces' methods pass to the same functions.
+ */
+export class Core {
+  // Private, so the published declaration names no part of the HTTP core (whose types refer to zod), and
+  // inspecting a client shows nothing of its configuration.
+  readonly #http: HttpCore;
 
-/** What every resource namespace shares: the client's HTTP core. */
-export abstract class Resource {
-  /** @internal Resources are made by `Client`, with its `HttpCore` (typed `object` for the reason `cores` is a map). */
-  constructor(core: object) {
-    cores.set(this, core as HttpCore);
+  /** @internal Made by `createCore` and `Client`. */
+  constructor(http: HttpCore) {
+    this.#http = http;
+  }
+
+  /** @internal */
+  static http(core: Core): HttpCore {
+    return core.#http;
   }
 }
 
-export function coreOf(resource: Resource): HttpCore {
-  // Set by the constructor, which every resource runs.
-  return cores.get(resource)!;
+/** What every resource namespace shares: the client's core. */
+export abstract class Resource {
+  /** @internal The core its methods pass to the endpoint functions. */
+  readonly core: Core;
+
+  /** @internal Resources are made by `Client`. */
+  constructor(core: Core) {
+    this.core = core;
+  }
+}
+
+export function coreOf(of: Core | Resource): HttpCore {
+  return Core.http(of instanceof Resource ? of.core : of);
 }
 
 /** One request as an `ApiPromise`; `build` runs when it is sent, so its `ValidationError` is a rejection. */
@@ -32,34 +50,48 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 export type Table = typeof ENDPOINTS;
 export type ListName = { [K in EndpointName]: Table[K] extends { list: object } ? K : never }[EndpointName];
+type Models = typeof MODELS;
 export type ModelOf<M> = M extends ModelName
-  ? (typeof MODELS)[M] extends Schema<infer T>
+  ? ReturnType<Models[M]> extends Schema<infer T>
     ? T
-    : (typeof MODELS)[M] extends (data: unknown) => infer T
+    : ReturnType<Models[M]> extends (data: unknown) => infer T
       ? T
       : never
   : JsonValue | undefined;
 type ResponseOf<E> = E extends { response: { model: infer M } } ? ModelOf<M> : JsonValue | undefined;
 
+/**
+ * The models an endpoint's function gives, each the one the table names (by its type): a function imports only
+ * its own, so an app bundles only the schemas of the endpoints it calls. `always`: what is checked even with
+ * `validateResponses: false`, what the SDK's types rest on.
+ */
+export type ModelsOf<E> = (E extends { body: infer B extends ModelName } ? { body: Models[B] } : { body?: undefined }) &
+  (E extends { response: { model: infer M extends ModelName } }
+    ? { response: Models[M]; always?: () => Schema }
+    : { response?: undefined });
+
 /** Sends the endpoint `name` of the table. The id and body are checked when it is sent, so a `ValidationError` is a rejection. */
 export function send<K extends Exclude<EndpointName, ListName>>(
-  resource: Resource,
+  core: HttpCore,
   name: K,
+  models: ModelsOf<Table[K]>,
   input: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
 ): ApiPromise<ResponseOf<Table[K]>> {
-  return call(coreOf(resource), () => requestOf(name, input));
+  return call(core, () => requestOf(name, models, input));
 }
 
 /** The core's request for the endpoint `name` of the table: its path with the id, its checked body, its response spec. */
 export function requestOf<K extends Exclude<EndpointName, ListName>>(
   name: K,
+  models: ModelsOf<Table[K]>,
   { id, body, options }: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
 ): CoreRequest<ResponseOf<Table[K]>> {
   const endpoint: Endpoint = ENDPOINTS[name];
+  const given = models as { body?: () => Schema; response?: () => unknown; always?: () => Schema };
   const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.noun} id`));
-  const checked = endpoint.body && (checkInput(MODELS[endpoint.body] as Schema, body, `input to ${name}`) as Record<string, string>);
+  const checked = given.body && (checkInput(given.body(), body, `input to ${name}`) as Record<string, string>);
   const { response } = endpoint;
-  const model = response && MODELS[response.model];
+  const model = given.response?.();
   return {
     ...options,
     method: endpoint.method,
@@ -68,11 +100,12 @@ export function requestOf<K extends Exclude<EndpointName, ListName>>(
     body: checked,
     auth: endpoint.auth,
     secrets: endpoint.secrets?.map((field) => checked?.[field]),
+    idempotent: endpoint.idempotent,
     response: response && {
       name: response.name,
       hideBody: response.hideBody,
-      always: ALWAYS_CHECKED[response.model],
-      ...(typeof model === 'function' ? { read: model as never } : { schema: model }),
+      always: given.always?.(),
+      ...(typeof model === 'function' ? { read: model as never } : { schema: model as Schema }),
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   refine,
   snakeCaseId,
   string,
+  type Schema,
 } from '../core/schema.js';
 
 /** Workflow statuses seen so far. `Workflow['status']` accepts any other string too. */
@@ -89,9 +90,10 @@ export interface WorkflowCreateParams {
 /** What `workflows.update` takes: the fields to change, at least one. */
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 
-const config = optional(looseObject({}));
+// Every schema here is built on its first use, once: an app builds (and bundles) only those its calls use.
+const config = () => optional(looseObject({}));
 
-const workflowShape = {
+const workflowShape = () => ({
   id: string(),
   name: string(),
   platform: string(),
@@ -100,27 +102,34 @@ const workflowShape = {
   updated_at: optional(string()),
   build_id: optional(string()),
   trigger: optional(looseObject({ type: string(), url: optional(string()) })),
-  actions: optional(array(looseObject({ app: string(), action: string(), config }))),
-};
-
-export const WorkflowSchema = parsesTo<Workflow>()(looseObject(workflowShape));
-
-// The spec: client libraries expose build_id on a created workflow, and nothing can be waited for without it.
-export const CreatedWorkflowSchema = parsesTo<CreatedWorkflow>()(looseObject({ ...workflowShape, build_id: nonEmptyString() }));
-
-// Shared by the create and update schemas, so each check (and its doc) is written once.
-const createSchema = looseObject({
-  name: nonEmptyString(),
-  platform: nonEmptyString(),
-  trigger: looseObject({ type: nonEmptyString(), url: optional(httpUrl()) }),
-  actions: array(looseObject({ app: snakeCaseId('slack'), action: snakeCaseId('send_message'), config })),
+  actions: optional(array(looseObject({ app: string(), action: string(), config: config() }))),
 });
 
-export const WorkflowCreateSchema = parsesTo<WorkflowCreateParams>()(createSchema);
+let workflow: Schema<Workflow> | undefined;
+export const workflowSchema = () => (workflow ??= parsesTo<Workflow>()(looseObject(workflowShape())));
 
-export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
-  partial(createSchema).check(refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
-);
+// The spec: client libraries expose build_id on a created workflow, and nothing can be waited for without it.
+let created: Schema<CreatedWorkflow> | undefined;
+export const createdWorkflowSchema = () =>
+  (created ??= parsesTo<CreatedWorkflow>()(looseObject({ ...workflowShape(), build_id: nonEmptyString() })));
+
+// Shared by the create and update schemas, so each check (and its doc) is written once.
+const createShape = () =>
+  looseObject({
+    name: nonEmptyString(),
+    platform: nonEmptyString(),
+    trigger: looseObject({ type: nonEmptyString(), url: optional(httpUrl()) }),
+    actions: array(looseObject({ app: snakeCaseId('slack'), action: snakeCaseId('send_message'), config: config() })),
+  });
+
+let create: Schema<WorkflowCreateParams> | undefined;
+export const workflowCreateSchema = () => (create ??= parsesTo<WorkflowCreateParams>()(createShape()));
+
+let update: Schema<WorkflowUpdateParams> | undefined;
+export const workflowUpdateSchema = () =>
+  (update ??= parsesTo<WorkflowUpdateParams>()(
+    partial(createShape()).check(refine((changes: object) => Object.keys(changes).length > 0, 'must change at least one field')),
+  ));
 
 /**
  * Checks a value read from JSON (a file, a request) as `workflows.create` would: returns it typed, or throws
@@ -133,5 +142,5 @@ export const WorkflowUpdateSchema = parsesTo<WorkflowUpdateParams>()(
  * ```
  */
 export function parseWorkflowCreateParams(value: unknown): WorkflowCreateParams {
-  return checkInput(WorkflowCreateSchema, value, 'input to workflows.create');
+  return checkInput(workflowCreateSchema(), value, 'input to workflows.create');
 }

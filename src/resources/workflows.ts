@@ -6,8 +6,18 @@ import { checkWaitOptions, waitForBuild, type WaitForBuildOptions } from './buil
 import type { CompletedBuild } from './build.js';
 import type { ListOptions, PagePromise } from './page-promise.js';
 import { list } from './list.js';
-import { Resource, coreOf, send, type JsonValue } from './resource.js';
-import type { CreatedWorkflow, Workflow, WorkflowCreateParams, WorkflowStatus, WorkflowUpdateParams } from './workflow.js';
+import { Resource, coreOf, send, type Core, type JsonValue } from './resource.js';
+import {
+  createdWorkflowSchema,
+  workflowCreateSchema,
+  workflowSchema,
+  workflowUpdateSchema,
+  type CreatedWorkflow,
+  type Workflow,
+  type WorkflowCreateParams,
+  type WorkflowStatus,
+  type WorkflowUpdateParams,
+} from './workflow.js';
 
 export { parseWorkflowCreateParams } from './workflow.js';
 
@@ -52,7 +62,7 @@ export class Workflows extends Resource {
    * ```
    */
   list(params: WorkflowListParams = {}, options?: ListOptions): PagePromise<Workflow> {
-    return list(this, 'workflows.list', params, options);
+    return workflowsList(this.core, params, options);
   }
 
   /**
@@ -66,7 +76,7 @@ export class Workflows extends Resource {
    * ```
    */
   create(params: WorkflowCreateParams, options?: RequestOptions): ApiPromise<CreatedWorkflow> {
-    return send(this, 'workflows.create', { body: params, options });
+    return workflowsCreate(this.core, params, options);
   }
 
   /**
@@ -100,7 +110,7 @@ export class Workflows extends Resource {
    * ```
    */
   get(id: string, options?: RequestOptions): ApiPromise<Workflow> {
-    return send(this, 'workflows.get', { id, options });
+    return workflowsGet(this.core, id, options);
   }
 
   /**
@@ -112,7 +122,7 @@ export class Workflows extends Resource {
    * ```
    */
   update(id: string, changes: WorkflowUpdateParams, options?: RequestOptions): ApiPromise<Workflow> {
-    return send(this, 'workflows.update', { id, body: changes, options });
+    return workflowsUpdate(this.core, id, changes, options);
   }
 
   /**
@@ -124,6 +134,33 @@ export class Workflows extends Resource {
    * ```
    */
   delete(id: string, options?: RequestOptions): ApiPromise<JsonValue | undefined> {
-    return send(this, 'workflows.delete', { id, options });
+    return workflowsDelete(this.core, id, options);
   }
+}
+
+// The endpoints as standalone functions (the `/funcs` entry): the methods above are these, with the client's core.
+
+/** `client.workflows.list` as a function of a core: one page awaited, every workflow with `for await`. */
+export function workflowsList(core: Core, params: WorkflowListParams = {}, options?: ListOptions): PagePromise<Workflow> {
+  return list(coreOf(core), 'workflows.list', workflowSchema, params, options);
+}
+
+/** `client.workflows.create` as a function of a core: never retried after a send that may have reached the service. */
+export function workflowsCreate(core: Core, params: WorkflowCreateParams, options?: RequestOptions): ApiPromise<CreatedWorkflow> {
+  return send(coreOf(core), 'workflows.create', { body: workflowCreateSchema, response: createdWorkflowSchema }, { body: params, options });
+}
+
+/** `client.workflows.get` as a function of a core. */
+export function workflowsGet(core: Core, id: string, options?: RequestOptions): ApiPromise<Workflow> {
+  return send(coreOf(core), 'workflows.get', { response: workflowSchema }, { id, options });
+}
+
+/** `client.workflows.update` as a function of a core. */
+export function workflowsUpdate(core: Core, id: string, changes: WorkflowUpdateParams, options?: RequestOptions): ApiPromise<Workflow> {
+  return send(coreOf(core), 'workflows.update', { body: workflowUpdateSchema, response: workflowSchema }, { id, body: changes, options });
+}
+
+/** `client.workflows.delete` as a function of a core. */
+export function workflowsDelete(core: Core, id: string, options?: RequestOptions): ApiPromise<JsonValue | undefined> {
+  return send(coreOf(core), 'workflows.delete', {}, { id, options });
 }

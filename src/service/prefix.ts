@@ -8,7 +8,7 @@ import type { Route, Routes } from '../core/request.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
 import type { ClientSettings } from '../core/settings.js';
-import { isHttpUrl } from '../core/url.js';
+import { hasCredentials, isHttpUrl } from '../core/url.js';
 import { climbs } from '../core/target.js';
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
@@ -27,14 +27,13 @@ export function normaliseBaseUrl(input: string): { root: string; prefix: ApiPref
   }
   const url = new URL(text);
   // Parts a request URL cannot keep: named, so the caller knows what to move where. The values are never quoted.
-  const part =
-    url.username || url.password
-      ? 'user:password@ (send credentials with the apiKey or headers option)'
-      : url.search
-        ? 'a query (?…); pass query parameters with each call'
-        : url.hash
-          ? 'a fragment (#…)'
-          : '';
+  const part = hasCredentials(url)
+    ? 'user:password@ (send credentials with the apiKey or headers option)'
+    : url.search
+      ? 'a query (?…); pass query parameters with each call'
+      : url.hash
+        ? 'a fragment (#…)'
+        : '';
   if (part)
     throw new ValidationError('client options', [{ path: ['baseUrl'], message: `must not contain ${part}`, code: 'invalid_value' }]);
   // The pattern always matches.

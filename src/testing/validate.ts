@@ -7,9 +7,9 @@ import { safeParse, toIssues, type Schema } from '../core/schema.js';
 // Through the root entry, so that a build puts the SDK's modules in one chunk, where a bundler can still drop
 // what an app does not use.
 import { parseWorkflowCreateParams } from '../index.js';
-import { CredentialsSchema } from '../resources/credentials.js';
-import { IntegrationSaveSchema } from '../resources/integration.js';
-import { WorkflowUpdateSchema } from '../resources/workflow.js';
+import { credentialsSchema } from '../resources/credentials.js';
+import { integrationSaveSchema } from '../resources/integration.js';
+import { workflowUpdateSchema } from '../resources/workflow.js';
 import { HttpError } from './responses.js';
 import type { MockAction, MockTrigger } from './types.js';
 
@@ -61,18 +61,18 @@ export function parseWorkflowInput(body: unknown): WorkflowInput {
 
 /** Checks the body of `PUT /workflows/{id}`; of its fields, name, platform, trigger and actions are stored. */
 export function parseWorkflowChanges(body: unknown): Partial<WorkflowInput> {
-  const { name, platform, trigger, actions } = check(WorkflowUpdateSchema, body, 'workflow update') as Partial<WorkflowInput>;
+  const { name, platform, trigger, actions } = check(workflowUpdateSchema(), body, 'workflow update') as Partial<WorkflowInput>;
   return Object.fromEntries(Object.entries({ name, platform, trigger, actions }).filter(([, value]) => value !== undefined));
 }
 
 /** Checks the body of `POST /integrations`. */
 export function parseIntegrationInput(body: unknown): IntegrationInput {
-  return check(IntegrationSaveSchema, body, 'integration') as IntegrationInput;
+  return check(integrationSaveSchema(), body, 'integration') as IntegrationInput;
 }
 
 /** Checks the body of `POST /v1/auth`. */
 export function parseCredentials(body: unknown): { email: string; password: string } {
-  return check(CredentialsSchema, body, 'credentials');
+  return check(credentialsSchema(), body, 'credentials');
 }
 
 /**

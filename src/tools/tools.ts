@@ -67,9 +67,9 @@ const page = { page: nullableNumber(), next_page: nullableNumber() };
 function endpointTool(name: EndpointName): Tool {
   const endpoint: Endpoint = ENDPOINTS[name];
   const byId = endpoint.path.includes('{id}');
-  const body = endpoint.body && (MODELS[endpoint.body] as Schema);
-  const response = endpoint.response && (MODELS[endpoint.response.model] as Schema);
-  const list = endpoint.list && array(MODELS[endpoint.list.item] as Schema);
+  const body = endpoint.body && (MODELS[endpoint.body]() as Schema);
+  const response = endpoint.response && (MODELS[endpoint.response.model]() as Schema);
+  const list = endpoint.list && array(MODELS[endpoint.list.item]() as Schema);
   const args = list
     ? listParamsSchema(name as ListName)
     : byId
@@ -103,7 +103,7 @@ function endpointTool(name: EndpointName): Tool {
   };
 }
 
-const build = MODELS.Build as Schema;
+const build = MODELS.Build() as Schema;
 
 // Waits change nothing themselves; creating and waiting creates a workflow each time it is called.
 const TASKS: Tool[] = [
@@ -125,8 +125,8 @@ const TASKS: Tool[] = [
     endpoint: undefined,
     description:
       'Create a workflow and wait until its build ends: the workflow and its completed build in one step. The workflow argument takes exactly what workflows_create takes (see there for its fields). Sends progress notifications while the build runs; fails as a tool error if the build fails or takes longer than 10 minutes, and the workflow then still exists (find it with workflows_list).',
-    arguments: toolSchema(strictObject({ workflow: MODELS.WorkflowCreate as Schema })),
-    result: toolSchema(strictObject({ workflow: MODELS.CreatedWorkflow as Schema, build })),
+    arguments: toolSchema(strictObject({ workflow: MODELS.WorkflowCreate() as Schema })),
+    result: toolSchema(strictObject({ workflow: MODELS.CreatedWorkflow() as Schema, build })),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     waits: true,
     async run(client, { workflow }, { signal, onProgress }) {

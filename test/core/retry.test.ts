@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { AbortError, ApiError, Client, InternalServerError, RateLimitError, TimeoutError } from '../../src/index.js';
 import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
+import { coreOf } from '../../src/resources/resource.js';
 import { run, settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 
@@ -100,6 +101,18 @@ describe('POST (not idempotent)', () => {
     );
     await expect(run(call.post(client(2, 50)))).rejects.toBeInstanceOf(TimeoutError);
     expect(n).toBe(1);
+  });
+});
+
+describe('POST that the endpoint table marks idempotent', () => {
+  it('is retried after a 5xx, as a PUT is, through the same rule', async () => {
+    server.use(sequence('post', [500, 503]));
+    const core = coreOf(client().workflows);
+
+    const sent = run(core.request({ method: 'POST', path: '/workflows', body: input, idempotent: true }));
+
+    await expect(sent).resolves.toMatchObject({ data: { id: 'wf_1' } });
+    expect(server.requests).toHaveLength(3);
   });
 });
 

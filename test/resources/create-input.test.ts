@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatPath } from '../../src/core/errors.js';
 import { safeParse } from '../../src/core/schema.js';
 import { Client, ValidationError, parseWorkflowCreateParams, type WorkflowCreateParams } from '../../src/index.js';
-import { CreatedWorkflowSchema, WorkflowSchema } from '../../src/resources/workflow.js';
+import { createdWorkflowSchema, workflowSchema } from '../../src/resources/workflow.js';
 import { createMockService, type MockService } from '../../src/testing/index.js';
 import { CREATE_INPUT_PATHS, oneValueReplaced } from '../helpers/fast-check.js';
 
@@ -180,8 +180,8 @@ describe('the workflow response schemas', () => {
   const workflow = { id: 'wf_1', status: 'active', created_at: '2026-01-01T00:00:00Z', build_id: 'bld_1', ...valid, extra: { kept: true } };
 
   it.each([
-    ['workflow', WorkflowSchema],
-    ['created workflow', CreatedWorkflowSchema],
+    ['workflow', workflowSchema()],
+    ['created workflow', createdWorkflowSchema()],
   ] as const)('the %s schema accepts a full response, and one without the optional fields', (_, schema) => {
     expect(safeParse(schema, workflow).success).toBe(true);
     const { trigger, actions, ...rest } = workflow;
@@ -190,8 +190,8 @@ describe('the workflow response schemas', () => {
 
   it('a created workflow needs its build_id', () => {
     const { build_id, ...rest } = workflow;
-    expect(safeParse(WorkflowSchema, rest).success).toBe(true);
-    expect(safeParse(CreatedWorkflowSchema, rest).success).toBe(false);
+    expect(safeParse(workflowSchema(), rest).success).toBe(true);
+    expect(safeParse(createdWorkflowSchema(), rest).success).toBe(false);
   });
 });
 

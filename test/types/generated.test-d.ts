@@ -19,36 +19,36 @@ import type {
   WorkflowUpdateParams,
 } from '../../src/index.js';
 import { looseObject, nullableString, openString, optional, parsesTo, strictObject, string, type Schema } from '../../src/core/schema.js';
-import type { CredentialsSchema } from '../../src/resources/credentials.js';
-import type { BuildSchema } from '../../src/resources/build.js';
-import type { IntegrationSaveSchema, IntegrationSchema } from '../../src/resources/integration.js';
-import type { OrderSchema } from '../../src/resources/order.js';
-import type { WorkflowCreateSchema, WorkflowSchema, WorkflowUpdateSchema } from '../../src/resources/workflow.js';
+import type { credentialsSchema } from '../../src/resources/credentials.js';
+import type { buildSchema } from '../../src/resources/build.js';
+import type { integrationSaveSchema, integrationSchema } from '../../src/resources/integration.js';
+import type { orderSchema } from '../../src/resources/order.js';
+import type { workflowCreateSchema, workflowSchema, workflowUpdateSchema } from '../../src/resources/workflow.js';
 
 describe('each schema parses to its generated type', () => {
   it('Workflow, WorkflowCreateParams, WorkflowUpdateParams, WorkflowStatus', () => {
-    expectTypeOf<core.output<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
-    expectTypeOf<core.input<typeof WorkflowSchema>>().toEqualTypeOf<Workflow>();
-    expectTypeOf<core.output<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
-    expectTypeOf<core.input<typeof WorkflowCreateSchema>>().toEqualTypeOf<WorkflowCreateParams>();
-    expectTypeOf<core.output<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
-    expectTypeOf<core.input<typeof WorkflowUpdateSchema>>().toEqualTypeOf<WorkflowUpdateParams>();
+    expectTypeOf<core.output<ReturnType<typeof workflowSchema>>>().toEqualTypeOf<Workflow>();
+    expectTypeOf<core.input<ReturnType<typeof workflowSchema>>>().toEqualTypeOf<Workflow>();
+    expectTypeOf<core.output<ReturnType<typeof workflowCreateSchema>>>().toEqualTypeOf<WorkflowCreateParams>();
+    expectTypeOf<core.input<ReturnType<typeof workflowCreateSchema>>>().toEqualTypeOf<WorkflowCreateParams>();
+    expectTypeOf<core.output<ReturnType<typeof workflowUpdateSchema>>>().toEqualTypeOf<WorkflowUpdateParams>();
+    expectTypeOf<core.input<ReturnType<typeof workflowUpdateSchema>>>().toEqualTypeOf<WorkflowUpdateParams>();
   });
 
   it('Build, BuildStatus', () => {
-    expectTypeOf<core.output<typeof BuildSchema>>().toEqualTypeOf<Build>();
-    expectTypeOf<core.input<typeof BuildSchema>>().toEqualTypeOf<Build>();
+    expectTypeOf<core.output<ReturnType<typeof buildSchema>>>().toEqualTypeOf<Build>();
+    expectTypeOf<core.input<ReturnType<typeof buildSchema>>>().toEqualTypeOf<Build>();
   });
 
   it('Order, Integration, IntegrationSaveParams, Credentials', () => {
-    expectTypeOf<core.output<typeof OrderSchema>>().toEqualTypeOf<Order>();
-    expectTypeOf<core.input<typeof OrderSchema>>().toEqualTypeOf<Order>();
-    expectTypeOf<core.output<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
-    expectTypeOf<core.input<typeof IntegrationSchema>>().toEqualTypeOf<Integration>();
-    expectTypeOf<core.output<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
-    expectTypeOf<core.input<typeof IntegrationSaveSchema>>().toEqualTypeOf<IntegrationSaveParams>();
-    expectTypeOf<core.output<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
-    expectTypeOf<core.input<typeof CredentialsSchema>>().toEqualTypeOf<Credentials>();
+    expectTypeOf<core.output<ReturnType<typeof orderSchema>>>().toEqualTypeOf<Order>();
+    expectTypeOf<core.input<ReturnType<typeof orderSchema>>>().toEqualTypeOf<Order>();
+    expectTypeOf<core.output<ReturnType<typeof integrationSchema>>>().toEqualTypeOf<Integration>();
+    expectTypeOf<core.input<ReturnType<typeof integrationSchema>>>().toEqualTypeOf<Integration>();
+    expectTypeOf<core.output<ReturnType<typeof integrationSaveSchema>>>().toEqualTypeOf<IntegrationSaveParams>();
+    expectTypeOf<core.input<ReturnType<typeof integrationSaveSchema>>>().toEqualTypeOf<IntegrationSaveParams>();
+    expectTypeOf<core.output<ReturnType<typeof credentialsSchema>>>().toEqualTypeOf<Credentials>();
+    expectTypeOf<core.input<ReturnType<typeof credentialsSchema>>>().toEqualTypeOf<Credentials>();
   });
 
   it('the generated types name no zod type', () => {
