@@ -18,6 +18,8 @@ import { now, type PhaseLimits, type PhaseResult, runPhase } from './timing.js';
 
 /** While starting, this many sends may be in flight unpaced: a lone caller is never held; a crowd is paced. */
 const FREE_IN_FLIGHT = 4;
+/** The pace is cut at most once in this long, however many refusals come back at once. */
+const CUT_GAP_MS = 1000;
 /** How long a refusal without `Retry-After` closes the gate. */
 const DEFAULT_CLOSE_MS = 1000;
 /** How often a shared store is read for what other clients learned. */
@@ -45,6 +47,8 @@ export class RateGate implements SendGate {
   /** Monotonic. */
   #closedUntil = 0;
   #closedAt = 0;
+  /** When the pace was last cut, monotonic. */
+  #cutAt = -Infinity;
   /** A booked slot no waiter has used yet, epoch ms. */
   #slot: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -92,15 +96,15 @@ export class RateGate implements SendGate {
       limits,
     );
     // Released at the moment the call gave up: the slot is handed back.
-    if (result.type !== 'done' && released) this.report(undefined, '');
+    if (result.type !== 'done' && released) this.report(undefined, 0, '');
     return result;
   }
 
   /** Each passed send ends here: with its response's head, or `undefined` when it got none. `what` names it for the log. */
-  report(head: ResponseHead | undefined, what: string | (() => string)): void {
+  report(head: ResponseHead | undefined, sentAt: number, what: string | (() => string)): void {
     this.#inFlight--;
     if (head) {
-      if (isRefusal(head)) this.#refused(head, what);
+      if (isRefusal(head)) this.#refused(head, sentAt, what);
       else {
         this.#pacer.accepted(now());
         const told = toldLimit(head.headers, Date.now());
@@ -116,10 +120,11 @@ export class RateGate implements SendGate {
     return this.#closed ? Math.max(0, this.#closedUntil - now()) : 0;
   }
 
-  #refused(head: ResponseHead, what: string | (() => string)): void {
+  #refused(head: ResponseHead, sentAt: number, what: string | (() => string)): void {
     const at = now();
-    // A send that left before the gate closed: its refusal is the one the close was for, not a new one to cut for.
-    if (!this.#closed || at >= this.#closedUntil) {
+    // A send that left before the last cut was refused at the pace that cut was for: one cut per round, as TCP's.
+    if (sentAt >= this.#cutAt && at - this.#cutAt >= CUT_GAP_MS) {
+      this.#cutAt = at;
       const basedOn = this.#pacer.pace?.since;
       const pace = this.#pacer.cut(at, Date.now());
       this.#pacer.pace = pace;
