@@ -101,12 +101,17 @@ export default [
   // The budget for the client is 20 kB (the redesign measured 18.4); response details, deadlines, paging helpers,
   // gateway prefixes, the key rule and hooks took what an app loads up front past it; then redaction of secrets
   // inside longer base64 values and of signed URLs in error bodies, and the workflow answers' fast check (24.3).
-  // These gates stop growth; getting back under 20 is open work (bench/README.md).
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '28.1 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '31.2 kB' }),
+  // These gates stop growth; getting back under 20 is open work (bench/README.md). The fourth outside look took
+  // 0.55 kB more: credential fields redacted in text, an agent of the other protocol refused, the service's own
+  // 404, a malformed header name refused on fetch, errors' toJSON, a deep body's depth; and Workflow's updated_at. Build waits' shared poll
+  // schedule, builds.notify and builds.waitForAll (issue 32) took 1.4 more.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.1 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.2 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
-  check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '10 kB' }),
+  // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
+  // checkContinue and bounded drain after an early 413, onDelivery and dedupe.key (0.68 kB with the lazy code).
+  check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '11 kB' }),
   // The tracing entry, @opentelemetry/api left out (a peer the app has anyway).
   check({ name: 'otel entry: otelHooks', path: 'dist/otel.js', limit: '2 kB', ignore: ['@opentelemetry/api'], allowOtel: true }),
   // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone
@@ -115,7 +120,7 @@ export default [
   upFront({
     name: 'import { createWebhookHandler } from /webhooks, without confirm or dedupe',
     import: { 'dist/webhooks.js': '{ createWebhookHandler }' },
-    limit: '3.5 kB',
+    limit: '3.75 kB',
   }),
   // The root entry shakes as well as the subpaths do: error classes alone carry neither zod nor the client.
   check({

@@ -1,7 +1,8 @@
 /**
  * How late `waitForBuild` sees a finished build, and how many polls it sends, against the naive loop
  * (`while (true) { get; sleep intervalMs }`), on a simulated clock: builds whose progress rises, moves in
- * steps or stalls. Deterministic (no real time passes), so it is exact. Alone: node --import tsx bench/wait-lag.ts
+ * steps or stalls; and 200 waits on one client paced at 20 requests a second. Deterministic (no real time
+ * passes), so it is exact. Alone: node --import tsx bench/wait-lag.ts
  */
 import { pathToFileURL } from 'node:url';
 import { Client } from '../src/index.js';
@@ -207,7 +208,76 @@ export async function waitLag(): Promise<WaitLagRow[]> {
       pass: f.sdkSpreadPolls <= f.naiveSpreadPolls,
     });
   }
+  const many = await manyWaitsFigure();
+  const roundMs = (MANY * 1000) / PACE_PER_SECOND;
+  rows.push({
+    name: `${MANY} waits, one client paced at ${PACE_PER_SECOND}/s: polls a second, worst gap per build`,
+    measured: `${many.pollsPerSecond.toFixed(1)}/s, ${Math.round(many.worstGapMs)} ms`,
+    budget: `<= ${PACE_PER_SECOND}/s, <= ${roundMs * 1.1} ms`,
+    pass: many.pollsPerSecond <= PACE_PER_SECOND && many.worstGapMs <= roundMs * 1.1,
+  });
+  rows.push({
+    name: `${MANY} waits, one client: requests queued or in flight at once`,
+    measured: `${many.maxQueued}`,
+    budget: '<= 8',
+    pass: many.maxQueued <= 8,
+  });
   return rows;
+}
+
+// ---- many waits on one client, paced
+
+const MANY = 200;
+const PACE_PER_SECOND = 20;
+const MANY_RUN_MS = 120_000;
+
+/** What 200 waits on one client did against a service answering 20 requests a second, after their first round. */
+export interface ManyWaitsFigure {
+  pollsPerSecond: number;
+  /** Per build, the longest time between two of its polls. */
+  worstGapMs: number;
+  /** The most requests queued at the pacer or in flight at once. */
+  maxQueued: number;
+}
+
+/**
+ * 200 waits (default interval, builds that never end) through one client whose requests are answered one at a
+ * time at 20 a second, as a rate gate in front of the service lets them through, for two simulated minutes.
+ */
+export async function manyWaitsFigure(): Promise<ManyWaitsFigure> {
+  const clock = new SimClock();
+  const restore = clock.install();
+  try {
+    const polls: { at: number; id: string }[] = [];
+    let nextSlot = 0;
+    let queued = 0;
+    let maxQueued = 0;
+    const fetch = async (input: unknown): Promise<Response> => {
+      const id = String(input instanceof Request ? input.url : input)
+        .split('/')
+        .pop()!;
+      maxQueued = Math.max(maxQueued, ++queued);
+      const slot = Math.max(clock.now, nextSlot);
+      nextSlot = slot + 1000 / PACE_PER_SECOND;
+      await new Promise((resolve) => setTimeout(resolve, slot - clock.now));
+      queued--;
+      polls.push({ at: clock.now, id });
+      return new Response(JSON.stringify({ status: 'building', progress: 0 }), { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new Client({ apiKey: 'wfa_bench_key', baseUrl: 'http://sim.test', apiPrefix: '/v1', fetch, rateLimit: false });
+    const ids = Array.from({ length: MANY }, (_, i) => `bld_${i}`);
+    await clock.run(Promise.allSettled(ids.map((id) => client.waitForBuild(id, { timeoutMs: MANY_RUN_MS }))));
+    const firstRoundMs = (MANY * 1000) / PACE_PER_SECOND;
+    const steady = polls.filter((p) => p.at >= firstRoundMs && p.at < MANY_RUN_MS);
+    let worstGapMs = 0;
+    for (const id of ids) {
+      const times = steady.filter((p) => p.id === id).map((p) => p.at);
+      for (let i = 1; i < times.length; i++) worstGapMs = Math.max(worstGapMs, times[i]! - times[i - 1]!);
+    }
+    return { pollsPerSecond: steady.length / ((MANY_RUN_MS - firstRoundMs) / 1000), worstGapMs, maxQueued };
+  } finally {
+    restore();
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * Every TypeScript or JavaScript block in a guide (docs/*.md, and CONTRIBUTING.md) is a checked file, included verbatim:
+ * Every TypeScript or JavaScript block in a guide (docs/*.md, and CONTRIBUTING.md) is a checked file, included
+ * verbatim, named after the language in the fence's info string (which Markdown renderers do not show, so the
+ * guides users read carry no marker):
  *
- *   <!-- include: examples/docs/some-file.ts -->
- *   ```ts
+ *   ```ts examples/docs/some-file.ts
  *   …the file's text…
  *   ```
  *
@@ -17,7 +18,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const CODE = /^(ts|typescript|tsx|js|javascript|mjs|cjs|mts|cts)$/;
-const BLOCK = /^(?:<!--\s*include:\s*(\S+)\s*-->\n)?```([\w-]*)\n([\s\S]*?)^```$/gm;
+const BLOCK = /^```([\w-]*)(?:[ \t]+(\S+))?[ \t]*\n([\s\S]*?)^```$/gm;
 const write = process.argv.includes('--write');
 const examples = readdirSync('examples/docs')
   .filter((f) => /\.[cm]?[jt]sx?$/.test(f))
@@ -31,21 +32,27 @@ const guides = readdirSync('docs')
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`)
   .concat('CONTRIBUTING.md');
+// The old form, an `<!-- include: file -->` line above the block: `--write` moves it into the fence.
+const OLD_MARKER = /^<!--\s*include:\s*(\S+)\s*-->\n```([\w-]*)\n/gm;
 for (const guide of guides) {
-  const text = readFileSync(guide, 'utf8');
-  const fixed = text.replace(BLOCK, (block, file, lang, body, at) => {
+  const read = readFileSync(guide, 'utf8');
+  const text = write ? read.replace(OLD_MARKER, (_, file, lang) => `\`\`\`${lang} ${file}\n`) : read;
+  if (!write && OLD_MARKER.test(read))
+    problems.push(`${guide}: an <!-- include: … --> line; the file goes in the fence (\`\`\`ts examples/docs/…), --write moves it`);
+  OLD_MARKER.lastIndex = 0;
+  const fixed = text.replace(BLOCK, (block, lang, file, body, at) => {
     if (!CODE.test(lang)) return block;
     const where = `${guide}:${text.slice(0, at).split('\n').length}`;
-    if (!file) return problem(`${where}: a ${lang} block without an <!-- include: examples/docs/… --> line above it`, block);
+    if (!file) return problem(`${where}: a ${lang} block that names no file (\`\`\`${lang} examples/docs/…)`, block);
     if (!examples.includes(file)) return problem(`${where}: includes ${file}, which is not a file in examples/docs/`, block);
     included.add(file);
     const want = `${readFileSync(file, 'utf8').replace(/\n+$/, '')}\n`;
     if (body === want) return block;
     if (!write) problems.push(`${where}: differs from ${file} (node scripts/check-docs.mjs --write copies it in)`);
     // The body after the opening fence (a plain replace of an empty body would write before the fence).
-    return block.replace(/^(```[\w-]*\n)[\s\S]*(?=^```$)/m, (_, fence) => fence + want);
+    return block.replace(/^(```[^\n]*\n)[\s\S]*(?=^```$)/m, (_, fence) => fence + want);
   });
-  if (write && fixed !== text) writeFileSync(guide, fixed);
+  if (write && fixed !== read) writeFileSync(guide, fixed);
 }
 for (const file of examples) if (!included.has(file)) problems.push(`${file} is not included by any guide`);
 

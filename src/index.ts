@@ -82,6 +82,8 @@ export type { Build, BuildStatus, CompletedBuild, UnknownBuildStatus } from './r
 export { isCompletedBuild } from './resources/build.js';
 export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
+export type { BuildNotice } from './resources/build-notify.js';
+export type { BuildWaitResult } from './resources/build-wait-all.js';
 export type { DownloadTarget } from './resources/download-target.js';
 export type { DownloadOptions, DownloadProgress } from './core/download-options.js';
 export type { DownloadedFile } from './core/write-to-file.js';

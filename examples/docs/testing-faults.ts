@@ -16,11 +16,12 @@ test('retries a GET through two 503s', async () => {
       client.workflows.create({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }),
     ).rejects.toBeInstanceOf(InternalServerError); // a POST is not retried after a 5xx
 
-    mock.service.failNext(1, 429, { retryAfterSeconds: 120 }); // longer than the SDK sleeps on its own: no retry
-    await expect(client.orders.list()).rejects.toBeInstanceOf(RateLimitError);
-
     mock.service.failNext(1, 'network'); // a dropped connection
     await expect(client.orders.list()).resolves.toBeDefined();
+
+    mock.service.failNext(1, 429, { retryAfterSeconds: 120 }); // longer than the SDK sleeps on its own: no retry
+    await expect(client.orders.list()).rejects.toBeInstanceOf(RateLimitError);
+    // (the client's rate gate now holds its next calls until that Retry-After, capped at a minute)
   } finally {
     await mock.close();
   }
@@ -29,7 +30,7 @@ test('retries a GET through two 503s', async () => {
 test('knobs for a whole run', async () => {
   const service = createMockService({
     latencyMs: 50, // before each answer
-    errorRate: 0.1, // a seeded 10 % of requests answer 500
+    errorRate: 0.1, // a seeded 10 % of requests answer 500, 502 or 503
     rateLimit: { every: 10, retryAfterSeconds: 1 }, // every 10th request answers 429
     failBuilds: (workflow) => workflow.name.includes('broken'), // or true for all
     listEnvelope: 'items', // { items: [...] } instead of { data: [...] }

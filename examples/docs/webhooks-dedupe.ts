@@ -17,6 +17,6 @@ export const shared = createWebhookHandler({
   dedupe: {
     store: redisStore(redis, { prefix: 'shop:webhooks:' }),
     ttlMs: 24 * 60 * 60 * 1000, // a duplicate within a day is answered 200 and not run
-    idHeaders: ['webhook-id', 'x-delivery-id'], // the first present is the key; else the SHA-256 of the body
+    idHeaders: ['webhook-id', 'x-delivery-id'], // the first present is the key; else the SHA-256 of the event
   },
 });

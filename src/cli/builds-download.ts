@@ -11,6 +11,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import type { Output } from './context.js';
 import { ExitCode } from './exit-codes.js';
 import { formatBytes, renderBar } from './progress.js';
+import { printable } from './printable.js';
 import { WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
 
 const USAGE = 'wfa builds download <build_id> [-o file] [--wait] [options]';
@@ -74,18 +75,18 @@ export const downloadCommand: Command = {
     const [buildId = ''] = expectPositionals(positionals, ['build_id'], USAGE);
     const given = values.output ?? `${buildId.replace(/[^\w.-]/g, '_')}.zip`;
     const path = isAbsolute(given) ? given : join(context.cwd, given);
+    // Read before any request: a bad --timeout is a usage error, whatever state the build is in.
+    const wait = values.wait ? waitSettings(values, context, buildId) : undefined;
     const client = await createClient(values, context);
     let build = await client.builds.get(buildId, { signal: context.signal });
-    if (values.wait && !isCompletedBuild(build)) {
-      const { options, display } = waitSettings(values, context, buildId);
-      build = await client.builds.wait(buildId, options).finally(() => display.finish());
+    if (wait && !isCompletedBuild(build)) {
+      build = await client.builds.wait(buildId, wait.options).finally(() => wait.display.finish());
     }
     if (FAILED.includes(build.status.toLowerCase())) throw new BuildFailedError(buildId, build);
     if (!isCompletedBuild(build)) {
       // Not a usage error: the same command succeeds once the build has finished (exit code 4, as a wait that ran out).
-      context.stderr.write(
-        `wfa: build ${buildId} has not finished (status ${build.status}): wait for it with "wfa wait-build ${buildId}", or add --wait\n`,
-      );
+      const line = `wfa: build ${buildId} has not finished (status ${build.status}): wait for it with "wfa wait-build ${buildId}", or add --wait`;
+      context.stderr.write(`${printable(line)}\n`);
       return ExitCode.TimedOut;
     }
     const display = downloadProgress(context.stderr, `${buildId}:`);

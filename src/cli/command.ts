@@ -22,6 +22,24 @@ export function showHelp(context: Context, help: string): ExitCode {
   return 0;
 }
 
+/** A command's usage line: the first line of its help, without `Usage: `. */
+export function usageOf(command: Command): string {
+  return (command.help.split('\n', 1)[0] ?? '').replace(/^Usage:\s*/, '');
+}
+
+/**
+ * Runs a command. A {@link UsageError} it throws without a usage line (a bad `--limit`, an invalid workflow
+ * file) gets the command's own here, so that no command can leave it out.
+ */
+export async function runCommand(command: Command, args: readonly string[], context: Context): Promise<ExitCode> {
+  try {
+    return await command.run(args, context);
+  } catch (error) {
+    if (error instanceof UsageError && error.usage === undefined) throw new UsageError(error.message, usageOf(command));
+    throw error;
+  }
+}
+
 /**
  * The error for a command name that is none of `commands` (of `wfa <group>` if given). After an option the
  * name is not quoted: it may be that option's value (`wfa --key <secret> integrations save`).
@@ -82,7 +100,7 @@ export function createGroup(name: string, summary: string, subcommands: readonly
           `wfa ${name} <${subcommands.map((sub) => sub.name).join('|')}>`,
           name,
         );
-      return subcommand.run(rest, context);
+      return runCommand(subcommand, rest, context);
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Where `wfa` finds the service: `--api-key`/`--base-url`, else `WFA_API_KEY`/`WFA_BASE_URL`, else the login
- * `wfa login` saved (its key only for the service that issued it). The key is never printed.
+ * Where `wfa` finds the service: `--api-key`/`--base-url`/`--api-prefix`, else `WFA_API_KEY`/`WFA_BASE_URL`/
+ * `WFA_API_PREFIX`, else the login `wfa login` saved (its key and prefix only for the service that issued it).
+ * The key is never printed.
  */
 import type { Client } from '../index.js';
 import type { Context } from './context.js';
@@ -11,7 +12,11 @@ import { readStoredLogin, sameService } from './stored-login.js';
 export const CONNECTION_OPTIONS = {
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },
+  'api-prefix': { type: 'string' },
 } as const;
+
+/** What a command reads of the connection options. */
+export type ConnectionValues = { [Name in keyof typeof CONNECTION_OPTIONS]?: string | undefined };
 
 /**
  * The names of {@link CONNECTION_OPTIONS}, which take a value: needed to find a command's name among
@@ -24,11 +29,15 @@ export const CONNECTION_HELP = [
   '  --base-url <url>    the service address (default: $WFA_BASE_URL)',
   '  --api-key <key>     your API key (default: $WFA_API_KEY, else the key `wfa login`',
   '                      saved; prefer those: arguments are visible to other users in `ps`)',
+  "  --api-prefix <path>  the path prefix: /api/v1, /v1, a gateway's own, or auto (default: $WFA_API_PREFIX,",
+  '                      else the one `wfa login` confirmed, else auto: /api/v1, then /v1 on a 404)',
 ].join('\n');
 
 export interface Connection {
   baseUrl: string;
   apiKey: string;
+  /** `undefined`: the SDK's default, `'auto'`. */
+  apiPrefix: string | undefined;
 }
 
 const HOW_TO_TRY =
@@ -38,19 +47,19 @@ const HOW_TO_TRY =
  * Reads the connection from options, then the environment, then the saved login; throws a
  * {@link ConfigError} naming what is missing and how to set it.
  */
-export async function resolveConnection(
-  values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
-  env: Context['env'],
-): Promise<Connection> {
+export async function resolveConnection(values: ConnectionValues, env: Context['env']): Promise<Connection> {
   let apiKey = (values['api-key'] ?? env['WFA_API_KEY'])?.trim() || undefined;
   let baseUrl = (values['base-url'] ?? env['WFA_BASE_URL'])?.trim() || undefined;
+  let apiPrefix = values['api-prefix'] ?? env['WFA_API_PREFIX'];
   let elsewhere: string | undefined;
   if (!apiKey) {
     const stored = await readStoredLogin(env);
     if (stored && !baseUrl) baseUrl = stored.baseUrl;
-    // The saved key goes only to the service that issued it, never to another base URL.
-    if (stored && baseUrl && sameService(stored.baseUrl, baseUrl)) apiKey = stored.apiKey;
-    else if (stored) elsewhere = stored.baseUrl;
+    // The saved key goes only to the service that issued it, never to another base URL; so does its prefix.
+    if (stored && baseUrl && sameService(stored.baseUrl, baseUrl)) {
+      apiKey = stored.apiKey;
+      apiPrefix ??= stored.apiPrefix;
+    } else if (stored) elsewhere = stored.baseUrl;
   }
   if (!apiKey && !baseUrl) {
     throw new ConfigError(`No API key and no base URL: pass --api-key and --base-url, or set WFA_API_KEY and WFA_BASE_URL. ${HOW_TO_TRY}`);
@@ -63,16 +72,13 @@ export async function resolveConnection(
     );
   }
   if (!apiKey) throw new ConfigError(`No API key: pass --api-key <key> or set WFA_API_KEY. ${HOW_TO_TRY}`);
-  return { apiKey, baseUrl };
+  return { apiKey, baseUrl, apiPrefix };
 }
 
 /** A client for the connection the options and environment give. */
-export async function createClient(
-  values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
-  context: Pick<Context, 'env'>,
-): Promise<Client> {
-  const { apiKey, baseUrl } = await resolveConnection(values, context.env);
+export async function createClient(values: ConnectionValues, context: Pick<Context, 'env'>): Promise<Client> {
+  const { apiKey, baseUrl, apiPrefix } = await resolveConnection(values, context.env);
   // Loaded here, on first use, so that `--help` and usage errors answer without loading the HTTP client.
   const { Client } = await import('../index.js');
-  return new Client({ apiKey, baseUrl });
+  return new Client({ apiKey, baseUrl, apiPrefix });
 }

@@ -10,6 +10,7 @@ const WORKFLOW_FIELDS = {
   platform: 1,
   status: 1,
   created_at: 1,
+  updated_at: 1,
   build_id: 1,
   trigger: 1,
   actions: 1,
@@ -139,7 +140,8 @@ export async function envelopeChecks(
       name: 'fields',
       level: 'warn',
       message: `workflows have ${parts.join(' and ')} this SDK does not know`,
-      hint: 'The SDK keeps them as received (workflow["name"]); a newer SDK version may type them.',
+      // The example is a field it does not know, as the user would read it.
+      hint: `The SDK keeps them as received (${unknownFields.length ? `workflow[${JSON.stringify(unknownFields[0])}]` : 'workflow.status, a string'}); a newer SDK version may type them.`,
     });
   } else {
     checks.push({ name: 'fields', level: 'ok', message: `every field and status of ${items.length} workflows is known to the SDK` });

@@ -7,10 +7,11 @@ import { ApiError, AbortError } from '../core/errors.js';
 import { redact, usableSecrets } from '../core/redact.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, resolveConnection } from './config.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues, resolveConnection } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 import { readStoredLogin } from './stored-login.js';
 import { clockCheck, envelopeChecks, keyCheck, type Check, type Probe } from './doctor-checks.js';
 
@@ -45,7 +46,8 @@ const HELP = `Usage: ${USAGE}
 
 Checks the service at the base URL against what the SDK expects, and says what to fix:
   - whether it is reachable, and the round-trip time
-  - which path prefix responds (/api/v1 or /v1; another with --api-prefix)
+  - which path prefix responds (/api/v1 or /v1; only the one --api-prefix or WFA_API_PREFIX names, such as a
+    gateway's /wfa/v1, when set)
   - whether the API key is accepted
   - which list envelope it uses, whether the SDK reads it, and fields or statuses the SDK does not know
   - the server's clock skew, from its Date header
@@ -53,7 +55,6 @@ Exits 0 when nothing is wrong (warnings included), 1 without a base URL, 2 when 
 
 Options:
   --json               print the report as JSON
-  --api-prefix <path>  check this path prefix (a gateway's, such as /wfa/v1) instead of /api/v1 and /v1
 
 ${CONNECTION_HELP}`;
 
@@ -65,18 +66,19 @@ function render(report: { baseUrl: string; checks: Check[] }): string {
   }
   const failed = report.checks.filter((check) => check.level === 'fail').length;
   lines.push(failed === 0 ? 'No problems found.' : `${failed} problem${failed === 1 ? '' : 's'} found.`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
-async function connection(values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined }, context: Context) {
+async function connection(values: ConnectionValues, context: Context) {
   try {
-    const { baseUrl, apiKey } = await resolveConnection(values, context.env);
+    const { baseUrl, apiKey, apiPrefix } = await resolveConnection(values, context.env);
     const source = values['api-key'] ? '--api-key' : context.env['WFA_API_KEY']?.trim() ? 'WFA_API_KEY' : 'saved by wfa login';
-    return { baseUrl, apiKey: apiKey as string | undefined, source, problem: undefined };
+    return { baseUrl, apiKey: apiKey as string | undefined, apiPrefix, source, problem: undefined };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const baseUrl = (values['base-url'] ?? context.env['WFA_BASE_URL'])?.trim() || (await readStoredLogin(context.env))?.baseUrl;
-    return { baseUrl, apiKey: undefined, source: 'none', problem: error.message };
+    const apiPrefix = values['api-prefix'] ?? context.env['WFA_API_PREFIX'];
+    return { baseUrl, apiKey: undefined, apiPrefix, source: 'none', problem: error.message };
   }
 }
 
@@ -85,18 +87,14 @@ export const doctor: Command = {
   summary: 'Check the service: reachable, prefix, key, list envelope, latency, clock',
   help: HELP,
   async run(args, context) {
-    const { values, positionals } = parseCommand(
-      args,
-      { ...CONNECTION_OPTIONS, json: { type: 'boolean' }, 'api-prefix': { type: 'string' } },
-      USAGE,
-    );
+    const { values, positionals } = parseCommand(args, { ...CONNECTION_OPTIONS, json: { type: 'boolean' } }, USAGE);
     if (values.help) return showHelp(context, HELP);
     expectPositionals(positionals, [], USAGE);
     const found = await connection(values, context);
     if (!found.baseUrl) throw new ConfigError(found.problem ?? 'No base URL: pass --base-url <url> or set WFA_BASE_URL.');
     const baseUrl = found.baseUrl;
     const { Client } = await import('../index.js');
-    const prefixes = values['api-prefix'] !== undefined ? [values['api-prefix']] : KNOWN_PREFIXES;
+    const prefixes = found.apiPrefix !== undefined && found.apiPrefix !== 'auto' ? [found.apiPrefix] : KNOWN_PREFIXES;
     const probes: Probe[] = [];
     const clientFor = (apiKey: string, prefix: string) => new Client({ baseUrl, apiKey, apiPrefix: prefix, ...REQUEST_OPTIONS });
     for (const prefix of prefixes) probes.push(await probe(clientFor(found.apiKey ?? NO_KEY, prefix), prefix, context.signal));

@@ -13,10 +13,11 @@ import {
   WfaError,
 } from '../core/errors.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 
 /** The command line itself is wrong: an unknown command or option, a missing argument, a bad value. */
 export class UsageError extends Error {
-  /** The usage line to show after the message, if any. */
+  /** The usage line to show after the message; when not given, the command that threw it adds its own (`runCommand`). */
   readonly usage: string | undefined;
   constructor(message: string, usage?: string) {
     super(message);
@@ -61,7 +62,7 @@ function lastLogLines(logs: unknown, count: number): string[] {
 
 /**
  * The lines printed on stderr for an error: `wfa: <name>: <message>`, then what helps act on it (the
- * build's error and last log lines, the usage line).
+ * build's error and last log lines, the usage line). The service's text in them is {@link printable}.
  */
 export function formatError(error: unknown): string[] {
   const name = error instanceof Error ? error.name : 'Error';
@@ -74,5 +75,5 @@ export function formatError(error: unknown): string[] {
     if (logs.length > 0) lines.push('  last log lines:', ...logs.map((line) => `    ${line}`));
   }
   if (error instanceof UsageError && error.usage) lines.push(`Usage: ${error.usage}`, 'Run with --help for details.');
-  return lines;
+  return lines.map(printable);
 }

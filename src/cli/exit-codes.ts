@@ -18,13 +18,20 @@ export const ExitCode = {
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** The exit codes as `--help` prints them: one place, so the help and the code cannot disagree. */
-export const EXIT_CODES_HELP = [
-  `  ${ExitCode.Ok}    success`,
-  `  ${ExitCode.Usage}    usage or configuration error (bad arguments, no API key or base URL, invalid input)`,
-  `  ${ExitCode.RequestFailed}    the request failed (an error from the service, or the service is unreachable)`,
-  `  ${ExitCode.BuildFailed}    the build failed`,
-  `  ${ExitCode.TimedOut}    the build did not finish within --timeout`,
-  `  ${ExitCode.Interrupted}  interrupted (Ctrl+C, SIGINT)`,
-  `  ${ExitCode.Terminated}  terminated (SIGTERM)`,
-].join('\n');
+const MEANING: Record<ExitCode, string> = {
+  [ExitCode.Ok]: 'success',
+  [ExitCode.Usage]: 'usage or configuration error (bad arguments, no API key or base URL, invalid input)',
+  [ExitCode.RequestFailed]: 'the request failed (an error from the service, or the service is unreachable)',
+  [ExitCode.BuildFailed]: 'the build failed',
+  [ExitCode.TimedOut]: 'the build did not finish within --timeout',
+  [ExitCode.Interrupted]: 'interrupted (Ctrl+C, SIGINT)',
+  [ExitCode.Terminated]: 'terminated (SIGTERM)',
+};
+
+/** The exit codes as `--help` prints them (only `codes`, for a command that uses some): one place, so the help and the code cannot disagree. */
+export function exitCodesHelp(codes: readonly ExitCode[] = Object.values(ExitCode)): string {
+  return codes.map((code) => `  ${String(code).padEnd(4)} ${MEANING[code]}`).join('\n');
+}
+
+/** Every exit code, as the top-level `--help` prints them. */
+export const EXIT_CODES_HELP: string = exitCodesHelp();

@@ -77,15 +77,15 @@ export async function ask(context: Context, label: string, options: { echo: bool
 /** At most this much is read from a pipe: a key is short, and a wrong redirect (`< big.iso`) must not fill memory. */
 const MAX_PIPED = 64 * 1024;
 
-/** Reads all of a piped stdin as one value, without its final newline. */
-export async function readPiped(context: Context, what: string): Promise<string> {
+/** Reads all of a piped stdin as one value, without its final newline; at most `max` characters. */
+export async function readPiped(context: Context, what: string, max = MAX_PIPED): Promise<string> {
   const input = context.stdin;
   if (!input) throw new ConfigError(`No input to read ${what} from`);
   let text = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer | string) => {
       text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-      if (text.length > MAX_PIPED) finish(new ConfigError(`${what} on stdin is longer than ${MAX_PIPED} characters`));
+      if (text.length > max) finish(new ConfigError(`${what} on stdin is longer than ${max} characters`));
     };
     const onEnd = () => finish();
     const onAbort = () => finish(new InterruptedError());

@@ -17,9 +17,17 @@ const SECRET_FIELD = /key|token|secret|password|credential/i;
 /** Shorter values of credential-named fields are not searched for elsewhere: they would mangle ordinary words. */
 const MIN_FOUND_LENGTH = 8;
 
-/** `shpat_…` → `****abcd`: enough to tell keys apart, never enough to use one. Short values hide entirely. */
+/** The end of a key the service returned masked itself (`shpa…9XYZ`, `****9XYZ`): what follows its last mask character. */
+const SHOWN_BY_SERVICE = /[…*•]([^…*•]{1,4})$/u;
+
+/**
+ * `shpat_…` → `****abcd`: enough to tell keys apart, never enough to use one. A short value hides entirely,
+ * unless the service masked it already: then the (at most four) characters it left at the end are shown.
+ */
 export function mask(value: string): string {
-  return value.length >= 16 ? `****${value.slice(-4)}` : '****';
+  if (value.length >= 16) return `****${value.slice(-4)}`;
+  const shown = SHOWN_BY_SERVICE.exec(value)?.[1];
+  return shown === undefined ? '****' : `****${shown}`;
 }
 
 /** Every string under a credential-named field, at any depth. */
@@ -103,6 +111,14 @@ Examples:
     const client = await createClient(values, context);
     const key = await readKey(context, platform);
     if (!key) throw new UsageError('the key is empty', SAVE_USAGE);
+    // A stray escape or NUL (a paste, a file with CRLF lines) would be saved as part of the key and fail later.
+    const control = [...key].findIndex((char) => /\p{Cc}/u.test(char));
+    if (control >= 0) {
+      throw new UsageError(
+        `the key has a control character at position ${control + 1}; nothing was saved (the key is not shown)`,
+        SAVE_USAGE,
+      );
+    }
     const saved = await client.integrations.save(
       { platform, api_key: key, ...(values.label === undefined ? {} : { label: values.label }) },
       { signal: context.signal },

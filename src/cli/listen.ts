@@ -8,10 +8,13 @@ import { showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import type { Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
-import { EXIT_CODES_HELP } from './exit-codes.js';
+import { ExitCode, exitCodesHelp } from './exit-codes.js';
 import { listen } from './listener.js';
 
 const USAGE = 'wfa listen --forward-to <url> [--workflow <id> ...] [--sign hmac-sha256|standard-webhooks] [options]';
+
+// It runs until stopped: it never exits 0, and has no build of its own to fail or time out.
+const LISTEN_EXIT_CODES_HELP = exitCodesHelp([ExitCode.Usage, ExitCode.RequestFailed, ExitCode.Interrupted, ExitCode.Terminated]);
 
 const HELP = `Usage: ${USAGE}
 
@@ -23,7 +26,7 @@ line goes to stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
 Options:
   --forward-to <url>            where to POST deliveries (http or https), such as http://localhost:3000/webhooks
   --workflow <id>               follow this workflow's builds (repeat for more); a build that has already
-                                completed is forwarded at once. Without it: workflows created from now on
+                                completed is forwarded at once. Without it: workflows created since launch
   --interval <duration>         time between polls (default 2s)
   --sign <scheme>               sign deliveries: hmac-sha256 or standard-webhooks
   --secret-env <name>           the environment variable holding the signing secret (default WFA_WEBHOOK_SECRET)
@@ -40,7 +43,7 @@ Options:
 ${CONNECTION_HELP}
 
 Exit codes:
-${EXIT_CODES_HELP}
+${LISTEN_EXIT_CODES_HELP}
 
 Example:
   export WFA_WEBHOOK_SECRET=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -128,6 +131,8 @@ export const listenCommand: Command = {
   summary: 'Forward build.completed webhooks to a local URL, polling the service',
   help: HELP,
   async run(args, context) {
+    // "From now on" is from launch, not from the first poll after the client has loaded and listed.
+    const since = Date.now();
     const { values, positionals } = parseCommand(args, OPTIONS, USAGE);
     if (values.help) return showHelp(context, HELP);
     expectPositionals(positionals, [], USAGE);
@@ -139,6 +144,6 @@ export const listenCommand: Command = {
     const preset = await signingPreset(values, context.env);
     const client = await createClient(values, context);
     const prettyBody = values['pretty-body'] === true;
-    return listen({ forwardTo, workflowIds: [...new Set(workflowIds)], intervalMs, preset, prettyBody }, client, context);
+    return listen({ forwardTo, workflowIds: [...new Set(workflowIds)], intervalMs, preset, prettyBody, since }, client, context);
   },
 };

@@ -7,6 +7,7 @@ import type { Client } from '../index.js';
 import type { WebhookSignaturePreset } from '../webhooks/index.js';
 import type { Context } from './context.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 const FINISHED = new Set(['completed', 'failed', 'error', 'cancelled', 'canceled']);
@@ -19,6 +20,8 @@ export interface Settings {
   preset: WebhookSignaturePreset | undefined;
   /** `--pretty-body`: the body pretty-printed, keys in reverse order, as some senders' JSON libraries write it. */
   prettyBody: boolean;
+  /** When `wfa listen` was launched (ms since the epoch): without --workflow, workflows created from then on are followed. */
+  since: number;
 }
 
 /** Resolves after `ms`, or at once when `signal` is aborted. */
@@ -58,10 +61,15 @@ class Listener {
     for (const id of settings.workflowIds) this.watched.set(id, undefined);
   }
 
-  /** Without --workflow, the workflows that exist now, so that only those created later are followed. */
+  /**
+   * Without --workflow, the workflows created before launch, so that only later ones are followed: one created
+   * while this first listing runs is new, although it is listed (by its `created_at`, on the service's clock).
+   */
   async start(): Promise<void> {
     if (this.settings.workflowIds.length > 0) return;
-    for await (const workflow of this.client.workflows.list({}, { signal: this.context.signal })) this.before.add(workflow.id);
+    for await (const workflow of this.client.workflows.list({}, { signal: this.context.signal })) {
+      if (!(Date.parse(workflow.created_at) >= this.settings.since)) this.before.add(workflow.id);
+    }
   }
 
   /** One round: learn each followed workflow's current build, then read the builds not yet finished. */
@@ -149,19 +157,19 @@ class Listener {
     this.delivered += 1;
     this.context.stdout.write(`${JSON.stringify(record)}\n`);
     const outcome = record['status'] !== undefined ? String(record['status']) : `failed (${String(record['error'])})`;
-    this.context.stderr.write(`build.completed ${workflowId} (${buildId}) -> ${forwardTo}: ${outcome}\n`);
+    this.context.stderr.write(`${printable(`build.completed ${workflowId} (${buildId}) -> ${forwardTo}: ${outcome}`)}\n`);
   }
 
   private warnOnce(key: string, message: string): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
-    this.context.stderr.write(`wfa listen: ${message}\n`);
+    this.context.stderr.write(`wfa listen: ${printable(message)}\n`);
   }
 
   /** A failed round: said once, not every round while the service stays down, and again once it changes. */
   failed(error: unknown): void {
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    if (text !== this.lastError) this.context.stderr.write(`wfa listen: ${text} (polling goes on)\n`);
+    if (text !== this.lastError) this.context.stderr.write(`wfa listen: ${printable(text)} (polling goes on)\n`);
     this.lastError = text;
   }
 

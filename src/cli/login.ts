@@ -2,6 +2,7 @@
  * `wfa login`: exchanges an email and password (asked on the terminal with echo off, or `WFA_EMAIL` and
  * `WFA_PASSWORD`) for an API key and saves only the key. `wfa logout` removes it.
  */
+import type { Client } from '../index.js';
 import { parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
 import type { Context } from './context.js';
@@ -10,7 +11,7 @@ import { ExitCode } from './exit-codes.js';
 import { ask } from './input.js';
 import { configFile, removeLogin, saveLogin } from './stored-login.js';
 
-const LOGIN_USAGE = 'wfa login [--base-url <url>] [--email <address>]';
+const LOGIN_USAGE = 'wfa login [--base-url <url>] [--api-prefix <path>] [--email <address>]';
 
 const LOGIN_HELP = `Usage: ${LOGIN_USAGE}
 
@@ -21,8 +22,9 @@ it was issued by. The password is never saved, and never taken as an argument: t
 is shown), or set WFA_PASSWORD.
 
 Options:
-  --base-url <url>    the service address (default: $WFA_BASE_URL)
-  --email <address>   your email (default: $WFA_EMAIL, else asked)
+  --base-url <url>      the service address (default: $WFA_BASE_URL)
+  --api-prefix <path>   the path prefix (default: $WFA_API_PREFIX, else found with one call and saved with the key)
+  --email <address>     your email (default: $WFA_EMAIL, else asked)
 
 Environment:
   WFA_EMAIL, WFA_PASSWORD   log in without a terminal (CI); prefer a secret store to a shell profile
@@ -57,13 +59,32 @@ async function credentials(values: { email?: string | undefined }, context: Cont
   return { email, password };
 }
 
+/**
+ * The prefix the service answers under, found with one small call and saved with the key, so that later
+ * commands send each request once. `undefined` when the call failed: they then detect it as the SDK does.
+ */
+async function confirmedPrefix(client: Client, signal: AbortSignal): Promise<string | undefined> {
+  try {
+    await client.workflows.list({ limit: 1 }, { signal, maxRetries: 0 });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // Not a reason to fail the login: the key is good, only the prefix stays to be found.
+  }
+  const { apiPrefix, prefixConfirmed } = client.toJSON();
+  return prefixConfirmed ? apiPrefix : undefined;
+}
+
 export const login: Command = {
   name: 'login',
   summary: 'Log in with email and password; saves the API key for the other commands',
   help: LOGIN_HELP,
   async run(args, context) {
     refusePasswordArguments(args);
-    const { values, positionals } = parseCommand(args, { 'base-url': { type: 'string' }, email: { type: 'string' } }, LOGIN_USAGE);
+    const { values, positionals } = parseCommand(
+      args,
+      { 'base-url': { type: 'string' }, 'api-prefix': { type: 'string' }, email: { type: 'string' } },
+      LOGIN_USAGE,
+    );
     if (values.help) return showHelp(context, LOGIN_HELP);
     // Not quoted: someone may have typed the password as a plain argument.
     if (positionals.length > 0) throw new UsageError('wfa login takes no arguments (a password is typed when asked)', LOGIN_USAGE);
@@ -73,9 +94,15 @@ export const login: Command = {
     if (!configFile(context.env)) throw new ConfigError('Nowhere to save the key: set HOME or XDG_CONFIG_HOME');
     const { email, password } = await credentials(values, context);
     const { Client } = await import('../index.js');
-    const client = new Client({ baseUrl, apiKey: undefined });
-    const { apiKey } = await client.auth.issueKey({ email, password }, { signal: context.signal });
-    const path = await saveLogin(context.env, { baseUrl, apiKey, email });
+    const given = values['api-prefix'] ?? context.env['WFA_API_PREFIX'];
+    const { apiKey } = await new Client({ baseUrl, apiKey: undefined, apiPrefix: given }).auth.issueKey(
+      { email, password },
+      { signal: context.signal },
+    );
+    // A prefix given is saved as given; only `auto` needs the call that finds it.
+    const apiPrefix =
+      given !== undefined && given !== 'auto' ? given : await confirmedPrefix(new Client({ baseUrl, apiKey }), context.signal);
+    const path = await saveLogin(context.env, { baseUrl, apiKey, email, ...(apiPrefix === undefined ? {} : { apiPrefix }) });
     context.stderr.write(`Logged in to ${baseUrl} as ${email}. The API key is saved in ${path} (readable only by you).\n`);
     context.stdout.write(`${path}\n`);
     return ExitCode.Ok;

@@ -5,7 +5,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { splitCommand } from './args.js';
 import { builds } from './builds.js';
-import { showHelp, unknownCommand, type Command } from './command.js';
+import { runCommand, showHelp, unknownCommand, type Command } from './command.js';
 import { CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { exitCodeFor, formatError, UsageError } from './errors.js';
@@ -82,7 +82,7 @@ async function dispatch(args: readonly string[], context: Context): Promise<Exit
     const topic = splitCommand(rest, CONNECTION_VALUE_OPTIONS);
     return showHelp(context, topic.name === undefined ? HELP : find({ ...topic, name: topic.name }).help);
   }
-  return find({ ...split, name }).run(rest, context);
+  return runCommand(find({ ...split, name }), rest, context);
 }
 
 /**

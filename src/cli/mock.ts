@@ -2,30 +2,39 @@
  * `wfa mock`: the SDK's mock service on a local port, to try `wfa` and the SDK without an account. It runs
  * until Ctrl+C or SIGTERM, then closes its port and exits 130 or 143 (interrupted, as any stopped command).
  */
-import type { MockServer, MockService } from '../testing/index.js';
+import type { MockServer, MockService, MockServiceOptions, MockWebhookDelivery } from '../testing/index.js';
 import { expectPositionals, integerOption, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
 import type { Context, Output } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { buildMsOption, errorRateOption, failBuildsOption, rateLimitOption } from './mock-options.js';
 
 type Testing = typeof import('../testing/index.js');
 
-const USAGE = 'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]';
+const USAGE =
+  'wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--latency <ms>] [--error-rate <0..1>] [--rate-limit 20/s] [--rate-limit-headers] [--webhook-url <url>] [--fail-builds all|<share>|<pattern>] [--quiet] [--json]';
 
 const HELP = `Usage: ${USAGE}
 
 Runs a mock of the Workflow Automation Service on this machine: every endpoint, in memory, with a user
 demo@example.com (password "demo"). Prints its URL and an API key valid on it.
-Requests are logged on stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
+Requests and webhook attempts are logged on stderr. Stops on Ctrl+C (exit code 130) or SIGTERM (143).
 
 Options:
   --port <n>          the port (default 4010; 0 picks a free one)
   --host <address>    the address to listen on (default 127.0.0.1)
-  --build-ms <ms>     how long each build takes (default 3000)
-  --webhook-url <url> POST a build.completed event here when a build completes
-  --fail-builds       make every build fail (to try the failure path)
-  --quiet             do not log requests
+  --build-ms <ms>     how long each build takes (default 3000), or a range to draw from: 3000-10000
+  --latency <ms>      wait this long before each answer (default 0)
+  --error-rate <0..1> answer this share of requests with a 500, 502 or 503 (a third each)
+  --rate-limit <n/s>  requests per second per API key (20/s, 600/m), bursts up to one second's worth;
+                      beyond it, 429 with Retry-After
+  --rate-limit-headers  with --rate-limit, send RateLimit, RateLimit-Policy and X-RateLimit-* headers
+  --webhook-url <url> POST a build.completed event here when a build completes; a failed POST is sent
+                      again after 1, 2, 4 and 8 s
+  --fail-builds <which>  make builds fail, to try the failure path: all, a share (0.2), or the workflows
+                      whose name matches a pattern, * for any text (*nightly*)
+  --quiet             do not log requests and webhook deliveries
   --json              print only {"url":…,"apiKey":…} on one line of stdout, for scripts
 
 Example:
@@ -51,6 +60,44 @@ function withRequestLog(service: MockService, log: Output): MockService {
   };
 }
 
+// Each webhook attempt on one line too: where it went, for which workflow, and what came of it.
+function deliveryLine(delivery: MockWebhookDelivery): string {
+  const outcome = delivery.status === undefined ? `failed: ${delivery.error ?? 'no answer'}` : String(delivery.status);
+  const retry = delivery.retryInMs === undefined ? '' : `, retry in ${delivery.retryInMs} ms`;
+  return `webhook POST ${delivery.url} ${delivery.payload.event} ${delivery.payload.workflow_id} (attempt ${delivery.attempt}) -> ${outcome}${retry}\n`;
+}
+
+type Values = { [name: string]: string | boolean | undefined };
+
+/** The command's options, read into the service's; a value that does not read is a usage error. */
+function readOptions(values: Values): { port: number; host: string; options: MockServiceOptions } {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const port = integerOption(text('port'), '--port', 0) ?? 4010;
+  if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const rateLimit = rateLimitOption(text('rate-limit'));
+  if (values['rate-limit-headers'] && !rateLimit) throw new UsageError('--rate-limit-headers needs --rate-limit');
+  const options: MockServiceOptions = {
+    buildDurationMs: buildMsOption(text('build-ms')) ?? 3000,
+    latencyMs: integerOption(text('latency'), '--latency', 0),
+    errorRate: errorRateOption(text('error-rate')),
+    rateLimit,
+    rateLimitHeaders: values['rate-limit-headers'] === true,
+    webhookUrl: webhookUrlOption(text('webhook-url')),
+    failBuilds: failBuildsOption(text('fail-builds')),
+  };
+  return { port, host: text('host') ?? '127.0.0.1', options };
+}
+
+// Every usage error of this command ends with its usage line, whichever helper found it.
+function withUsageLine<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof UsageError && error.usage === undefined) throw new UsageError(error.message, USAGE);
+    throw error;
+  }
+}
+
 function stopped(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
@@ -61,7 +108,7 @@ function stopped(signal: AbortSignal): Promise<void> {
 function webhookUrlOption(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new UsageError(`--webhook-url must be an http(s) URL, got "${value}"`, USAGE);
+    throw new UsageError(`--webhook-url must be an http(s) URL, got "${value}"`);
   }
   return value;
 }
@@ -129,8 +176,12 @@ export const mock: Command = {
         port: { type: 'string' },
         host: { type: 'string' },
         'build-ms': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'rate-limit-headers': { type: 'boolean' },
         'webhook-url': { type: 'string' },
-        'fail-builds': { type: 'boolean' },
+        'fail-builds': { type: 'string' },
+        latency: { type: 'string' },
+        'error-rate': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         json: { type: 'boolean' },
       },
@@ -138,21 +189,15 @@ export const mock: Command = {
     );
     if (values.help) return showHelp(context, HELP);
     expectPositionals(positionals, [], USAGE);
-    const port = integerOption(values.port, '--port', 0) ?? 4010;
-    if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, USAGE);
-    const buildDurationMs = integerOption(values['build-ms'], '--build-ms', 0) ?? 3000;
-    const webhookUrl = webhookUrlOption(values['webhook-url']);
+    const { port, host, options } = withUsageLine(() => readOptions(values));
+    const log = values.quiet ? undefined : context.stderr;
     // Loaded on use, so that `--help` and usage errors respond without loading the mock service.
     const testing = await import('../testing/index.js');
-    const service = testing.createMockService({
-      buildDurationMs,
-      webhookUrl,
-      failBuilds: values['fail-builds'] ?? false,
-    });
+    const service = testing.createMockService({ ...options, onWebhookDelivery: log && ((delivery) => log.write(deliveryLine(delivery))) });
     return serve(context, testing, {
       port,
-      host: values.host ?? '127.0.0.1',
-      service: values.quiet ? service : withRequestLog(service, context.stderr),
+      host,
+      service: log ? withRequestLog(service, log) : service,
       json: values.json ?? false,
     });
   },

@@ -4,6 +4,7 @@
  */
 import type { Build } from '../index.js';
 import type { Output } from './context.js';
+import { printable } from './printable.js';
 
 /**
  * How progress is shown: `'bar'` redraws one line, `'lines'` writes a line per change, `'auto'` picks
@@ -12,8 +13,8 @@ import type { Output } from './context.js';
 export type ProgressMode = 'bar' | 'lines' | 'auto';
 
 export interface ProgressOptions {
-  /** Shown before each state: the build id, say. Default `'build'`. */
-  label?: string | undefined;
+  /** Shown before each state: the build's id, so that parallel waits can be told apart in one log; a function when the id is known only later. Default `'build'`. */
+  label?: string | (() => string) | undefined;
   /** Default `'auto'`. */
   mode?: ProgressMode | undefined;
   /** Cells in the bar. Default 24. */
@@ -81,7 +82,9 @@ export function createProgressDisplay(output: Output, options: ProgressOptions =
 
   return {
     update(build) {
-      const text = bar ? formatProgressBar(build, label, width) : formatProgressLine(build, label);
+      const shown = typeof label === 'function' ? label() : label;
+      // The status is the service's text: escaped, so that it cannot move the cursor the bar relies on.
+      const text = printable(bar ? formatProgressBar(build, shown, width) : formatProgressLine(build, shown));
       if (text === last) return;
       last = text;
       if (bar) {

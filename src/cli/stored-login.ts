@@ -14,6 +14,8 @@ export interface StoredLogin {
   baseUrl: string;
   apiKey: string;
   email?: string | undefined;
+  /** The path prefix the service was found under at login (or given then): later commands skip the detection. */
+  apiPrefix?: string | undefined;
 }
 
 /** The config file's path, from the environment only (a test's environment decides, not the developer's home). */
@@ -53,11 +55,16 @@ export async function readStoredLogin(env: Context['env']): Promise<StoredLogin 
     value = undefined;
   }
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const { baseUrl, apiKey, email } = record;
+  const { baseUrl, apiKey, email, apiPrefix } = record;
   if (typeof baseUrl !== 'string' || typeof apiKey !== 'string' || !baseUrl || !apiKey) {
     throw new ConfigError(`${path} is not a login saved by wfa: run \`wfa login\` again, or \`wfa logout\` to remove it`);
   }
-  return { baseUrl, apiKey, email: typeof email === 'string' ? email : undefined };
+  return {
+    baseUrl,
+    apiKey,
+    email: typeof email === 'string' ? email : undefined,
+    apiPrefix: typeof apiPrefix === 'string' ? apiPrefix : undefined,
+  };
 }
 
 /** Saves a login atomically, readable only by its owner; returns the file's path. */

@@ -29,13 +29,15 @@ export const WAIT_EXIT_CODES_HELP = `Exit codes:\n${EXIT_CODES_HELP}`;
 export function waitSettings(
   values: { timeout?: string | undefined; interval?: string | undefined; quiet?: boolean | undefined },
   context: Context,
-  label: string,
+  buildId: string | (() => string),
 ): { options: WaitForBuildOptions; display: ProgressDisplay } {
   const timeoutMs = durationOption(values.timeout, '--timeout');
   const intervalMs = durationOption(values.interval, '--interval');
   // A "dumb" terminal cannot erase a line, so it gets the plain lines a log gets.
   const mode = context.env['TERM'] === 'dumb' ? 'lines' : 'auto';
-  const display: ProgressDisplay = values.quiet ? { update() {}, finish() {} } : createProgressDisplay(context.stderr, { label, mode });
+  const display: ProgressDisplay = values.quiet
+    ? { update() {}, finish() {} }
+    : createProgressDisplay(context.stderr, { label: buildId, mode });
   return {
     options: { timeoutMs, intervalMs, signal: context.signal, onProgress: (build) => display.update(build) },
     display,

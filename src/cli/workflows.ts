@@ -8,30 +8,38 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { readPiped } from './input.js';
+import { printable } from './printable.js';
 import { resourceCommands } from './resource-commands.js';
 import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
 
 const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 
+/** A workflow piped on stdin is read up to this many characters: far more than any real one, and memory stays bounded. */
+const MAX_PIPED_WORKFLOW = 16 * 1024 * 1024;
+
 /**
- * Reads the workflow definition. Only JSON syntax is checked here: the SDK checks the fields and names each
- * one that is wrong.
+ * Reads the workflow definition from a file, or stdin for `-`. Only JSON syntax is checked here (a UTF-8 BOM
+ * before it, as some editors write, is skipped): the SDK checks the fields and names each one that is wrong.
  */
 async function readWorkflowFile(file: string, context: Context): Promise<WorkflowCreateParams> {
-  const path = resolve(context.cwd, file);
+  const name = file === '-' ? 'stdin' : file;
   let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new ConfigError(`Cannot read ${file}: ${reason}`);
+  if (file === '-') text = await readPiped(context, 'the workflow', MAX_PIPED_WORKFLOW);
+  else {
+    try {
+      text = await readFile(resolve(context.cwd, file), 'utf8');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      throw new ConfigError(`Cannot read ${file}: ${reason}`);
+    }
   }
   try {
-    return JSON.parse(text) as WorkflowCreateParams;
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as WorkflowCreateParams;
   } catch (error) {
     // Only where: V8's message may quote the file, and a workflow's config can hold a token.
     const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec((error as Error).message)?.[0];
-    throw new UsageError(`${file} is not valid JSON${where ? ` (${where})` : ''}`);
+    throw new UsageError(`${name} is not valid JSON${where ? ` (${where})` : ''}`);
   }
 }
 
@@ -45,7 +53,7 @@ progress on stderr and prints {"workflow": …, "build": …} once the build end
 out, with the last state seen; the exit code says which).
 
 Options:
-  --file <path>          the workflow definition, a JSON object:
+  --file <path>          the workflow definition, a JSON object (- reads it from stdin):
                          {"name": "Notify on order", "platform": "zapier",
                           "trigger": {"type": "webhook", "url": "https://example.com/hook"},
                           "actions": [{"app": "slack", "action": "send_message", "config": {"channel": "#orders"}}]}
@@ -67,21 +75,24 @@ ${WAIT_EXIT_CODES_HELP}`,
     if (!values.wait && (values.timeout !== undefined || values.interval !== undefined)) {
       throw new UsageError('--timeout and --interval only apply with --wait', CREATE_USAGE);
     }
+    let created: Workflow | undefined;
+    // Read before the file, so a bad --timeout is said first. Progress is labelled with the build's id, as
+    // `wfa wait-build` labels it, once the workflow is created.
+    const wait = values.wait ? waitSettings(values, context, () => created?.build_id ?? 'build') : undefined;
     const input = await readWorkflowFile(values.file, context);
     const client = await createClient(values, context);
-    if (!values.wait) {
+    if (!wait) {
       printJson(context.stdout, await client.workflows.create(input, { signal: context.signal }));
       return ExitCode.Ok;
     }
-    const { options, display } = waitSettings(values, context, 'build');
-    let created: Workflow | undefined;
+    const { options, display } = wait;
     try {
       const result = await client.workflows.createAndWait(input, {
         ...options,
         onCreated: (workflow) => {
           created = workflow;
           // Said at once, so the workflow's id is known even if the wait then fails or is interrupted.
-          context.stderr.write(`created ${workflow.id} (build ${workflow.build_id ?? 'unknown'})\n`);
+          context.stderr.write(`${printable(`created ${workflow.id} (build ${workflow.build_id ?? 'unknown'})`)}\n`);
         },
       });
       display.finish();

@@ -124,9 +124,9 @@ const STATUSES: Record<number, readonly [string, (new (init: ApiErrorInit) => Ap
   504: ['Gateway Timeout', InternalServerError],
 };
 
-/** Any other status from 500 up is a 500's kind. */
+/** Any other 5xx is a 500's kind; a status past 599 is no class HTTP defines, so a plain `ApiError`. */
 function statusEntry(status: number) {
-  return STATUSES[status] ?? (status >= 500 ? STATUSES[500] : undefined);
+  return STATUSES[status] ?? (status >= 500 && status <= 599 ? STATUSES[500] : undefined);
 }
 
 /** A URL's path and query, as messages show it. */

@@ -84,12 +84,31 @@ export function jsonBody(body: unknown): string | undefined {
     return JSON.stringify(body, refuseNonJson);
   } catch (error) {
     if (error instanceof ValidationError) throw error;
-    const why =
-      error instanceof Error && /circular/i.test(error.message)
+    // A stack overflow (V8's and JavaScriptCore's "call stack", Firefox's "too much recursion"): the body is
+    // deeper than the runtime's JSON.stringify can recurse.
+    const message = error instanceof Error ? error.message : '';
+    const why = /call stack|recursion/i.test(message)
+      ? `is nested ${depthOf(body)} levels deep, more than JSON.stringify can write`
+      : /circular/i.test(message)
         ? 'has a circular reference'
         : 'has a value JSON cannot carry, such as a BigInt';
     throw new ValidationError('request body', [{ path: [], message: `cannot be sent as JSON: it ${why}`, code: 'invalid_json' }]);
   }
+}
+
+/** How deep objects and arrays nest in `value`, walked without recursion (what recursion could not do). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  const seen = new Set<unknown>();
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null || seen.has(item)) continue;
+    seen.add(item);
+    deepest = Math.max(deepest, depth + 1);
+    for (const inner of Object.values(item)) pending.push([inner, depth + 1]);
+  }
+  return deepest;
 }
 
 function refuseNonJson(this: unknown, key: string, value: unknown): unknown {

@@ -112,7 +112,7 @@ export class Call<T> {
     }
   }
 
-  /** Sends to the route's URL. Before the prefix is confirmed, a 404 is tried once under the other prefix. */
+  /** Sends to the route's URL. Before the prefix is confirmed, a 404 not the service's own is tried once under the other prefix. */
   protected async sendRouted(route: Route): Promise<Received> {
     let url = route.url;
     let first: ApiError | undefined;
@@ -123,9 +123,9 @@ export class Call<T> {
         return received;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        route.confirm(error.status);
+        route.confirm(error.status, error);
         const next = error.status === 404 ? route.fallback() : undefined;
-        if (next === undefined) throw first && error.status === 404 ? notFoundUnderBoth(error, first) : error;
+        if (next === undefined) throw first && error.status === 404 ? notFoundUnderBoth(first, error) : error;
         first = error;
         url = next;
       }

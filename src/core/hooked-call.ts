@@ -30,10 +30,12 @@ export class HookedCall<T> extends Call<T> {
     try {
       result = await super.run();
     } catch (error) {
-      // Past the deadline a pending onError is not waited for: the call's error stands.
+      // A pending onError is waited for one timeoutMs at most, and never past the deadline: then the call's error
+      // stands. The deadline alone is no bound for a failure before any attempt (a key function's): it counts
+      // every retry the call will now never make.
       if (onError) {
         const context = { ...this.context(this.#url), error: error as WfaError, status: this.#status };
-        await this.#bound(runHook('onError', onError, context, this.secrets));
+        await this.#bound(runHook('onError', onError, context, this.secrets), Math.min(this.deadline, now() + this.timeoutMs));
       }
       throw error;
     }
@@ -130,11 +132,11 @@ export class HookedCall<T> extends Call<T> {
     };
   }
 
-  /** Awaits a hook's promise until the call's signal or deadline; a rejection is thrown, an end returned. */
-  async #bound(pending: Promise<void> | undefined): Promise<WfaError | undefined> {
+  /** Awaits a hook's promise until the call's signal or deadline (or an earlier one); a rejection is thrown, an end returned. */
+  async #bound(pending: Promise<void> | undefined, deadline = this.deadline): Promise<WfaError | undefined> {
     if (!pending) return undefined;
     pending.catch(() => undefined);
-    const result = await runPhase(() => pending, { signal: this.req.signal, deadline: this.deadline });
+    const result = await runPhase(() => pending, { signal: this.req.signal, deadline });
     if (result.type === 'failed') throw result.error;
     const what = `${this.method} ${this.context('').route}`;
     if (result.type === 'aborted') return new AbortError(`${what} was aborted by its signal`, { cause: result.reason });

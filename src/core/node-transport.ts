@@ -35,8 +35,6 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 // How a reused keep-alive socket fails when the server had closed it: a reset, a write to a closed pipe, or
 // Node's "socket hang up" (ECONNRESET too).
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
-/** Set on a request whose socket was found closed before any byte of it was written. */
-const NOT_SENT = 'ERR_SOCKET_CLOSED_BEFORE_SEND';
 
 /** Node's built-ins, or `undefined` where there are none (browsers, Workers, Node before `getBuiltinModule`). */
 export function nodeBuiltins(): Builtins | undefined {
@@ -86,30 +84,47 @@ function send(call: Send): Promise<TransportResponse> {
     const headers = { 'accept-encoding': ACCEPT_ENCODING, ...request.headers };
     const req: ClientRequest = (secure ? builtins.https : builtins.http).request(url, { method, headers, agent });
     let responded = false;
+    let written = false;
     const onAbort = (reason: unknown): void => {
       req.destroy(reason as Error);
     };
     abort.addListener(onAbort);
     const done = (): void => abort.removeListener(onAbort);
-    req.once('socket', (socket) => {
-      // A pooled socket the server has already closed: nothing is written to it, so any method may go again.
-      if (req.reusedSocket && (socket.destroyed || socket.readableEnded))
-        req.destroy(Object.assign(new Error('socket closed'), { code: NOT_SENT }));
-    });
     req.on('error', (error: Error & { code?: string }) => {
       if (responded) return;
       done();
       if (abort.aborted) return reject(abort.reason);
-      if (staleSocket(req, error)) return resolve(send(call));
+      if (staleSocket(req, error, written)) return resolve(send(call));
       reject(new TypeError(error.message, { cause: error }));
     });
+    // A switch of protocols the SDK never asked for: the connection is no longer HTTP, so it is dropped at once,
+    // as fetch does, instead of waiting out the attempt. With an `Upgrade` header Node emits `upgrade`.
+    const switched = (socket: { destroy(): void }): void => {
+      responded = true;
+      socket.destroy();
+      done();
+      reject(new TypeError('The server switched protocols (101) unasked; the connection was dropped'));
+    };
+    req.once('upgrade', (_res, socket) => switched(socket));
     req.once('response', (res) => {
+      if (res.statusCode === 101) return switched(res.socket);
       responded = true;
       res.once('close', done);
       const headers = headersOf(res.rawHeaders);
       resolve({ status: res.statusCode ?? 0, headers, body: bodyOf(res, request, headers, builtins) });
     });
-    req.end(request.body);
+    const write = (): void => {
+      if (req.destroyed) return;
+      const { socket } = req;
+      if (req.reusedSocket && (socket?.destroyed || socket?.readableEnded)) return void req.destroy(new Error('socket closed'));
+      written = true;
+      req.end(request.body);
+    };
+    // A pooled socket may have been closed by its server as its last response ended (without `Connection:
+    // close`), the close not read yet. A GET, PUT or DELETE that meets it goes again; a POST first waits a
+    // timer tick, as fetch (undici) does, then one more read of the sockets, for that close to arrive.
+    if (req.reusedSocket && !IDEMPOTENT.has(method)) setTimeout(setImmediate, 0, write);
+    else write();
   });
 }
 
@@ -117,10 +132,9 @@ function send(call: Send): Promise<TransportResponse> {
  * A reused keep-alive socket that failed before any byte of the response came: the server closed it while it
  * was idle. Sent again on another socket when the method is idempotent, or when nothing of it was written.
  */
-function staleSocket(req: ClientRequest, error: Error & { code?: string }): boolean {
+function staleSocket(req: ClientRequest, error: Error & { code?: string }, written: boolean): boolean {
   if (!req.reusedSocket) return false;
-  if (error.code === NOT_SENT) return true;
-  return STALE_SOCKET_CODES.has(error.code ?? '') && IDEMPOTENT.has(req.method);
+  return !written || (STALE_SOCKET_CODES.has(error.code ?? '') && IDEMPOTENT.has(req.method));
 }
 
 function headersOf(raw: string[]): Headers {

@@ -169,7 +169,7 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /**
    * Your application, put in front of the SDK in the `User-Agent` that server runtimes send
-   * (`my-app/1.4.0 workflow-automation-sdk/0.2.0 (node 20.20.2; linux; x64)`). Browsers send no `User-Agent` of ours.
+   * (`my-app/1.4.0 workflow-automation-sdk/<version> (node <version>; linux; x64)`). Browsers send no `User-Agent` of ours.
    */
   appInfo?:
     | {

@@ -6,7 +6,17 @@
 export const REDACTED = '[redacted]';
 
 /** Field names whose string values are credentials: `api_key`, `apiKey`, `password`, `access_token`, `client_secret`. */
-const CREDENTIAL_FIELD = /^(?:api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token)$/i;
+const CREDENTIAL_NAME = 'api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token';
+const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
+/**
+ * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form):
+ * a quoted string (JSON's double quotes, or a Python repr's single ones), its closing quote cut off too, or a
+ * form field's value. One pass, no recursion, whatever the depth.
+ */
+const CREDENTIAL_IN_TEXT = new RegExp(
+  `((["'])(?:${CREDENTIAL_NAME})\\2\\s*:\\s*)(["'])(?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*\\3?|((?:^|[&?;\\s])(?:${CREDENTIAL_NAME})=)[^&\\s]*`,
+  'gi',
+);
 
 /** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
 const SIGNED_URL_FIELD = /^download[-_]?url$/i;
@@ -102,10 +112,15 @@ function addByteForms(bytes: Uint8Array, out: Set<string>): void {
   out.add(hexForm).add(hexForm.toUpperCase());
 }
 
-/** Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it. */
+/**
+ * Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it,
+ * and the value of a field named for a credential, in JSON or form text.
+ */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
   const forms = secrets.flatMap(secretForms);
-  let out = text;
+  const hide = (_match: string, name: string | undefined, _nameQuote: string, quote: string, form: string): string =>
+    name !== undefined ? `${name}${quote}${replacement}${quote}` : `${form}${replacement}`;
+  let out = text.replace(CREDENTIAL_IN_TEXT, hide);
   for (const form of forms) out = out.replaceAll(form, replacement);
   // The longest head of any form the text ends with, only where the text has its first characters: forms that
   // share a beginning (`%C3%A9%27` and `%C3%A9'`) must not let one's short head hide the other's long one.

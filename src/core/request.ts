@@ -1,4 +1,5 @@
 /** What a resource hands the core, and what the core needs of its host: types only, so every core file can import them. */
+import type { ApiError } from './api-error.js';
 import type { LevelLogger } from './logger.js';
 import type { RequestOptions, ResponseDetails } from './options.js';
 import type { QueryValue } from './query.js';
@@ -38,8 +39,8 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
 /** Where one path goes. */
 export interface Route {
   readonly url: string;
-  /** Called with each response's status: any but 404 confirms the prefix this route tried. */
-  confirm(status: number): void;
+  /** Called with each response's status (and an error status's error): any but 404, or the service's own 404, confirms the prefix this route tried. */
+  confirm(status: number, error?: ApiError): void;
   /** After a 404: the URL to try instead, once, while the prefix is not confirmed. */
   fallback(): string | undefined;
 }

@@ -74,10 +74,11 @@ export function responseDetails(
   };
 }
 
-/** The fallback's 404 names the URL tried first too: that is the one the caller expects. */
-export function notFoundUnderBoth(error: ApiError, first: ApiError): ApiError {
-  const { status, headers, body, method, url } = error;
-  const message = `${messageFromBody(status, body)}; tried ${pathOf(first.url)} first`;
+/** A 404 under both prefixes is the first request's, the one the caller expects; the fallback's is its context. */
+export function notFoundUnderBoth(first: ApiError, fallback: ApiError): ApiError {
+  const { status, headers, body, method, url } = first;
+  const context = `also tried ${pathOf(fallback.url)}${fallback.requestId ? ` (request id ${fallback.requestId})` : ''}`;
+  const message = `${messageFromBody(status, body)}; ${context}: ${messageFromBody(fallback.status, fallback.body)}`;
   return ApiError.from({ status, headers, body, method, url, message });
 }
 

@@ -21,11 +21,11 @@ import {
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, type RetryOptions } from './retry.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
+import { TOKEN } from './transport.js';
+import { isHttpUrl } from './url.js';
 import { userAgent } from './user-agent.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
-// An HTTP token (RFC 9110).
-const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
 // What a Fetch `ByteString` header value may hold.
 const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 
@@ -183,6 +183,21 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
   return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
 
+/**
+ * Node refuses, on every request, an agent of the other protocol than the URL's: refused here instead, once. Only
+ * an agent that states its protocol as data (Node's own agents) is held to it: a proxy agent's follows the request.
+ */
+function checkAgentProtocol(agent: NodeAgent | undefined, baseUrl: string | undefined): void {
+  const stated: unknown = agent && Object.getOwnPropertyDescriptor(agent, 'protocol')?.value;
+  const url = baseUrl?.trim() ?? '';
+  if (typeof stated !== 'string' || !isHttpUrl(url)) return;
+  const wanted = new URL(url).protocol;
+  if (stated === wanted) return;
+  const module = (protocol: string) => protocol.slice(0, -1);
+  const message = `is an ${module(stated)}.Agent and baseUrl is ${module(wanted)}: give an ${module(wanted)}.Agent, or none`;
+  throw new ValidationError('client options', [{ path: ['agent'], message, code: 'invalid_value' }]);
+}
+
 /** A client's options, checked once when it is made, with the defaults filled in. */
 export type ClientSettings = Readonly<ReturnType<typeof clientSettings>>;
 
@@ -192,9 +207,11 @@ export function clientSettings(options: ClientOptions) {
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
   const transport = chooseTransport(checked);
+  const baseUrl = checked.baseUrl ?? readEnv('WFA_BASE_URL');
+  checkAgentProtocol(checked.agent, baseUrl);
   const apiKey = checked.apiKey ?? readEnv('WFA_API_KEY');
   return {
-    baseUrl: checked.baseUrl ?? readEnv('WFA_BASE_URL'),
+    baseUrl,
     apiPrefix: checked.apiPrefix,
     authPath: checked.authPath,
     apiKey,

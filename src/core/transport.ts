@@ -43,9 +43,21 @@ export function fetchTransport(fetchLike?: FetchLike): Transport {
   };
 }
 
-/** A Fetch `Response` as a transport gives it. */
+/** An HTTP token (RFC 9110): what a header name is. */
+export const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
+
+/**
+ * A Fetch `Response` as a transport gives it. A header name that is no token (a space in it, or before its
+ * colon) fails the response as a malformed one, as Node's parser does: undici lets it through, and a `Headers`
+ * copy of it would throw.
+ */
 export function fromResponse(response: Response): TransportResponse {
   const { status, headers, body } = response;
+  for (const [name] of headers) {
+    if (TOKEN.test(name)) continue;
+    void body?.cancel().catch(() => undefined);
+    throw new TypeError('The response has a header name that is not a token (a space in it, or before its colon)');
+  }
   return { status, headers, body: body && chunksOf(body) };
 }
 

@@ -46,6 +46,14 @@ export class WfaError extends Error {
     });
   }
 
+  /**
+   * What `JSON.stringify(error)` writes: `name` and `message` (an `Error`'s own are not enumerable), then the
+   * error's fields (`status`, `code`, `body`, …), each as redacted as the error itself.
+   */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message, ...(this as object) };
+  }
+
   /** True when `value` is an error of this class (or a subclass), from any copy of the package: `NotFoundError.is(e)`. */
   static is<T extends WfaError>(this: ErrorClass<T> & { kind: string }, value: unknown): value is T {
     // `?.` guards null and undefined; any other primitive simply has no brand.

@@ -11,8 +11,9 @@ import { MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
-import { MAX_TIMER_MS, now, runPhase, sleepWithin, type PhaseLimits } from '../core/timing.js';
+import { MAX_TIMER_MS, now, runPhase, type PhaseLimits } from '../core/timing.js';
 import { BuildSchema, buildEnd, type Build, type CompletedBuild } from './build.js';
+import { buildKey, scheduleOf, workflowKey } from './poll-schedule.js';
 import { requestOf } from './resource.js';
 
 const DEFAULT_INTERVAL_MS = 2_000;
@@ -76,10 +77,10 @@ const WaitOptionsSchema = looseObject({
 );
 
 /** A wait's options, checked, with their defaults. */
-type Schedule = WaitForBuildOptions & { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
+export type WaitSettings = WaitForBuildOptions & { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
 
 /** Separate from the wait, so `createAndWait` can check before it creates. */
-export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): Schedule {
+export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): WaitSettings {
   const what = `options of ${caller}`;
   const parsed = checkInput(WaitOptionsSchema, options ?? {}, what);
   const { signal, headers } = options ?? {};
@@ -89,7 +90,14 @@ export function checkWaitOptions(options: WaitForBuildOptions | null | undefined
   return { intervalMs, maxIntervalMs, timeoutMs, requestTimeoutMs, signal, headers, onProgress };
 }
 
-function buildIdOf(target: BuildTarget, caller: string): string {
+/** The build a wait follows, and its workflow when the caller passed one (deliveries name workflows). */
+export interface Target {
+  buildId: string;
+  workflowId?: string | undefined;
+}
+
+/** Checks a target before anything is sent. */
+export function targetOf(target: BuildTarget, caller: string): Target {
   const isObject = typeof target === 'object' && target !== null;
   const id: unknown = isObject ? target.build_id : target;
   if (isObject && (typeof id !== 'string' || id.trim() === '')) {
@@ -101,7 +109,7 @@ function buildIdOf(target: BuildTarget, caller: string): string {
     throw new ValidationError(`argument of ${caller}`, [{ path: [], message: 'must be a build id or a workflow', code: 'invalid_type' }]);
   }
   idSegment(id, `build id passed to ${caller}`);
-  return id;
+  return { buildId: id, workflowId: isObject && typeof target.id === 'string' ? target.id : undefined };
 }
 
 function isTransient(error: unknown): boolean {
@@ -110,7 +118,7 @@ function isTransient(error: unknown): boolean {
 }
 
 /** An observer: whatever `onProgress` does (throw, reject, hang), the wait goes on. */
-function notify(core: HttpCore, onProgress: (build: Build) => void, build: Build, buildId: string): void {
+function observe(core: HttpCore, onProgress: (build: Build) => void, build: Build, buildId: string): void {
   new Promise((resolve) => resolve(onProgress(build))).catch((error: unknown) =>
     core.log.log('warn', `onProgress for build ${buildId} failed (${thrownName(error)}); the wait goes on`),
   );
@@ -149,27 +157,39 @@ interface Seen {
 }
 
 /** Yields each new state, ending after the terminal one; throws on the deadline, an abort, or a lasting error. */
-async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule, seen: Seen = {}): AsyncGenerator<Build, void, undefined> {
-  const { signal, headers, intervalMs, onProgress } = schedule;
+async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings, seen: Seen = {}): AsyncGenerator<Build, void, undefined> {
+  const { buildId } = target;
+  const { signal, headers, intervalMs, onProgress } = settings;
   const request = { ...requestOf('builds.get', { id: buildId, options: { signal, headers } }), response: POLLED };
-  const limits = { signal, deadline: now() + schedule.timeoutMs };
+  const limits = { signal, deadline: now() + settings.timeoutMs };
   const stop = (step: 'deadline' | 'aborted') =>
     step === 'deadline'
-      ? new WaitTimeoutError(buildId, schedule.timeoutMs, seen.build && seen.redact!(seen.build))
+      ? new WaitTimeoutError(buildId, settings.timeoutMs, seen.build && seen.redact!(seen.build))
       : new AbortError(`Waiting for build ${buildId} was aborted`, { cause: signal?.reason });
   const onWait = core.settings.hooks?.onWait;
   const report = onWait && waitEvents(onWait, buildId, limits, stop);
   if (report) await report('start');
+  const polls = scheduleOf(core)!;
+  // Filed under the build, and its workflow when known, for deliveries (`builds.notify`) to find.
+  const keys = [buildKey(buildId), ...(target.workflowId ? [workflowKey(target.workflowId)] : [])];
+  const place = polls.join(...keys);
   let outcome: WaitEvent['outcome'] = 'stopped';
   let failure: string | undefined;
   let lastKey: string | undefined;
   let interval = intervalMs;
+  let dueAt = now();
   try {
     for (;;) {
+      const turn = await polls.turn(place, dueAt, limits);
+      if (turn !== 'go') throw stop(turn === 'deadline' ? 'deadline' : 'aborted');
       // One attempt per poll, its timeout cut to the time left: the schedule owns the retrying and the deadline.
-      const left = Math.min(limits.deadline - now(), MAX_TIMER_MS);
-      const timeoutMs = Math.max(1, Math.floor(Math.min(schedule.requestTimeoutMs ?? core.settings.timeoutMs, left)));
-      const polled = await core.requestRedacting({ ...request, timeoutMs, maxRetries: 0 }).catch((error: unknown) => ({ error }));
+      // The call's deadline is the wait's too, so time held at the client's rate gate cannot outlast the wait.
+      const left = Math.max(1, Math.floor(Math.min(limits.deadline - now(), MAX_TIMER_MS)));
+      const timeoutMs = Math.max(1, Math.floor(Math.min(settings.requestTimeoutMs ?? core.settings.timeoutMs, left)));
+      const polled = await core
+        .requestRedacting({ ...request, timeoutMs, deadlineMs: left, maxRetries: 0 })
+        .catch((error: unknown) => ({ error }))
+        .finally(() => polls.done(place));
       let retryAfterMs: number | undefined;
       if ('error' in polled) {
         const { error } = polled;
@@ -179,9 +199,11 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule, s
         if (now() >= limits.deadline) throw stop('deadline');
         core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
         retryAfterMs = ApiError.is(error) ? error.retryAfterMs : undefined;
-        interval = Math.min(Math.round(interval * BACKOFF), schedule.maxIntervalMs);
+        interval = Math.min(Math.round(interval * BACKOFF), settings.maxIntervalMs);
       } else {
         const build = polled.data;
+        const workflow = typeof build['workflow_id'] === 'string' && workflowKey(build['workflow_id']);
+        if (workflow && !keys.includes(workflow)) keys.push(workflow);
         if (report) await report('poll', build.status);
         seen.build = build;
         seen.redact = polled.redact;
@@ -193,8 +215,11 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule, s
           lastKey = key;
           // A wait resolves with `status: 'completed'` as typed, whatever case the service wrote it in.
           const state = end === 'completed' ? ({ ...build, status: 'completed' } as CompletedBuild) : build;
-          if (onProgress) notify(core, onProgress, state, buildId);
+          if (onProgress) observe(core, onProgress, state, buildId);
+          // Out of the schedule while the caller's loop body runs: a `watch` left unfinished holds nothing there.
+          polls.leave(place);
           yield state;
+          polls.index(place, ...keys);
         }
         if (end) return;
         retryAfterMs = parseRetryAfter(polled.response.headers);
@@ -202,31 +227,35 @@ async function* pollBuild(core: HttpCore, buildId: string, schedule: Schedule, s
         interval = intervalMs;
       }
       // A Retry-After is a floor for the next poll, but no longer than the SDK ever sleeps on one.
-      const slept = await sleepWithin(Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)), limits);
-      if (slept !== 'slept') throw stop(slept === 'deadline' ? 'deadline' : 'aborted');
+      dueAt = now() + Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
     }
   } catch (thrown) {
     outcome = 'error';
     failure = thrownName(thrown);
     throw thrown;
   } finally {
+    polls.leave(place);
     if (report) await report('end', seen.build?.status, failure, outcome);
   }
 }
 
 /** `builds.watch`: target and options are checked outside the generator, so bad ones throw where the call is made. */
 export function watchBuild(core: HttpCore, target: BuildTarget, options: WatchBuildOptions | null | undefined) {
-  return pollBuild(core, buildIdOf(target, 'builds.watch'), checkWaitOptions(options, 'builds.watch'));
+  return pollBuild(core, targetOf(target, 'builds.watch'), checkWaitOptions(options, 'builds.watch'));
 }
 
 /** `builds.wait`: the completed build, or `BuildFailedError` once the build ends in a failure status. */
 export async function waitForBuild(core: HttpCore, target: BuildTarget, options: WaitForBuildOptions | null | undefined) {
-  const buildId = buildIdOf(target, 'waitForBuild');
+  return waitChecked(core, targetOf(target, 'waitForBuild'), checkWaitOptions(options, 'waitForBuild'));
+}
+
+/** A wait whose target and options are checked already (`builds.waitForAll` checks them all before any wait starts). */
+export async function waitChecked(core: HttpCore, target: Target, settings: WaitSettings): Promise<CompletedBuild> {
   let last: Build | undefined;
   const seen: Seen = {};
-  for await (last of pollBuild(core, buildId, checkWaitOptions(options, 'waitForBuild'), seen));
+  for await (last of pollBuild(core, target, settings, seen));
   // The polls end only after yielding a terminal state, a completed one as `completed` whatever its case.
   const build = last!;
   if (build.status === 'completed') return build;
-  throw new BuildFailedError(buildId, seen.redact!(build));
+  throw new BuildFailedError(target.buildId, seen.redact!(build));
 }

@@ -7,6 +7,8 @@ import { Resource, coreOf, send } from './resource.js';
 import type { DownloadOptions } from '../core/download-options.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
 import { downloadFile, downloadStream, type DownloadTarget } from './download-target.js';
+import { notifyWaits, type BuildNotice } from './build-notify.js';
+import { waitForAll, type BuildWaitResult } from './build-wait-all.js';
 
 /**
  * `client.builds`: read a build's state, wait for it to finish, or watch it change.
@@ -39,6 +41,42 @@ export class Builds extends Resource {
    */
   async wait(target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
     return waitForBuild(coreOf(this), target, options);
+  }
+
+  /**
+   * Waits for every build of a list at once, like {@link Builds.wait} with the same options for each, and
+   * resolves when all have ended, in the list's order, each with its build or its error, as
+   * `Promise.allSettled` does: one failed build hides no other. Rejects only with `ValidationError`, for a
+   * bad target or option, before anything is sent.
+   *
+   * @param targets - build ids, or workflows (each one's `build_id` is used)
+   * @example
+   * ```ts
+   * const results = await client.builds.waitForAll(workflows, { timeoutMs: 15 * 60_000 });
+   * for (const r of results) {
+   *   if (r.status === 'fulfilled') console.log(r.buildId, r.value.download_url);
+   *   else console.error(r.buildId, r.reason.message);
+   * }
+   * ```
+   */
+  async waitForAll(targets: readonly BuildTarget[], options?: WaitForBuildOptions | null): Promise<BuildWaitResult[]> {
+    return waitForAll(coreOf(this), targets, options);
+  }
+
+  /**
+   * Tells this client's waits that a build may have ended, from a webhook delivery received in the same
+   * process: each wait for that build (or for a build of that workflow) polls it at once, and ends only if
+   * that poll says so, since a delivery may be forged. Returns how many waits will poll; a delivery nobody
+   * waits for does nothing.
+   *
+   * @param notice - the event of a delivery, or a build id
+   * @example
+   * ```ts
+   * const handler = createWebhookHandler({ on: { 'build.completed': (event) => client.builds.notify(event) } });
+   * ```
+   */
+  notify(notice: BuildNotice | string): number {
+    return notifyWaits(coreOf(this), notice);
   }
 
   /**

@@ -81,14 +81,13 @@ export class Page<T> implements AsyncIterable<T> {
    * on a repeated page, a next page already read, or after `maxPages`.
    */
   hasNextPage(): boolean {
-    const { page, limit, total, totalPages, hasMore, nextPage } = this.info;
+    const { page, limit, totalPages, hasMore, nextPage } = this.info;
     if (this.items.length === 0 || this.#stop() !== undefined) return false;
     const { maxPages } = this.#walk;
     if (maxPages !== undefined && this.#position + 1 >= maxPages) return false;
     if (hasMore !== undefined) return hasMore;
     if (nextPage !== undefined) return nextPage !== null && nextPage > page;
     if (totalPages !== undefined) return page < totalPages;
-    if (total !== undefined && limit !== undefined) return page * limit < total;
     return limit === undefined || this.items.length >= limit;
   }
 

@@ -51,6 +51,8 @@ export interface Workflow {
   status: WorkflowStatus | (string & {});
   /** When it was created: an ISO 8601 UTC timestamp. */
   created_at: string;
+  /** When it last changed: an ISO 8601 UTC timestamp. Not in every deployment's response. */
+  updated_at?: string | undefined;
   /** The build its creation started, to follow with `waitForBuild`. Not in every deployment's response. */
   build_id?: string | undefined;
   /** What starts it. */
@@ -95,6 +97,7 @@ const workflowShape = {
   platform: string(),
   status: openString<WorkflowStatus>(),
   created_at: string(),
+  updated_at: optional(string()),
   build_id: optional(string()),
   trigger: optional(looseObject({ type: string(), url: optional(string()) })),
   actions: optional(array(looseObject({ app: string(), action: string(), config }))),

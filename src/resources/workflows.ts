@@ -86,7 +86,8 @@ export class Workflows extends Resource {
     const { signal, headers, requestTimeoutMs } = waitOptions;
     const workflow = await this.create(params, { signal, headers, maxRetries, timeoutMs: requestTimeoutMs });
     onCreated?.(workflow);
-    const build = await waitForBuild(coreOf(this), workflow.build_id, waitOptions);
+    // The workflow, not its build id: the wait then files itself under both, for a delivery naming either.
+    const build = await waitForBuild(coreOf(this), workflow, waitOptions);
     return { workflow, build };
   }
 

@@ -35,7 +35,7 @@ export interface PageInfo {
   limit: number | undefined;
   /** Items in the whole list. */
   total: number | undefined;
-  /** Pages in the whole list. */
+  /** Pages in the whole list: as reported, else from `total` and `limit`. */
   totalPages: number | undefined;
   /** The service's own "there is more" flag. */
   hasMore: boolean | undefined;
@@ -97,11 +97,15 @@ function readInfo(holders: Obj[], requested: PageParams): PageInfo {
   }
   const page = wholeNumber(pick(sources, SPELLINGS.page)) ?? requested.page ?? 1;
   const hasMore = pick(sources, SPELLINGS.hasMore);
+  const limit = wholeNumber(pick(sources, SPELLINGS.limit)) ?? requested.limit;
+  const total = wholeNumber(pick(sources, SPELLINGS.total));
+  // Derived where the service states only the total: a page of `limit` items, the last one partly full.
+  const derived = total !== undefined && limit ? Math.ceil(total / limit) : undefined;
   return {
     page,
-    limit: wholeNumber(pick(sources, SPELLINGS.limit)) ?? requested.limit,
-    total: wholeNumber(pick(sources, SPELLINGS.total)),
-    totalPages: wholeNumber(pick(sources, SPELLINGS.totalPages)),
+    limit,
+    total,
+    totalPages: wholeNumber(pick(sources, SPELLINGS.totalPages)) ?? derived,
     hasMore: typeof hasMore === 'boolean' ? hasMore : undefined,
     nextPage: readNext(pick(sources, SPELLINGS.nextPage), page),
   };

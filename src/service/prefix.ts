@@ -1,9 +1,9 @@
 /**
  * Where a path goes: the service responds under `/api/v1` (its reference) or `/v1` (its quick-start), and
- * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, or a response other than 404 under it), a 404
- * is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
+ * issues keys only at `/v1/auth`. Until a prefix is confirmed (set, a response other than 404 under it, or the
+ * service's own 404), a 404 is tried once under the other prefix. A gateway's own prefix (or none) is set, never detected.
  */
-import { ValidationError, WfaError } from '../core/errors.js';
+import { type ApiError, messageFromBody, ValidationError, WfaError } from '../core/errors.js';
 import type { Route, Routes } from '../core/request.js';
 import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
@@ -59,6 +59,17 @@ function checkPathPrefix(value: string, option: 'apiPrefix' | 'authPath'): strin
 
 const isKnown = (prefix: string): prefix is ApiPrefix => Object.hasOwn(OTHER_PREFIX, prefix);
 
+/**
+ * A 404 the service answered itself, about a record: so the prefix it came under exists. Its error body has an
+ * error code, and words of its own that do not quote the path: a router's 404 for a path it does not serve
+ * quotes it ("No endpoint GET /api/v1/…", "Cannot GET /v1/…") or says only "Not Found", and a gateway's bare 404
+ * or page has no code.
+ */
+function servicesOwn404(error: ApiError, prefix: string): boolean {
+  const words = messageFromBody(error.status, error.body);
+  return error.code !== undefined && !words.includes(`${prefix}/`) && !/^not found\.?$/i.test(words);
+}
+
 /** The prefix is detected on the first responses, unless set. */
 export class PrefixRoutes implements Routes {
   readonly root: string;
@@ -94,8 +105,8 @@ export class PrefixRoutes implements Routes {
     let retried = false;
     return {
       url: this.root + prefix + rest,
-      confirm: (status) => {
-        if (status !== 404) this.#confirm(prefix);
+      confirm: (status, error) => {
+        if (status !== 404 || (error && servicesOwn404(error, prefix))) this.#confirm(prefix);
       },
       fallback: () => {
         // Once, and only while the prefix tried may be wrong: a call that raced the confirmation of the other

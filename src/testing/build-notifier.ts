@@ -1,7 +1,8 @@
 /**
- * Sends `build.completed` when a build ends, once per build, whether or not anyone polls it. A single timer
- * waits for the next build due; it is unref'd so it never keeps a Node process alive, and requests also check
- * for due builds, which is what moves things along when a test injects its own clock.
+ * Sends `build.completed` when a build ends, once per build, whether or not anyone polls it, and again after
+ * a failed attempt, as a real sender would. A single timer waits for the next build due; it is unref'd so it
+ * never keeps a Node process alive, and requests also check for due builds, which is what moves things along
+ * when a test injects its own clock.
  */
 
 import { buildStatus, endsAt } from './builds.js';
@@ -9,6 +10,8 @@ import type { Store, StoredBuild } from './store.js';
 import type { MockWebhookDelivery, MockWebhookEvent } from './types.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
+// What is read of a receiver's answer: its body means nothing to the sender, and may be endless.
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface BuildNotifier {
   /** Settles every build that has ended on the clock, sending the webhooks that are due. */
@@ -29,6 +32,30 @@ export interface NotifierDeps {
   webhookUrl: () => string | undefined;
   fetch: () => typeof globalThis.fetch;
   downloadUrl: (build: StoredBuild, at: number) => string;
+  /** Waits before the 2nd, 3rd... attempt of a delivery that failed. */
+  retryDelaysMs: readonly number[];
+  /** Told of each attempt once its outcome is known. */
+  onDelivery: (delivery: MockWebhookDelivery) => void;
+}
+
+/** Reads at most `MAX_ANSWER_BYTES` of a body; false when there was more (the caller then drops the connection). */
+async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<boolean> {
+  if (body === null) return true;
+  // Read rather than cancel(): under msw's fetch interceptor, cancelling a passed-through body never settles.
+  const reader = body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) return false;
+  }
+}
+
+// fetch's own message is "fetch failed"; what failed (a refused connection, a reset) is in its cause.
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
 }
 
 function unref(timer: ReturnType<typeof setTimeout>): void {
@@ -43,34 +70,59 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
   const inFlight = new Set<Promise<void>>();
   const controllers = new Set<AbortController>();
 
-  function send(url: string, payload: MockWebhookEvent): void {
-    const delivery: MockWebhookDelivery = { url, payload, at: new Date(deps.now()).toISOString() };
+  const retries = new Set<ReturnType<typeof setTimeout>>();
+  // Bumped by clear(), so that an attempt of before a reset schedules no retry after it.
+  let generation = 0;
+
+  function report(delivery: MockWebhookDelivery): void {
+    try {
+      deps.onDelivery({ ...delivery });
+    } catch {
+      // An observer's failure is not the delivery's.
+    }
+  }
+
+  // One POST; a failure (no answer, or not 2xx) schedules the next attempt while the delays last.
+  function send(url: string, payload: MockWebhookEvent, id: string, attempt: number): void {
+    const delivery: MockWebhookDelivery = { url, payload, id, attempt, at: new Date(deps.now()).toISOString() };
     sent.push(delivery);
+    const started = generation;
     const controller = new AbortController();
     controllers.add(controller);
     const timeout = setTimeout(() => controller.abort(new Error('webhook delivery timed out')), DELIVERY_TIMEOUT_MS);
     unref(timeout);
-    const attempt = (async () => {
+    const posting = (async () => {
       try {
         const response = await deps.fetch()(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'workflow-automation-sdk-mock' },
+          // The same webhook-id on every attempt, so that a receiver's dedupe can tell a retry.
+          headers: { 'content-type': 'application/json', 'user-agent': 'workflow-automation-sdk-mock', 'webhook-id': id },
           body: JSON.stringify(payload),
           signal: controller.signal,
         });
         delivery.status = response.status;
-        // Read to the end rather than cancel(): under msw's fetch interceptor, cancelling a passed-through
-        // body never settles, and the delivery would stay in flight for ever.
-        await response.arrayBuffer();
+        if (!(await readBounded(response.body))) controller.abort(new Error('answer too long'));
       } catch (error) {
-        delivery.error = error instanceof Error ? error.message : String(error);
+        if (delivery.status === undefined) delivery.error = describeFailure(error);
       } finally {
         clearTimeout(timeout);
         controllers.delete(controller);
       }
+      const delay = deps.retryDelaysMs[attempt - 1];
+      const failed = delivery.status === undefined || delivery.status < 200 || delivery.status > 299;
+      if (failed && delay !== undefined && !stopped && started === generation) {
+        delivery.retryInMs = delay;
+        const retry = setTimeout(() => {
+          retries.delete(retry);
+          send(url, payload, id, attempt + 1);
+        }, delay);
+        unref(retry);
+        retries.add(retry);
+      }
+      report(delivery);
     })();
-    inFlight.add(attempt);
-    void attempt.finally(() => inFlight.delete(attempt));
+    inFlight.add(posting);
+    void posting.finally(() => inFlight.delete(posting));
   }
 
   function sweep(): void {
@@ -82,7 +134,12 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
       build.settled = true;
       const url = deps.webhookUrl();
       if (status === 'completed' && url && !stopped) {
-        send(url, { event: 'build.completed', workflow_id: build.workflowId, data: { download_url: deps.downloadUrl(build, at) } });
+        const payload: MockWebhookEvent = {
+          event: 'build.completed',
+          workflow_id: build.workflowId,
+          data: { download_url: deps.downloadUrl(build, at) },
+        };
+        send(url, payload, `evt_${build.id}`, 1);
       }
     }
   }
@@ -122,6 +179,9 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       for (const controller of controllers) controller.abort(new Error('mock service reset or closed'));
+      generation += 1;
+      for (const retry of retries) clearTimeout(retry);
+      retries.clear();
       sent = [];
     },
   };

@@ -17,7 +17,8 @@ export interface ServiceState {
   now: () => number;
   ids: Random;
   listEnvelope: MockListEnvelope;
-  buildDurationMs: number;
+  /** The duration of the next build: fixed, or drawn from the configured range. */
+  buildDurationMs: () => number;
   downloadBaseUrl: string | undefined;
   artifacts: Artifacts;
   shouldFailBuild: (workflow: MockWorkflow) => boolean;
@@ -115,7 +116,7 @@ export const createWorkflow: Endpoint = async ({ request, url, owner, state }) =
     triggerType: input.trigger.type,
     steps: input.actions.map((action) => `${action.app}.${action.action}`),
     startedAt: at,
-    durationMs: state.buildDurationMs,
+    durationMs: state.buildDurationMs(),
     fails: false,
     origin: (state.downloadBaseUrl ?? url.origin).replace(/\/+$/, ''),
     settled: false,

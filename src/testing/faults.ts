@@ -1,11 +1,11 @@
 /**
  * Failures on demand, for testing retries and error handling: queued failures (`failNext`), a 429 on every
- * Nth request, and a share of 500s drawn from a seeded random stream so a test sees the same failures on
- * every run.
+ * Nth request, and a share of 500s, 502s and 503s drawn from a seeded random stream so a test sees the same failures on
+ * every run. The per-key token bucket is `rate-limit.ts`.
  */
 
 import type { Random } from './random.js';
-import type { FailNextOptions, MockRateLimit } from './types.js';
+import type { FailNextOptions, MockEveryNth } from './types.js';
 
 /**
  * Thrown by `handle()` for a request that `failNext(n, 'network')` marked: the faces turn it into a dropped
@@ -25,6 +25,8 @@ export class MockNetworkError extends Error {
   }
 }
 
+const ERROR_RATE_STATUSES = [500, 502, 503] as const;
+
 /** What to do instead of the usual response. */
 export type Fault = { kind: 'network' } | { kind: 'status'; status: number; message: string; retryAfterSeconds?: number };
 
@@ -34,7 +36,7 @@ export interface Faults {
   next(): Fault | undefined;
 }
 
-export function createFaults(config: { errorRate?: number; rateLimit?: MockRateLimit; random: Random }): Faults {
+export function createFaults(config: { errorRate?: number; rateLimit?: MockEveryNth | undefined; random: Random }): Faults {
   const queue: Fault[] = [];
   let requests = 0;
   return {
@@ -69,7 +71,11 @@ export function createFaults(config: { errorRate?: number; rateLimit?: MockRateL
           retryAfterSeconds: rateLimit.retryAfterSeconds ?? 1,
         };
       }
-      if (draw < errorRate) return { kind: 'status', status: 500, message: 'Internal server error (injected by errorRate)' };
+      if (draw < errorRate) {
+        // The same draw picks the status, evenly among the three a service and its gateway send most.
+        const status = ERROR_RATE_STATUSES[Math.floor((draw / errorRate) * ERROR_RATE_STATUSES.length)] ?? 500;
+        return { kind: 'status', status, message: `Failure injected by errorRate (status ${status})` };
+      }
       return undefined;
     },
   };

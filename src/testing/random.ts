@@ -27,6 +27,11 @@ export function createRandom(seed: number): Random {
   return { next, id };
 }
 
+/** An `x-request-id` value. */
+export function requestId(random: Random): string {
+  return random.id('req_', 20);
+}
+
 /** A fresh seed for a mock that was given none. */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 4294967296);

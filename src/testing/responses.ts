@@ -45,6 +45,7 @@ const CODES: Record<number, string> = {
   404: 'not_found',
   408: 'request_timeout',
   409: 'conflict',
+  413: 'payload_too_large',
   422: 'validation_error',
   429: 'rate_limited',
   500: 'internal_error',

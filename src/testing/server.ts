@@ -6,11 +6,12 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { MockNetworkError } from './faults.js';
+import { createRandom, randomSeed, requestId, type Random } from './random.js';
 import { createMockService } from './service.js';
 import type { MockService, MockServiceOptions } from './types.js';
-
-const MAX_BODY_BYTES = 1024 * 1024;
+import { discardRest, readBody } from './server-body.js';
 
 /**
  * Options of {@link startMockServer}: where to listen, plus the service's options (or a service).
@@ -55,35 +56,20 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-class BodyTooLarge extends Error {}
-
-async function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(buffer);
-  }
-  // A copy into a plain Uint8Array: what Fetch's BodyInit accepts across @types/node versions.
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-async function toRequest(req: IncomingMessage, fallbackHost: string, signal: AbortSignal): Promise<Request> {
+async function toRequest(req: IncomingMessage, fallbackHost: string, signal: AbortSignal): Promise<{ request: Request; cut: boolean }> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
   const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
+  const { body, cut } = method === 'GET' || method === 'HEAD' ? { body: undefined, cut: false } : await readBody(req);
   // The Host header, so that download URLs point where the client connected.
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? fallbackHost}`);
-  return new Request(url, { method, headers, body, signal });
+  return { request: new Request(url, { method, headers, body, signal }), cut };
 }
 
-async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+async function writeResponse(res: ServerResponse, response: Response, method: string, close = false): Promise<void> {
   // A body of declared length (an artifact) is streamed, with backpressure; one that fails resets the socket.
   if (response.body !== null && method !== 'HEAD' && response.headers.has('content-length')) {
     await streamResponse(res, response, response.body);
@@ -95,6 +81,7 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
     headers[name] = value;
   });
   if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.byteLength);
+  if (close) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(method === 'HEAD' ? undefined : body);
 }
@@ -130,34 +117,61 @@ async function streamResponse(res: ServerResponse, response: Response, body: Rea
   }
 }
 
-function writePlainError(res: ServerResponse, status: number, message: string): void {
+// Methods Fetch refuses to carry, so the service never sees them: TRACE and TRACK would echo the request.
+const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** An answer the server gives itself, for what never reaches the service: still the service's error shape. */
+function plainError(ids: Random, message: string, code: string) {
+  const body = JSON.stringify({ error: { message, code } });
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
+  return { body, headers };
+}
+
+function writePlainError(res: ServerResponse, ids: Random, status: number, message: string, code = 'bad_request'): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { message, code: status === 413 ? 'payload_too_large' : 'bad_request' } });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  const { body, headers } = plainError(ids, message, code);
+  res.writeHead(status, headers);
   res.end(body);
 }
 
-async function respond(service: MockService, req: IncomingMessage, res: ServerResponse, fallbackHost: string) {
+/** `CONNECT` never reaches a request handler in Node: it is answered on the socket, which then closes. */
+function refuseConnect(socket: Duplex, ids: Random): void {
+  const { body, headers } = plainError(ids, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed');
+  const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.on('error', () => undefined);
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.join('')}\r\n${body}`);
+}
+
+async function respond(service: MockService, req: IncomingMessage, res: ServerResponse, fallbackHost: string, ids: Random) {
+  if (UNSERVED_METHODS.has(req.method ?? '')) {
+    writePlainError(res, ids, 405, `${req.method} is not allowed`, 'method_not_allowed');
+    return;
+  }
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
   let request: Request;
+  let cut: boolean;
   try {
-    request = await toRequest(req, fallbackHost, controller.signal);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) writePlainError(res, 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
-    else writePlainError(res, 400, 'Malformed request');
+    ({ request, cut } = await toRequest(req, fallbackHost, controller.signal));
+  } catch {
+    writePlainError(res, ids, 400, 'Malformed request');
     return;
   }
   try {
-    await writeResponse(res, await service.handle(request), request.method);
+    const response = await service.handle(request);
+    if (cut && !(await discardRest(req))) {
+      req.socket.destroy();
+      return;
+    }
+    await writeResponse(res, response, request.method, cut);
   } catch (error) {
     if (error instanceof MockNetworkError) req.socket.destroy();
-    else if (!controller.signal.aborted) writePlainError(res, 500, 'Mock server error');
+    else if (!controller.signal.aborted) writePlainError(res, ids, 500, 'Mock server error', 'internal_error');
   }
 }
 
@@ -182,9 +196,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { port = 0, host = '127.0.0.1', service: given, ...serviceOptions } = options;
   const service = given ?? createMockService(serviceOptions);
   let fallbackHost = host;
+  // Ids for the answers the server gives itself; the service's own come from its seeded stream.
+  const ids = createRandom(randomSeed());
   const server = createServer((req, res) => {
-    void respond(service, req, res, fallbackHost);
+    void respond(service, req, res, fallbackHost, ids);
   });
+  server.on('connect', (_req, socket) => refuseConnect(socket, ids));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

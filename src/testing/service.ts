@@ -4,15 +4,17 @@
  * the Node HTTP server.
  */
 
-import { checkArtifactOptions, createArtifacts, type Artifacts } from './artifacts.js';
+import { createArtifacts, type Artifacts } from './artifacts.js';
+import { checkOptions } from './options.js';
 import { preflight, withCors } from './cors.js';
 import type { ServiceState } from './endpoints.js';
 import { createFaults, MockNetworkError, type Faults } from './faults.js';
-import { createRandom, randomSeed, type Random } from './random.js';
+import { createRandom, randomSeed, requestId, type Random } from './random.js';
+import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 import { codeForStatus, errorResponse, HttpError } from './responses.js';
 import { AUTH_PATH, route } from './routes.js';
 import { createStore, type Store } from './store.js';
-import type { MockService, MockServiceOptions, MockUser, MockWorkflow } from './types.js';
+import type { MockRequestCounts, MockService, MockServiceOptions, MockUser, MockWorkflow } from './types.js';
 import { createBuildNotifier } from './build-notifier.js';
 
 /**
@@ -41,24 +43,15 @@ interface Run {
   ids: Random;
   requestIds: Random;
   faults: Faults;
+  limiter: RateLimiter | undefined;
+  /** Draws of build durations and failures. */
+  builds: Random;
+  /** Per key the store knows, and under '' for all requests. */
+  counts: Map<string, MockRequestCounts>;
   store: Store;
   failBuildsLeft: number;
   webhookUrl: string | undefined;
   artifacts: Artifacts;
-}
-
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new RangeError(`createMockService: ${message}`);
-}
-
-function checkOptions(options: MockServiceOptions): void {
-  const { buildDurationMs = 0, latencyMs = 0, errorRate = 0, ordersPerUser = 0, rateLimit } = options;
-  check(Number.isFinite(buildDurationMs) && buildDurationMs >= 0, 'buildDurationMs must be a number >= 0');
-  check(Number.isFinite(latencyMs) && latencyMs >= 0, 'latencyMs must be a number >= 0');
-  check(errorRate >= 0 && errorRate <= 1, 'errorRate must be between 0 and 1');
-  check(Number.isInteger(ordersPerUser) && ordersPerUser >= 0, 'ordersPerUser must be an integer >= 0');
-  checkArtifactOptions(options.artifacts ?? {}, check);
-  if (rateLimit) check(Number.isInteger(rateLimit.every) && rateLimit.every >= 1, 'rateLimit.every must be an integer >= 1');
 }
 
 // `''` and `'/'` are the root, served as `''`.
@@ -122,12 +115,18 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const [apiKey = ''] = initialKeys.keys();
   const seededAt = now();
 
+  const { rateLimit } = options;
+  const bucket = rateLimit && 'requestsPerSecond' in rateLimit ? rateLimit : undefined;
+  const everyNth = rateLimit && 'every' in rateLimit ? rateLimit : undefined;
   const freshRun = (): Run => {
     const ids = createRandom(seed);
     return {
       ids,
       requestIds: createRandom(seed + 1),
-      faults: createFaults({ errorRate: options.errorRate, rateLimit: options.rateLimit, random: createRandom(seed + 2) }),
+      faults: createFaults({ errorRate: options.errorRate, rateLimit: everyNth, random: createRandom(seed + 2) }),
+      limiter: bucket && createRateLimiter(bucket, { now, headers: options.rateLimitHeaders ?? false }),
+      builds: createRandom(seed + 3),
+      counts: new Map(),
       store: createStore({ users, keys: initialKeys, ordersPerUser: options.ordersPerUser ?? 5, random: ids, seededAt }),
       failBuildsLeft: 0,
       webhookUrl: options.webhookUrl,
@@ -142,6 +141,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     webhookUrl: () => run.webhookUrl,
     fetch: () => options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     downloadUrl: (build, at) => run.artifacts.url(build, at),
+    retryDelaysMs: options.webhookRetryDelaysMs ?? [1000, 2000, 4000, 8000],
+    onDelivery: (delivery) => options.onWebhookDelivery?.(delivery),
   });
 
   function issueKey(email: string = DEFAULT_MOCK_USER.email): string {
@@ -157,6 +158,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return true;
     }
     const { failBuilds = false } = options;
+    if (typeof failBuilds === 'number') return run.builds.next() < failBuilds;
     return typeof failBuilds === 'function' ? failBuilds(workflow) : failBuilds;
   }
 
@@ -165,7 +167,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     now,
     ids: run.ids,
     listEnvelope: options.listEnvelope ?? 'data',
-    buildDurationMs: options.buildDurationMs ?? 3000,
+    buildDurationMs: () => {
+      const { buildDurationMs = 3000 } = options;
+      if (typeof buildDurationMs === 'number') return buildDurationMs;
+      return Math.round(buildDurationMs.min + run.builds.next() * (buildDurationMs.max - buildDurationMs.min));
+    },
     downloadBaseUrl: options.downloadBaseUrl,
     artifacts: run.artifacts,
     shouldFailBuild,
@@ -177,7 +183,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     if (request.method === 'OPTIONS') return preflight(request);
     // A due build is settled before any response, so its webhook goes out even when the clock is injected.
     notifier.sweep();
+    // Limited on arrival, as a service's front door would; the latency is then the same for every answer.
+    const key = request.headers.get('x-api-key');
+    const limit = key !== null && run.store.keys.has(key) ? run.limiter?.take(key) : undefined;
     if (options.latencyMs) await sleep(options.latencyMs, request.signal);
+    if (limit && !limit.allowed) {
+      const headers = { ...limit.headers, 'retry-after': String(limit.retryAfterSeconds) };
+      return errorResponse(new HttpError(429, 'Too many requests: this key is over its rate limit', 'rate_limited', { headers }));
+    }
     const fault = run.faults.next();
     if (fault?.kind === 'network') throw new MockNetworkError();
     if (fault) {
@@ -185,17 +198,37 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
       return errorResponse(new HttpError(fault.status, fault.message, codeForStatus(fault.status), { headers }));
     }
-    return route(request, state(), prefixes, authPath);
+    const response = await route(request, state(), prefixes, authPath);
+    for (const [name, value] of Object.entries(limit?.headers ?? {})) response.headers.set(name, value);
+    return response;
+  }
+
+  // The total under '', and each key the mock issued (so that made-up keys cannot grow the map).
+  function count(request: Request, status: number | undefined): void {
+    const key = request.headers.get('x-api-key');
+    for (const name of key !== null && run.store.keys.has(key) ? ['', key] : ['']) {
+      const counts = run.counts.get(name) ?? { requests: 0, tooManyRequests: 0 };
+      counts.requests += 1;
+      if (status === 429) counts.tooManyRequests += 1;
+      run.counts.set(name, counts);
+    }
   }
 
   return {
     apiKey,
     async handle(request) {
-      const requestId = run.requestIds.id('req_', 20);
-      const response = withCors(await respond(request));
-      response.headers.set('x-request-id', requestId);
-      return response;
+      const id = requestId(run.requestIds);
+      let status: number | undefined;
+      try {
+        const response = withCors(await respond(request));
+        response.headers.set('x-request-id', id);
+        status = response.status;
+        return response;
+      } finally {
+        count(request, status);
+      }
     },
+    requestCounts: (key) => ({ requests: 0, tooManyRequests: 0, ...run.counts.get(key ?? '') }),
     issueKey,
     setWebhookUrl(url) {
       run.webhookUrl = url;

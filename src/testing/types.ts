@@ -25,6 +25,8 @@ export interface MockWebhookEvent {
 
 /**
  * One webhook POST the mock made: its outcome is `status` (the receiver's response) or `error` (no response).
+ * A failed attempt (no response, or not 2xx) is retried after each of `webhookRetryDelaysMs`; each attempt is
+ * one record. Of the receiver's answer, at most 64 KiB is read; past that the connection is dropped.
  *
  * @example
  * ```ts
@@ -37,6 +39,12 @@ export interface MockWebhookDelivery {
   url: string;
   /** What was sent. */
   payload: MockWebhookEvent;
+  /** The `webhook-id` header: one per event, the same on each attempt, as a receiver's dedupe expects. */
+  id: string;
+  /** 1 for the first POST of the event, 2 for its first retry... */
+  attempt: number;
+  /** When this attempt failed (no answer, or not 2xx) and another follows: the wait before it. */
+  retryInMs?: number;
   /** The receiver's HTTP status; absent when there was no response. */
   status?: number;
   /** The error's message when there was no response: a refused connection, a timeout. */
@@ -46,18 +54,71 @@ export interface MockWebhookDelivery {
 }
 
 /**
- * A 429 with `Retry-After` on every Nth request.
+ * A 429 with `Retry-After` on every Nth request, whoever sends it.
  *
  * @example
  * ```ts
  * createMockService({ rateLimit: { every: 3, retryAfterSeconds: 2 } }); // requests 3, 6, 9… get 429
  * ```
  */
-export interface MockRateLimit {
+export interface MockEveryNth {
   /** N: the Nth, 2Nth, 3Nth... request is answered 429. */
   every: number;
   /** The `Retry-After` header value. Default 1. */
   retryAfterSeconds?: number | undefined;
+}
+
+/**
+ * A token bucket per API key, as a real service limits: each key may send `burst` requests at once, then
+ * `requestsPerSecond`; a request beyond it is answered 429 with `Retry-After` in whole seconds (the time until
+ * a token is free, rounded up, at least 1). Requests without a key the mock issued (log-in, downloads, a
+ * wrong key, answered 401) are not limited.
+ *
+ * @example
+ * ```ts
+ * createMockService({ rateLimit: { requestsPerSecond: 20 }, rateLimitHeaders: true });
+ * ```
+ */
+export interface MockTokenBucket {
+  /** Tokens added per second, per key (may be under 1: 0.5 is one request every 2 s). */
+  requestsPerSecond: number;
+  /** The bucket's capacity: requests a key may send at once. Default one second's worth (at least 1). */
+  burst?: number | undefined;
+}
+
+/** How the mock limits requests: a token bucket per key, or a 429 on every Nth request. */
+export type MockRateLimit = MockTokenBucket | MockEveryNth;
+
+/**
+ * What the mock has answered since it was created or reset: every request, and those answered 429 (by the
+ * rate limit, `failNext` or `every`).
+ *
+ * @example
+ * ```ts
+ * const { requests, tooManyRequests } = server.service.requestCounts(server.apiKey);
+ * ```
+ */
+export interface MockRequestCounts {
+  /** Requests answered (or dropped by `failNext(n, 'network')`). */
+  requests: number;
+  /** Of them, those answered 429. */
+  tooManyRequests: number;
+}
+
+/**
+ * A build's duration drawn anew for each workflow, uniformly between `min` and `max` milliseconds (from the
+ * seeded random stream, so a pinned `seed` repeats them).
+ *
+ * @example
+ * ```ts
+ * createMockService({ buildDurationMs: { min: 3000, max: 10_000 } });
+ * ```
+ */
+export interface MockDurationRange {
+  /** The shortest build, in milliseconds. */
+  min: number;
+  /** The longest build, in milliseconds (at least `min`). */
+  max: number;
 }
 
 /**
@@ -83,22 +144,39 @@ export interface MockServiceOptions {
   ordersPerUser?: number | undefined;
   /** Body shape of list endpoints. Default `'data'`. */
   listEnvelope?: MockListEnvelope | undefined;
-  /** Time from workflow creation to the end of its build. Default 3000. */
-  buildDurationMs?: number | undefined;
-  /** Make builds end `failed`: all of them (`true`) or those the function picks. Default `false`. */
-  failBuilds?: boolean | ((workflow: MockWorkflow) => boolean) | undefined;
+  /** Time from workflow creation to the end of its build, in ms, or a range to draw it from. Default 3000. */
+  buildDurationMs?: number | MockDurationRange | undefined;
+  /**
+   * Make builds end `failed`: all of them (`true`), a share of them from 0 to 1 (drawn from `seed`), or those
+   * the function picks. Default `false`.
+   */
+  failBuilds?: boolean | number | ((workflow: MockWorkflow) => boolean) | undefined;
   /** Where `build.completed` events are POSTed. Default: none (no deliveries). */
   webhookUrl?: string | undefined;
+  /**
+   * The waits before each retry of a delivery that failed (no answer, or not 2xx). Default
+   * `[1000, 2000, 4000, 8000]`: five attempts in all; `[]` sends once. `flush()` does not wait for a retry
+   * not yet due: wait for your receiver, or move fake timers on.
+   */
+  webhookRetryDelaysMs?: readonly number[] | undefined;
+  /** Called with each webhook attempt once its outcome is known (what `wfa mock` logs). Errors are ignored. */
+  onWebhookDelivery?: ((delivery: MockWebhookDelivery) => void) | undefined;
   /** The clock, in epoch milliseconds. Default `Date.now()` (so vitest fake timers drive it too). */
   now?: (() => number) | undefined;
   /** Seed of the mock's random numbers (ids, keys, error rate). Default: a random seed. */
   seed?: number | undefined;
   /** Delay added before each response. Default 0. */
   latencyMs?: number | undefined;
-  /** Share of requests, from 0 to 1, answered with a 500. Default 0. */
+  /** Share of requests, from 0 to 1, answered 500, 502 or 503 (a third each, drawn from `seed`). Default 0. */
   errorRate?: number | undefined;
-  /** Refuse every Nth request with 429. Default: no limit. */
+  /** Refuse requests with 429: a token bucket per key, or every Nth request. Default: no limit. */
   rateLimit?: MockRateLimit | undefined;
+  /**
+   * With a token-bucket `rateLimit`, also send its headers on every limited key's response: the IETF draft's
+   * `RateLimit-Policy: "default";q=20;w=1` and `RateLimit: "default";r=<left>;t=<seconds>`, and
+   * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds from now). Default `false`: a client must learn.
+   */
+  rateLimitHeaders?: boolean | undefined;
   /** The fetch used to deliver webhooks. Default the global `fetch`. */
   fetch?: typeof globalThis.fetch | undefined;
   /** Origin of `download_url`s. Default: the origin the workflow was created through. */
@@ -186,11 +264,16 @@ export interface MockService {
   failNext(count: number, status?: number | 'network', options?: FailNextOptions): void;
   /** The next `count` workflows created (default 1) get a build that fails. */
   failNextBuild(count?: number): void;
+  /** Requests answered and 429s since creation or `reset()`: for one key, or for all requests without one. */
+  requestCounts(apiKey?: string): MockRequestCounts;
   /** The webhook POSTs made so far, oldest first. */
   webhookDeliveries(): readonly MockWebhookDelivery[];
   /** The last 100 requests to download URLs, oldest first: to check what a client sent the download host. */
   downloadRequests(): readonly MockDownloadRequest[];
-  /** Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery in flight. */
+  /**
+   * Ends the builds that are due on the clock, sends their webhooks, and waits for every delivery attempt in
+   * flight (not for a retry not yet due).
+   */
   flush(): Promise<void>;
   /** Back to the state right after creation: seeded orders, initial keys, no workflows, no queued faults. */
   reset(): void;

@@ -94,10 +94,47 @@ export function parsePaging(url: URL): Paging {
   };
 }
 
-/** Reads a request body as JSON; an empty body or malformed JSON is a 400. */
+/**
+ * How deep objects and arrays nest in a JSON text, read without recursion: the schemas and serialisers after
+ * it recurse, and a body deep enough to overflow their stack would be stored and then never served.
+ */
+const MAX_JSON_DEPTH = 100;
+
+function nesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') deepest = Math.max(deepest, ++depth);
+    else if (char === '}' || char === ']') depth--;
+  }
+  return deepest;
+}
+
+/** The largest request body the service reads; the HTTP server stops reading one byte past it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads a request body as JSON; one over {@link MAX_BODY_BYTES} is a 413, an empty body or malformed JSON a
+ * 400, one nested too deep a 422.
+ */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) {
+    throw new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, 'payload_too_large');
+  }
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') throw new HttpError(400, 'Request body is empty; expected JSON', 'invalid_json');
+  const depth = nesting(text);
+  if (depth > MAX_JSON_DEPTH) {
+    const message = `Request body nests objects and arrays ${depth} levels deep; the service accepts at most ${MAX_JSON_DEPTH}`;
+    throw new HttpError(422, message, 'validation_error', { details: { issues: [{ path: '', message }] } });
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -1,11 +1,12 @@
 /**
  * Handling each delivery once: the store contract, the in-memory store, and a delivery's key (a delivery-id
- * header, or the SHA-256 of the exact body bytes).
+ * header, or the SHA-256 of the event as canonical JSON).
  *
  * @module
  */
 
 import { ValidationError } from '../core/errors.js';
+import type { WebhookEvent } from './parse.js';
 
 /**
  * Where `dedupe` keeps the keys of the deliveries it has seen. Each method must be atomic against every other
@@ -55,11 +56,24 @@ export interface WebhookDedupeOptions {
   lockMs?: number | undefined;
   /**
    * Request headers that carry a delivery id, first present wins. Default `webhook-id` (Standard Webhooks),
-   * `x-webhook-id`, `x-delivery-id`. Without one, the key is the SHA-256 of the exact body bytes. Ignored
-   * with the presets, which key only on what they sign: `hmacSha256` on the body, `standardWebhooks` on
-   * `webhook-id`; a replay with a fresh unsigned id must not run again.
+   * `x-webhook-id`, `x-delivery-id`. Without one, the key is the SHA-256 of the event as canonical JSON (keys
+   * sorted, no spaces), so the same event serialised another way is the same delivery. Ignored with the
+   * presets, which key only on what they sign: `hmacSha256` on the event, `standardWebhooks` on `webhook-id`;
+   * a replay with a fresh unsigned id must not run again.
    */
   idHeaders?: readonly string[] | undefined;
+  /**
+   * Your own key for a delivery, instead of the id header or the event: deliveries with the same key run once.
+   * Its result is hashed, so any string will do. It may be async, and is bounded by `handlerTimeoutMs` (503
+   * past it); a throw, or anything but a non-empty string, answers 500 and goes to `onError`.
+   *
+   * @example
+   * ```ts
+   * // One run per build, whichever sender or retry delivers it.
+   * dedupe: { store, key: (event) => `${event.event}:${event.workflow_id}:${String(event.data['download_url'])}` },
+   * ```
+   */
+  key?: ((event: WebhookEvent, request: Request) => string | Promise<string>) | undefined;
 }
 
 /** The dedupe settings the guard uses: every default filled in, and the headers a key may come from. */
@@ -68,6 +82,7 @@ export interface DedupeSettings {
   ttlMs: number;
   lockMs: number;
   idHeaders: readonly string[];
+  key: WebhookDedupeOptions['key'];
 }
 
 /**
@@ -130,19 +145,35 @@ export function memoryStore(options: { maxKeys?: number | undefined } = {}): Web
 /** Standard Webhooks' header first; the spec documents none, so these are the common names. */
 export const defaultIdHeaders = ['webhook-id', 'x-webhook-id', 'x-delivery-id'] as const;
 
-/** `id:` + the SHA-256 of the first delivery-id header present, or `body:` + the SHA-256 of the exact body bytes. */
-export async function deliveryKey(headers: Headers, body: Uint8Array, idHeaders: readonly string[]): Promise<string> {
+/**
+ * `id:` + the SHA-256 of the first delivery-id header present, or `event:` + the SHA-256 of the event as
+ * canonical JSON: a sender that re-serialises (other spacing, other key order) sends the same delivery.
+ */
+export async function deliveryKey(headers: Headers, event: WebhookEvent, idHeaders: readonly string[]): Promise<string> {
   for (const name of idHeaders) {
     const id = headers.get(name);
     // Hashed too: a header value of any length or bytes becomes a short key every store can hold.
-    if (id) return `id:${await sha256(new TextEncoder().encode(id))}`;
+    if (id) return `id:${await sha256(id)}`;
   }
-  return `body:${await sha256(body)}`;
+  return `event:${await sha256(canonicalJson(event))}`;
 }
 
-async function sha256(bytes: Uint8Array): Promise<string> {
-  // A copy: TypeScript 5.7+ accepts only ArrayBuffer-backed bytes in Web Crypto.
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
+/** A key of your own (`dedupe.key`), hashed like the others. */
+export async function ownKey(key: string): Promise<string> {
+  return `own:${await sha256(key)}`;
+}
+
+/** JSON with every object's keys sorted and no spaces: one text for one value, however it was serialised. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, inner: unknown) =>
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
   return hex;

@@ -7,7 +7,8 @@
 
 import { WfaError } from '../core/errors.js';
 import type { WebhookConfirmClient } from './confirm.js';
-import { type DedupeSettings, deliveryKey, type WebhookDedupeStore } from './dedupe.js';
+import { type DedupeSettings, deliveryKey, ownKey, type WebhookDedupeStore } from './dedupe.js';
+import type { Seen } from './observe.js';
 import type { WebhookEvent } from './parse.js';
 
 /**
@@ -21,7 +22,7 @@ import type { WebhookEvent } from './parse.js';
 export interface WebhookDelivery {
   /** True when `confirm` is set and the service confirmed the event; false otherwise. */
   confirmed: boolean;
-  /** The delivery's dedupe key, when `dedupe` is set: `id:` or `body:` and a SHA-256, in hex. */
+  /** The delivery's dedupe key, when `dedupe` is set: `id:`, `event:` or `own:` and a SHA-256, in hex. */
   key?: string | undefined;
 }
 
@@ -43,7 +44,8 @@ export type UnconfirmedPolicy = 'reject' | 'accept' | 'handler-decides';
 export interface GuardContext {
   event: WebhookEvent;
   request: Request;
-  body: Uint8Array;
+  /** Filled in as the guard learns: the delivery's key, and whether it is a duplicate. */
+  seen: Seen;
   /** The user's callback, started now, unbounded: the guard bounds it with `run`. */
   invoke: (delivery: WebhookDelivery) => Promise<unknown>;
   run: <T>(callback: () => T | Promise<T>) => Promise<T | symbol>;
@@ -79,7 +81,9 @@ export async function guard(ctx: GuardContext): Promise<Response> {
   let held: { key: string; value: string } | undefined;
   let stopRenewing = () => {};
   if (dedupe) {
-    const key = await deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
+    const key = await keyOf(ctx, dedupe);
+    if (key instanceof Response) return key;
+    ctx.seen.key = key;
     const value = `pending:${crypto.randomUUID()}`;
     const reserving = Promise.resolve().then(() => dedupe.store.reserve(key, value, dedupe.lockMs));
     const reserved = await store('reserve', () => reserving);
@@ -93,6 +97,7 @@ export async function guard(ctx: GuardContext): Promise<Response> {
     if (!reserved) {
       const current = await store('read', (s) => s.get(key));
       if (current instanceof Response) return current;
+      ctx.seen.outcome = 'duplicate';
       if (current?.startsWith('done:')) return ctx.reply(200, { received: true, duplicate: true });
       // Held by a delivery still running (or just released): not "done", or a failure there would lose it.
       return ctx.reply(
@@ -164,6 +169,25 @@ export async function guard(ctx: GuardContext): Promise<Response> {
   }
   await complete();
   return ctx.reply(200, { received: true });
+}
+
+/** The delivery's key: from `dedupe.key` if given (a user's callback, bounded), else an id header or the event. */
+async function keyOf(ctx: GuardContext, dedupe: DedupeSettings): Promise<string | Response> {
+  const own = dedupe.key;
+  if (!own) return deliveryKey(ctx.request.headers, ctx.event, dedupe.idHeaders);
+  let key: unknown;
+  try {
+    key = await ctx.run(() => own(ctx.event, ctx.request));
+  } catch (error) {
+    await ctx.report(new WfaError('Webhook dedupe key function (dedupe.key) threw', { cause: error }));
+    return ctx.reply(500, { error: 'Webhook handler failed' });
+  }
+  if (key === ctx.timedOut) return ctx.tooLong('dedupe key (dedupe.key)');
+  if (typeof key !== 'string' || key === '') {
+    await ctx.report(new WfaError('Webhook dedupe key function (dedupe.key) returned no key: it must return a non-empty string'));
+    return ctx.reply(500, { error: 'Webhook handler failed' });
+  }
+  return ownKey(key);
 }
 
 /**

@@ -9,6 +9,7 @@ import { type Issue, ValidationError } from '../core/errors.js';
 import type { WebhookConfirmClient } from './confirm.js';
 import { defaultIdHeaders, type DedupeSettings, type WebhookDedupeOptions } from './dedupe.js';
 import type { UnconfirmedPolicy, WebhookDelivery } from './guard.js';
+import type { WebhookDeliveryReport } from './observe.js';
 import type { KnownWebhookEvent, KnownWebhookEventKind, UnknownWebhookEvent, WebhookEvent } from './parse.js';
 
 /**
@@ -90,6 +91,17 @@ export interface WebhookHandlerOptions {
    */
   onError?: ((error: unknown, event: WebhookEvent | undefined) => unknown) | undefined;
   /**
+   * Told what became of each delivery once its answer is decided: handled, acknowledged, a duplicate, rejected
+   * (and why) or failed, to count or log them. Not waited for: it may hang, throw or reject, and the answer is
+   * neither changed nor delayed (a failure is logged with `console.error`).
+   *
+   * @example
+   * ```ts
+   * onDelivery: ({ outcome, status, error }) => metrics.increment(`webhooks.${outcome}`, { status, error }),
+   * ```
+   */
+  onDelivery?: ((report: WebhookDeliveryReport) => unknown) | undefined;
+  /**
    * A client (any object with `workflows.get` and `builds.get`, such as a `Client`) to confirm each delivery
    * with the service before its callback runs; see "Confirming deliveries" in `docs/webhooks.md`. A
    * `build.completed` whose build is not `completed` with that `download_url` gets a 401 (and is reported
@@ -126,6 +138,7 @@ const DEDUPE_RULES: Record<string, Rule> = {
   // Renewed every third of it, so a shorter reservation cannot be renewed in time on a busy process.
   lockMs: ['a number of milliseconds >= 100', (value) => typeof value === 'number' && value >= 100],
   idHeaders: ['an array of header names', (value) => Array.isArray(value) && value.every((name) => typeof name === 'string')],
+  key: callback,
 };
 
 const HANDLER_RULES: Record<string, Rule> = {
@@ -137,6 +150,7 @@ const HANDLER_RULES: Record<string, Rule> = {
   onUnknown: callback,
   verify: callback,
   onError: callback,
+  onDelivery: callback,
   maxBodyBytes: ['a number of bytes >= 0', (value) => typeof value === 'number' && value >= 0],
   bodyTimeoutMs: ms,
   handlerTimeoutMs: ms,
@@ -163,7 +177,7 @@ function issuesOf(value: unknown, rules: Record<string, Rule>, at: string[] = []
 
 /**
  * The headers a dedupe key may come from: only one the signature covers. `hmacSha256` signs the body alone,
- * so a replayed body with a fresh id header would run again: the key is the body's hash. `standardWebhooks`
+ * so a replayed body with a fresh id header would run again: the key is the event's hash. `standardWebhooks`
  * signs `webhook-id`. A `verify` of your own: the `idHeaders` you name (or the defaults).
  */
 function keyHeaders(verify: unknown, idHeaders: readonly string[] | undefined): readonly string[] {
@@ -186,12 +200,14 @@ export function handlerSettings(options: WebhookHandlerOptions) {
     ttlMs: dedupe.ttlMs ?? 24 * 60 * 60 * 1000,
     lockMs: dedupe.lockMs ?? handlerTimeoutMs + confirmTimeoutMs,
     idHeaders: keyHeaders(options.verify, dedupe.idHeaders),
+    key: dedupe.key,
   };
   return {
     on: options.on,
     onUnknown: options.onUnknown,
     verify: options.verify,
     onError: options.onError,
+    onDelivery: options.onDelivery,
     confirm: options.confirm,
     unconfirmed: options.unconfirmed ?? 'reject',
     // 1 MiB: far above any envelope the service documents, small enough that a flood cannot exhaust memory.

@@ -10,6 +10,7 @@ import type { WebhookDelivery } from './guard.js';
 import { handlerSettings, type WebhookHandlerOptions } from './handler-options.js';
 import { bodyConsumed, isRebuilt } from './mounting.js';
 import { isKnownWebhookEvent, parseWebhookEvent, type KnownWebhookEventKind, type WebhookEvent } from './parse.js';
+import type { Seen } from './observe.js';
 import { methodNotAllowed, readBody, reply, report, timedOut, tooLarge, tooSlow, unreadable, within, type Run } from './receive.js';
 
 /**
@@ -53,7 +54,18 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const settings = handlerSettings(options);
-  const { on, onUnknown, verify, onError = logError, confirm, unconfirmed, maxBodyBytes, bodyTimeoutMs, handlerTimeoutMs } = settings;
+  const {
+    on,
+    onUnknown,
+    verify,
+    onError = logError,
+    onDelivery,
+    confirm,
+    unconfirmed,
+    maxBodyBytes,
+    bodyTimeoutMs,
+    handlerTimeoutMs,
+  } = settings;
   // A user's callback, bounded: it may hang, and a sync throw counts as a rejection.
   const run: Run = (callback) => within(handlerTimeoutMs, Promise.resolve().then(callback));
   const tooLong = (what: string, event: WebhookEvent | undefined) => {
@@ -61,7 +73,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return reply(503, { error: `Webhook ${what} did not finish in time` });
   };
 
-  return async (request) => {
+  const receive = async (request: Request, seen: Seen): Promise<Response> => {
     if (request.method !== 'POST') {
       await request.body?.cancel().catch(() => {});
       return methodNotAllowed(request.method);
@@ -105,6 +117,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       throw error;
     }
 
+    seen.event = event;
     const known = isKnownWebhookEvent(event);
     // `Object.hasOwn`: an event kind must never reach an inherited property of `on`. The cast is sound
     // because `on[kind]` takes events of that kind, but TypeScript cannot correlate the two unions.
@@ -113,14 +126,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       | ((event: WebhookEvent, request: Request, delivery: WebhookDelivery) => unknown)
       | undefined;
     // Nothing runs for it: acknowledged, with nothing to confirm or to run once.
-    if (!callback) return reply(200, { received: true });
+    if (!callback) {
+      seen.outcome = 'acknowledged';
+      return reply(200, { received: true });
+    }
     const label = known ? `handler for "${event.event}"` : 'onUnknown';
     const invoke = (delivery: WebhookDelivery) => Promise.resolve().then(() => callback(event, request, delivery));
 
     if (confirm || settings.dedupe) {
       const { guard } = await import('./guard.js');
       return guard({
-        ...{ event, request, body, invoke, run, timedOut, label, confirm, unconfirmed },
+        ...{ event, request, seen, invoke, run, timedOut, label, confirm, unconfirmed },
         ...{ confirmTimeoutMs: settings.confirmTimeoutMs, dedupe: settings.dedupe },
         tooLong: (what) => tooLong(what, event),
         report: (error) => report(run, onError, error, event),
@@ -134,6 +150,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return reply(500, { error: 'Webhook handler failed' });
     }
     return reply(200, { received: true });
+  };
+
+  return async (request) => {
+    const seen: Seen = {};
+    const response = await receive(request, seen);
+    if (onDelivery) {
+      // Loaded on first use, like the guard: a handler without an observer carries none of it.
+      const { observe } = await import('./observe.js');
+      observe(onDelivery, response, seen);
+    }
+    return response;
   };
 }
 

@@ -36,6 +36,7 @@ export type { WebhookEventHandlers, WebhookHandlerOptions } from './handler-opti
 export type { WebhookConfirmClient } from './confirm.js';
 export { memoryStore, type WebhookDedupeOptions, type WebhookDedupeStore } from './dedupe.js';
 export type { UnconfirmedPolicy, WebhookDelivery } from './guard.js';
+export type { WebhookDeliveryReport, WebhookOutcome } from './observe.js';
 export { redisStore, type RedisLikeClient, type RedisStoreOptions } from './redis.js';
 export { toNodeHandler, type NodeWebhookHandler, type NodeWebhookRequest, type NodeWebhookResponse } from './node.js';
 export {

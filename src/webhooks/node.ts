@@ -7,56 +7,11 @@
 
 import type { WebhookHandler } from './handler.js';
 import { BODY_READ_BY_FRAMEWORK, markRebuilt } from './mounting.js';
+import { drain, type NodeWebhookRequest, streamOf } from './node-body.js';
 import { REBUILT_BODY_WARNING } from './rebuilt-body.js';
 import { methodNotAllowed } from './receive.js';
 
-/**
- * What {@link toNodeHandler} reads of a request: a `node:http` `IncomingMessage`, or an Express `Request`
- * (which adds `body` and `originalUrl`).
- *
- * @example
- * ```ts
- * createServer((req, res) => {
- *   const request: NodeWebhookRequest = req; // an IncomingMessage fits as it is
- * });
- * ```
- */
-export interface NodeWebhookRequest {
-  /** The method; `undefined` only for requests that did not come from a server. */
-  method?: string | undefined;
-  /** The path and query, as on the request line. */
-  url?: string | undefined;
-  /** Express's path before a router stripped its mount point: preferred over `url` so `Request.url` is whole. */
-  originalUrl?: string | undefined;
-  /** Lower-cased header names; repeated headers as arrays. */
-  headers: { readonly [name: string]: string | string[] | undefined };
-  /** Read only to tell TLS connections (`encrypted: true`) apart, for the `Request`'s URL scheme. */
-  socket?: unknown;
-  /** Whether the whole body was received: if not, the connection is closed after the response. */
-  complete: boolean;
-  /** Whether the body stream was read to the end, which means a framework read it first. */
-  readableEnded: boolean;
-  /** The body as a framework's parser left it (`express.json()`, `.raw()`, `.text()`). */
-  body?: unknown;
-  /** The exact bytes received, as Firebase and some `express.json({ verify })` setups keep them. */
-  rawBody?: unknown;
-  /** Stops the flow of `data` events: backpressure while the handler has not asked for more. */
-  pause(): unknown;
-  /** Resumes the flow of `data` events. */
-  resume(): unknown;
-  /** Subscribes to a body chunk. */
-  on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
-  /** Subscribes to the end of the body, or the connection closing. */
-  on(event: 'end' | 'close', listener: () => void): unknown;
-  /** Subscribes to a stream error. */
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  /** Unsubscribes what `on` subscribed. */
-  off(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
-  /** Unsubscribes what `on` subscribed. */
-  off(event: 'end' | 'close', listener: () => void): unknown;
-  /** Unsubscribes what `on` subscribed. */
-  off(event: 'error', listener: (error: Error) => void): unknown;
-}
+export type { NodeWebhookRequest } from './node-body.js';
 
 /**
  * What {@link toNodeHandler} uses of a response: a `node:http` `ServerResponse`, or an Express `Response`.
@@ -77,6 +32,8 @@ export interface NodeWebhookResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
   /** Sends the body and ends the response. */
   end(body: Uint8Array | string): unknown;
+  /** Sends `100 Continue`: used by {@link NodeWebhookHandler.checkContinue} once the handler reads the body. */
+  writeContinue?(): unknown;
 }
 
 /**
@@ -87,7 +44,21 @@ export interface NodeWebhookResponse {
  * const listener: NodeWebhookHandler = toNodeHandler(createWebhookHandler({ on: {} }));
  * ```
  */
-export type NodeWebhookHandler = (req: NodeWebhookRequest, res: NodeWebhookResponse) => void;
+export interface NodeWebhookHandler {
+  (req: NodeWebhookRequest, res: NodeWebhookResponse): void;
+  /**
+   * The same endpoint as a listener of the server's `checkContinue` event, for a request sent with
+   * `Expect: 100-continue` (curl's default above 1 MiB): `100 Continue` is sent only once the handler reads the
+   * body, so a body that is too large by its `Content-Length` is refused with 413 before it is uploaded.
+   *
+   * @example
+   * ```ts
+   * const webhooks = toNodeHandler(handler);
+   * createServer(webhooks).on('checkContinue', webhooks.checkContinue).listen(3000);
+   * ```
+   */
+  readonly checkContinue: (req: NodeWebhookRequest, res: NodeWebhookResponse) => void;
+}
 
 /**
  * Adapts a handler from `createWebhookHandler` to `node:http` and Express, with the same responses.
@@ -121,17 +92,32 @@ export function toNodeHandler(handler: WebhookHandler): NodeWebhookHandler {
     if (!warned) console.warn(REBUILT_BODY_WARNING);
     warned = true;
   };
-  return (req, res) => {
-    handle(handler, req, res, warnOnce).catch((error: unknown) => {
+  const listener = (req: NodeWebhookRequest, res: NodeWebhookResponse, awaitingContinue: boolean): void => {
+    handle(handler, req, res, warnOnce, awaitingContinue).catch((error: unknown) => {
       console.error('workflow-automation-sdk: webhook request failed', error);
       if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: 'Webhook handler failed' }));
     });
   };
+  return Object.assign((req: NodeWebhookRequest, res: NodeWebhookResponse) => listener(req, res, false), {
+    checkContinue: (req: NodeWebhookRequest, res: NodeWebhookResponse) => listener(req, res, true),
+  });
 }
 
-async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: NodeWebhookResponse, warnOnce: () => void): Promise<void> {
+async function handle(
+  handler: WebhookHandler,
+  req: NodeWebhookRequest,
+  res: NodeWebhookResponse,
+  warnOnce: () => void,
+  awaitingContinue: boolean,
+): Promise<void> {
+  // With `checkContinue`, the sender waits for `100 Continue` before uploading: sent when the handler first reads.
+  let continueSent = !awaitingContinue;
+  const sendContinue = (): void => {
+    if (!continueSent) res.writeContinue?.();
+    continueSent = true;
+  };
   const method = req.method ?? 'GET';
   let response: Response;
   // Answered here: a `Request` cannot even be made for TRACE, CONNECT or TRACK.
@@ -147,7 +133,7 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
     } else {
       if (preRead !== undefined) init.body = preRead.body;
       else {
-        init.body = streamOf(req);
+        init.body = streamOf(req, sendContinue);
         // Required by the Fetch standard for a streamed request body.
         init.duplex = 'half';
       }
@@ -162,10 +148,15 @@ async function handle(handler: WebhookHandler, req: NodeWebhookRequest, res: Nod
     headers[name] = value;
   });
   headers['content-length'] = String(body.byteLength);
-  // The body was not received to the end (413, 405): close rather than read the rest to keep the connection.
-  if (!req.complete) headers['connection'] = 'close';
+  // A body not received to the end: a sender still uploading a body too large gets its 413 and the rest is
+  // drained (bounded), so that closing does not reset the answer away. Otherwise (a 408 for a sender too slow,
+  // a 413 before `100 Continue`, which the sender will not upload) the connection is closed once answered.
+  const early = !req.complete;
+  const draining = early && response.status === 413 && continueSent && req.destroy !== undefined;
+  if (early && !draining) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(body);
+  if (draining) drain(req);
 }
 
 const lost = Symbol('lost');
@@ -191,56 +182,6 @@ function bodyReadByFramework(req: NodeWebhookRequest): PreRead | typeof lost | u
 // A `Request` body may not be a view of shared memory: copy only in that rare case.
 function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
-}
-
-function streamOf(req: NodeWebhookRequest): ReadableStream<Uint8Array> {
-  let listening = false;
-  const encoder = new TextEncoder();
-  let stop = (): void => {};
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (!listening) {
-          listening = true;
-          const onData = (chunk: Uint8Array | string): void => {
-            controller.enqueue(
-              typeof chunk === 'string' ? encoder.encode(chunk) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength),
-            );
-            // Backpressure: Node delivers no more than the handler has asked for, so a limit is never overrun by much.
-            if ((controller.desiredSize ?? 0) <= 0) req.pause();
-          };
-          const onEnd = (): void => {
-            stop();
-            controller.close();
-          };
-          const onError = (error: unknown): void => {
-            stop();
-            controller.error(error);
-          };
-          const onClose = (): void => {
-            if (!req.readableEnded) onError(new Error('The request was closed before its body was received'));
-          };
-          stop = () => {
-            req.off('data', onData);
-            req.off('end', onEnd);
-            req.off('error', onError);
-            req.off('close', onClose);
-          };
-          req.on('data', onData);
-          req.on('end', onEnd);
-          req.on('error', onError);
-          req.on('close', onClose);
-        }
-        req.resume();
-      },
-      cancel() {
-        stop();
-        req.pause();
-      },
-    },
-    // Zero: nothing is read from the socket until the handler asks, so a 405 or a 413 by Content-Length reads nothing.
-    { highWaterMark: 0 },
-  );
 }
 
 function headersOf(req: NodeWebhookRequest): Headers {

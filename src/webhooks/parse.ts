@@ -1,6 +1,6 @@
 /**
  * Reading a webhook delivery into a typed event. The checks are written by hand, not with zod, so that this
- * entry point carries no schema library (docs/design.md, "Webhooks").
+ * entry point carries no schema library.
  *
  * @module
  */

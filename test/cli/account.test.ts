@@ -108,7 +108,8 @@ describe('wfa login', () => {
     // Written to a temporary file and renamed: nothing else is left in the folder.
     expect(readdirSync(join(xdg, 'wfa'))).toEqual(['config.json']);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(saved).toEqual({ baseUrl: BASE_URL, apiKey: expect.any(String), email: EMAIL });
+    // The prefix the service answered under, found with one call, is saved with the key.
+    expect(saved).toEqual({ baseUrl: BASE_URL, apiKey: expect.any(String), email: EMAIL, apiPrefix: '/api/v1' });
     expectNoSecret(readFileSync(file, 'utf8'), PASSWORD);
     expectNoSecret(result.stdout + result.stderr, PASSWORD);
     // The key is saved, not printed.
@@ -137,6 +138,37 @@ describe('wfa login', () => {
     const after = await run(['workflows', 'list'], { env: { XDG_CONFIG_HOME: xdg, WFA_BASE_URL: BASE_URL } });
     expect(after.code).toBe(ExitCode.Usage);
     expect(after.stderr).toMatch(/^wfa: ConfigError: No API key/);
+  });
+
+  test('remembers the prefix it confirmed: against a service under /v1 only, a later 404 is one request, not two', async () => {
+    service.useMock({ prefixes: ['/v1'], users: [{ email: EMAIL, password: PASSWORD, apiKey: API_KEY }] });
+    const xdg = configHome();
+    const login = await run(['login', '--base-url', BASE_URL], { env: { XDG_CONFIG_HOME: xdg, WFA_EMAIL: EMAIL, WFA_PASSWORD: PASSWORD } });
+    expect(login.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(readFileSync(join(xdg, 'wfa', 'config.json'), 'utf8'))).toMatchObject({ apiPrefix: '/v1' });
+    service.requests.length = 0;
+
+    const result = await run(['integrations', 'delete', 'int_nope'], { env: { XDG_CONFIG_HOME: xdg } });
+
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['DELETE /v1/integrations/int_nope']);
+  });
+
+  test('--api-prefix and WFA_API_PREFIX pin the prefix: one request, under it', async () => {
+    service.useMock({ prefixes: ['/v1'] });
+    const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
+    const byOption = await run(['integrations', 'delete', 'int_nope', '--api-prefix', '/v1'], { env: ENV });
+    const byEnv = await run(['integrations', 'delete', 'int_nope'], { env: { ...ENV, WFA_API_PREFIX: '/v1' } });
+    const gateway = await run(['workflows', 'list', '--api-prefix', 'v1'], { env: ENV });
+
+    expect([byOption.code, byEnv.code]).toEqual([ExitCode.RequestFailed, ExitCode.RequestFailed]);
+    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+      'DELETE /v1/integrations/int_nope',
+      'DELETE /v1/integrations/int_nope',
+    ]);
+    // A prefix the SDK refuses is a usage error naming the option, before any request.
+    expect(gateway.code).toBe(ExitCode.Usage);
+    expect(gateway.stderr).toMatch(/apiPrefix/);
   });
 
   test('the saved key is never sent to another base URL', async () => {
@@ -306,6 +338,40 @@ describe('wfa integrations', () => {
       expect(service.requests).toEqual([]);
     },
   );
+
+  test.each([
+    ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
+    ['a NUL', `${PLATFORM_KEY.slice(0, 8)}\u0000${PLATFORM_KEY.slice(8)}`],
+    ['a carriage return inside', `${PLATFORM_KEY.slice(0, 8)}\r${PLATFORM_KEY.slice(8)}`],
+  ])('save refuses a piped key with %s, sending nothing and quoting nothing', async (_, key) => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${key}\n`);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control character at position \d+; nothing was saved/);
+    expect(result.stderr).toMatch(/^Usage: wfa integrations save /m);
+    expect(service.requests).toEqual([]);
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
+  });
+
+  test('list shows the last four characters of a key the service returns masked, so two keys can be told apart', async () => {
+    service.useMock();
+    for (const [platform, key] of [
+      ['shopify', 'shpat_aaaaaaaaaaaaaaaa1AAA'],
+      ['woocommerce', 'ck_bbbbbbbbbbbbbbbbbbbbb2BBB'],
+    ]) {
+      const stdin = new PassThrough();
+      stdin.end(key);
+      expect((await run(['integrations', 'save', platform!], { env: ENV, stdin })).code).toBe(ExitCode.Ok);
+    }
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    const keys = (JSON.parse(result.stdout) as Array<{ api_key: string }>).map((item) => item.api_key);
+    expect(keys.sort()).toEqual(['****1AAA', '****2BBB']);
+  });
 
   test('list masks every credential-named field, whatever the service returns', async () => {
     service.reply('GET', '/api/v1/integrations', 200, {

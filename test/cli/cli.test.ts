@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { EXIT_CODES_HELP, ExitCode } from '../../src/cli/exit-codes.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
@@ -187,6 +188,43 @@ describe('usage errors', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
     expect(result.stderr).not.toContain('SECRET');
+  });
+
+  // Every value wfa reads itself, in every command that takes it: each is a usage error with the command's usage.
+  const files = mkdtempSync(join(tmpdir(), 'wfa-usage-'));
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
+  const file = (name: string, content: string | Uint8Array) => {
+    writeFileSync(join(files, name), content);
+    return join(files, name);
+  };
+  test.each([
+    [['workflows', 'list', '--limit', 'abc'], '--limit must be', 'wfa workflows list '],
+    [['workflows', 'list', '--limit', '0'], '--limit must be', 'wfa workflows list '],
+    [['orders', 'list', '--limit', '1e3'], '--limit must be', 'wfa orders list '],
+    [['integrations', 'list', '--page', 'two'], '--page must be', 'wfa integrations list '],
+    [['wait-build', 'bld_1', '--timeout', 'soon'], '--timeout must be', 'wfa wait-build '],
+    [['wait-build', 'bld_1', '--interval', '0'], '--interval must be', 'wfa wait-build '],
+    [['builds', 'download', 'bld_1', '--wait', '--timeout', '0s'], '--timeout must be', 'wfa builds download '],
+    [['workflows', 'create', '--file', 'x.json', '--wait', '--interval', 'often'], '--interval must be', 'wfa workflows create '],
+    [['listen', '--forward-to', 'http://127.0.0.1:9/', '--interval', '1y'], '--interval must be', 'wfa listen '],
+    [['mock', '--port', 'http'], '--port must be', 'wfa mock'],
+    [['mock', '--build-ms', '1.5'], '--build-ms must be', 'wfa mock'],
+    [['workflows', 'create', '--file', file('invalid.json', '{"name": ')], 'is not valid JSON', 'wfa workflows create '],
+    [['workflows', 'create', '--file', file('empty.json', '')], 'is not valid JSON', 'wfa workflows create '],
+    [
+      ['workflows', 'create', '--file', file('binary.bin', new Uint8Array([0, 159, 146, 150, 255]))],
+      'is not valid JSON',
+      'wfa workflows create ',
+    ],
+  ])('wfa %j is a usage error followed by the usage line and the hint', async (args, message, usage) => {
+    const result = await runMain(args, ENV);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    const [first, ...rest] = result.stderr.split('\n');
+    expect(first).toMatch(/^wfa: UsageError: /);
+    expect(first).toContain(message);
+    expect(rest[0]).toMatch(new RegExp(`^Usage: ${usage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(rest[1]).toBe('Run with --help for details.');
   });
 
   test('as a process, a usage error exits 1 with the message on stderr', async () => {

@@ -3,6 +3,7 @@
  * test needs. Process-level behaviour (the entry point, signals, real exit codes) is covered by the few tests
  * that spawn `wfa` (test/cli/process.ts).
  */
+import type { Input } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
 
 /** What `main()` resolved to and wrote. */
@@ -23,8 +24,8 @@ export interface Started {
   finished: Promise<Ran>;
 }
 
-/** Starts `main(args)` with the given environment only. */
-export function startMain(args: readonly string[], env: Record<string, string> = {}): Started {
+/** Starts `main(args)` with the given environment only (and stdin, when given). */
+export function startMain(args: readonly string[], env: Record<string, string> = {}, stdin?: Input): Started {
   const output = { stdout: '', stderr: '' };
   const listeners = new Set<() => void>();
   const stream = (name: 'stdout' | 'stderr') => ({
@@ -43,6 +44,7 @@ export function startMain(args: readonly string[], env: Record<string, string> =
     stderr: stream('stderr'),
     signal: controller.signal,
     cwd: process.cwd(),
+    stdin,
   }).then((code) => ({ code, ...output }));
   void finished.finally(() => {
     ended = true;
@@ -68,7 +70,7 @@ export function startMain(args: readonly string[], env: Record<string, string> =
   };
 }
 
-/** Runs `main(args)` to its end with the given environment only. */
-export function runMain(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
-  return startMain(args, env).finished;
+/** Runs `main(args)` to its end with the given environment only (and stdin, when given). */
+export function runMain(args: readonly string[], env: Record<string, string> = {}, stdin?: Input): Promise<Ran> {
+  return startMain(args, env, stdin).finished;
 }

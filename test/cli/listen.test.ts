@@ -23,6 +23,17 @@ describe('wfa listen', () => {
     for (const text of ['--workflow <id>', '--sign <scheme>', 'WFA_WEBHOOK_SECRET', 'exit code 130']) expect(result.stdout).toContain(text);
   });
 
+  test('--help lists only the exit codes wfa listen can exit with: never 0, 3 or 4', async () => {
+    const { stdout } = await runMain(['listen', '--help']);
+
+    const codes = stdout
+      .split('Exit codes:\n')[1]
+      ?.split('\n\n')[0]
+      ?.split('\n')
+      .map((line) => Number(line.trim().split(' ')[0]));
+    expect(codes).toEqual([ExitCode.Usage, ExitCode.RequestFailed, ExitCode.Interrupted, ExitCode.Terminated]);
+  });
+
   test('is listed in the top-level help', async () => {
     expect((await runMain(['--help'])).stdout).toMatch(/^ {2}listen +Forward build\.completed webhooks/m);
   });
@@ -123,6 +134,35 @@ describe('wfa listen, polling the msw mock', () => {
     );
     return delivered;
   };
+
+  test('without --workflow, a workflow created after launch is followed even when the first listing already shows it', async () => {
+    const delivered = receiveDeliveries();
+    // wf_ok was created while wfa listen was starting (its client loading, its first listing on the way):
+    // after launch, so it is new. wf_old was there before.
+    const createdAfterLaunch = new Date(Date.now() + 60_000).toISOString();
+    service.reply('GET', '/api/v1/workflows', 200, {
+      data: [{ ...wf('wf_ok', 'bld_ok'), created_at: createdAfterLaunch }, wf('wf_old', 'bld_old')],
+      page: 1,
+      limit: 20,
+      total: 2,
+      has_more: false,
+    });
+    serveCompletedWorkflow();
+    service.use(
+      http.get(`${BASE_URL}/api/v1/builds/bld_old`, () => {
+        throw new Error('wf_old existed before launch: its builds are not followed');
+      }),
+    );
+    const started = startMain(['listen', ...FORWARD, '--interval', '1ms'], { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY });
+    await started.waitFor(/"build_id":"bld_ok"/);
+    started.interrupt();
+    const result = await started.finished;
+
+    expect(result.code).toBe(ExitCode.Interrupted);
+    expect(delivered).toEqual([
+      { event: 'build.completed', workflow_id: 'wf_ok', data: { download_url: 'https://files.example.com/ok.zip' } },
+    ]);
+  });
 
   test('a build that cannot be read is reported once and skipped; the other workflows are still forwarded', async () => {
     const delivered = receiveDeliveries();

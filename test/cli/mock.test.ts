@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
@@ -80,7 +81,7 @@ describe('wfa mock', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toContain("wfa: UsageError: unknown option '--bogus'\n");
     expect(result.stderr).toContain(
-      'Usage: wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--webhook-url <url>] [--fail-builds] [--quiet] [--json]',
+      'Usage: wfa mock [--port 4010] [--host 127.0.0.1] [--build-ms 3000] [--latency <ms>] [--error-rate <0..1>] [--rate-limit 20/s] [--rate-limit-headers] [--webhook-url <url>] [--fail-builds all|<share>|<pattern>] [--quiet] [--json]',
     );
   });
 
@@ -97,6 +98,116 @@ describe('wfa mock', () => {
     } finally {
       running.interrupt();
       await running.finished;
+    }
+  });
+
+  test('--rate-limit limits each key (a 429 with Retry-After beyond it); --rate-limit-headers adds the headers', async () => {
+    // One request per 1000 s: the second is refused however slow the machine is.
+    const running = startMain(['mock', '--port', '0', '--quiet', '--rate-limit', '0.06/m', '--rate-limit-headers']);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const get = () => fetch(`${url}/v1/orders`, { headers: { 'X-API-Key': key } });
+      expect((await get()).status).toBe(200);
+      const refused = await get();
+
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1000');
+      expect(refused.headers.get('ratelimit')).toBe('"default";r=0;t=1000');
+    } finally {
+      running.interrupt();
+      await running.finished;
+    }
+  });
+
+  test.each([
+    [['--rate-limit', 'fast'], '--rate-limit must be requests per second or minute greater than 0, such as 20/s or 600/m, got "fast"'],
+    [['--rate-limit', '0/s'], '--rate-limit must be'],
+    [['--rate-limit-headers'], '--rate-limit-headers needs --rate-limit'],
+    [['--build-ms', '10000-3000'], '--build-ms must be milliseconds (3000) or a range (3000-10000), got "10000-3000"'],
+    [['--latency=-5'], '--latency must be a whole number of at least 0, got "-5"'],
+    [['--latency', 'slow'], '--latency must be a whole number'],
+    [['--error-rate', '1.5'], '--error-rate must be a number from 0 to 1, such as 0.05, got "1.5"'],
+    [['--error-rate', 'often'], '--error-rate must be a number from 0 to 1'],
+    [['--fail-builds', '2'], '--fail-builds must be all, a share from 0 to 1 (0.2) or a workflow name pattern (*nightly*), got "2"'],
+    [['--fail-builds', ''], '--fail-builds must be all'],
+    [['--fail-builds'], "option '--fail-builds <value>' argument missing"],
+    [['--port', '70000'], '--port must be at most 65535, got 70000'],
+    [['--port', 'x'], '--port must be a whole number'],
+    [['--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
+  ])('%j is a usage error, followed by the usage line', async (args, message) => {
+    const result = await runMain(['mock', ...args]);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain(`wfa: UsageError: ${message}`);
+    expect(result.stderr).toContain('Usage: wfa mock [--port 4010]');
+  });
+
+  test('--latency, --error-rate and --fail-builds reach the service', async () => {
+    const running = startMain(['mock', '--port', '0', '--quiet', '--latency', '0', '--error-rate', '1', '--fail-builds', 'all']);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const statuses = new Set<number>();
+      for (let i = 0; i < 30; i++) statuses.add((await fetch(`${url}/v1/orders`, { headers: { 'X-API-Key': key } })).status);
+
+      expect([...statuses].every((status) => [500, 502, 503].includes(status))).toBe(true);
+    } finally {
+      running.interrupt();
+      await running.finished;
+    }
+  });
+
+  test('--fail-builds takes a share, or a name pattern where * is any text', async () => {
+    for (const [value, failing] of [
+      ['*nightly*', ['a nightly job']],
+      ['0', []],
+      ['1', ['a nightly job', 'deploy']],
+      ['all', ['a nightly job', 'deploy']],
+    ] as const) {
+      const running = startMain(['mock', '--port', '0', '--quiet', '--build-ms', '0', '--fail-builds', value]);
+      try {
+        const [, url = '', key = ''] = await running.waitFor(BANNER);
+        const headers = { 'X-API-Key': key, 'content-type': 'application/json' };
+        const failed: string[] = [];
+        for (const name of ['a nightly job', 'deploy']) {
+          const body = JSON.stringify({ name, platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
+          const workflow = (await (await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body })).json()) as { build_id: string };
+          const build = (await (await fetch(`${url}/v1/builds/${workflow.build_id}`, { headers })).json()) as { status: string };
+          if (build.status === 'failed') failed.push(name);
+        }
+
+        expect(failed, value).toEqual(failing);
+      } finally {
+        running.interrupt();
+        await running.finished;
+      }
+    }
+  });
+
+  test('logs each webhook attempt and its outcome on stderr, with the wait before a retry', async () => {
+    let posts = 0;
+    const receiver = createHttpServer((req, res) => {
+      req.resume();
+      posts += 1;
+      res.writeHead(posts === 1 ? 500 : 200).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    const hooks = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+    const running = startMain(['mock', '--port', '0', '--build-ms', '0', '--webhook-url', hooks]);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const headers = { 'X-API-Key': key, 'content-type': 'application/json' };
+      const body = JSON.stringify({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
+      const workflow = (await (await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body })).json()) as { id: string };
+      await fetch(`${url}/v1/orders`, { headers });
+
+      await running.waitFor(/\(attempt 1\) -> 500, retry in 1000 ms$/m, 'stderr');
+
+      expect(running.stderr()).toContain(`\nwebhook POST ${hooks} build.completed ${workflow.id} (attempt 1) -> 500, retry in 1000 ms\n`);
+    } finally {
+      running.interrupt();
+      await running.finished;
+      await new Promise((resolve) => receiver.close(resolve));
     }
   });
 

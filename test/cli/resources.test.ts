@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { http, HttpResponse } from 'msw';
 import { afterAll, describe, expect, test } from 'vitest';
 import { Client } from '../../src/index.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { ENDPOINTS, type Endpoint } from '../../src/resources/endpoints.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
+import { runMain } from './in-process.js';
 import { runCli, type Finished } from './process.js';
 
 const service = useService();
@@ -110,6 +113,43 @@ describe('wfa workflows get', () => {
   });
 });
 
+describe("the service's text on the terminal", () => {
+  test('control characters in an error message are printed escaped, never sent to the terminal', async () => {
+    service.use(
+      http.get(`${BASE_URL}/*/workflows/:id`, () =>
+        HttpResponse.json(
+          { error: { message: 'No such workflow\u001b[2J\u001b[H\u0007wfa: all good\u202e', code: 'not_found' } },
+          { status: 404 },
+        ),
+      ),
+    );
+
+    const result = await runCli(['workflows', 'get', 'wf_1'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.RequestFailed);
+    expect(result.stderr).toContain('No such workflow\\u001b[2J\\u001b[H\\u0007wfa: all good\\u202e');
+    for (const raw of ['\u0007', '\u001b', '\u202e']) expect(result.stderr).not.toContain(raw);
+    expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  test("a build's status with an escape sequence is escaped in the progress lines", async () => {
+    let polls = 0;
+    service.use(
+      http.get(`${BASE_URL}/api/v1/builds/:id`, ({ params }) => {
+        polls += 1;
+        const status = polls < 2 ? 'building\u001b[2J' : 'completed';
+        return HttpResponse.json({ id: params['id'], status, progress: 50, download_url: 'https://cdn.example.com/b.zip' });
+      }),
+    );
+
+    const result = await waited(['wait-build', 'bld_1', '--interval', '1s']);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toContain('bld_1: building\\u001b[2J 50%');
+    expect(result.stderr).not.toContain('\u001b');
+  });
+});
+
 describe('wfa workflows create', () => {
   test('--file creates the workflow and prints it', async () => {
     service.useMock();
@@ -138,7 +178,11 @@ describe('wfa workflows create', () => {
       download_url: `${BASE_URL}/downloads/${workflow.build_id}.zip`,
     });
     expect(result.stderr).toMatch(new RegExp(`^created ${workflow.id} \\(build ${workflow.build_id}\\)\n`));
-    expect(result.stderr).toMatch(/build: completed 100%\n$/);
+    // Each progress line names the build, as `wfa wait-build` does: parallel runs in one log can be told apart.
+    const progress = result.stderr.split('\n').slice(1, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const line of progress) expect(line.startsWith(`${workflow.build_id}: `)).toBe(true);
+    expect(result.stderr).toMatch(new RegExp(`${workflow.build_id}: completed 100%\n$`));
   });
 
   test('--wait exits 3 when the build fails, and still prints the workflow with its failed build', async () => {
@@ -151,6 +195,30 @@ describe('wfa workflows create', () => {
     expect(result.stderr).toContain('wfa: BuildFailedError');
     const { workflow, build } = parse(result.stdout) as { workflow: { build_id: string }; build: { id: string; status: string } };
     expect(build).toMatchObject({ id: workflow.build_id, status: 'failed' });
+  });
+
+  test('--file - reads the workflow from stdin', async () => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(JSON.stringify(WORKFLOW));
+
+    const result = await runMain(['workflows', 'create', '--file', '-'], ENV, stdin);
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(parse(result.stdout)).toMatchObject({ name: WORKFLOW.name, build_id: expect.stringMatching(/^bld_/) });
+  });
+
+  test('a UTF-8 BOM before the JSON, as some editors write it, is accepted (in a file and on stdin)', async () => {
+    service.useMock();
+    const path = file('bom.json', `\uFEFF${JSON.stringify(WORKFLOW)}`);
+    const stdin = new PassThrough();
+    stdin.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(WORKFLOW))]));
+
+    const fromFile = await runCli(['workflows', 'create', '--file', path], { env: ENV });
+    const fromStdin = await runMain(['workflows', 'create', '--file', '-'], ENV, stdin);
+
+    expect([fromFile.code, fromStdin.code]).toEqual([ExitCode.Ok, ExitCode.Ok]);
+    expect(parse(fromStdin.stdout)).toMatchObject({ name: WORKFLOW.name });
   });
 
   test('a file that is not JSON is a usage error, and nothing is sent', async () => {

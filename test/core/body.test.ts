@@ -95,6 +95,22 @@ describe('jsonBody', () => {
     expect(() => jsonBody(cyclic)).toThrow(/circular reference/);
   });
 
+  it('says a body nested too deeply for JSON is too deep, and how deep, not that it holds a BigInt', () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 20_000; i++) deep = { config: deep };
+    const error = (() => {
+      try {
+        jsonBody({ actions: [deep] });
+      } catch (e) {
+        return e as ValidationError;
+      }
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error?.message).toContain('nested 20003 levels deep');
+    expect(error?.message).not.toContain('BigInt');
+    expect(() => jsonBody({ n: 1n })).toThrow(/a BigInt/);
+  });
+
   it.each([
     ['a stream', new ReadableStream(), '(root)'],
     ['a Map, nested', { config: new Map() }, 'config'],

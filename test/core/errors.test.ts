@@ -55,6 +55,22 @@ describe('ApiError.from', () => {
     expect(NotFoundError.is(error)).toBe(false);
   });
 
+  it.each([600, 799, 999])('gives a status past 599 (%i) a plain ApiError, not a 5xx one', (status) => {
+    const error = ApiError.from(init(status, ''));
+    expect(error.constructor).toBe(ApiError);
+    expect(InternalServerError.is(error)).toBe(false);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(`${status} HTTP Error (empty body) (GET /api/v1/workflows/wf_1?x=1)`);
+  });
+
+  it('writes name and message first in JSON.stringify, then its fields', () => {
+    const error = ApiError.from(init(404, { message: 'Workflow not found' }, { 'x-request-id': 'req_9' }));
+    const json = JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
+    expect(Object.keys(json).slice(0, 2)).toEqual(['name', 'message']);
+    expect(json).toMatchObject({ name: 'NotFoundError', message: error.message, status: 404, requestId: 'req_9' });
+    expect(json).toMatchObject({ body: { message: 'Workflow not found' }, url: 'https://wfa.test/api/v1/workflows/wf_1?x=1' });
+  });
+
   it('carries status, body, headers, method, url and the request id', () => {
     const error = ApiError.from(init(404, { message: 'Workflow not found' }, { 'x-request-id': 'req_9' }));
     expect(error).toMatchObject({

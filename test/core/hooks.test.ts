@@ -1,7 +1,16 @@
 import { revokedProxy } from '../helpers/hostile.js';
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { AbortError, Client, TimeoutError, WfaError, type ClientOptions, type Hooks } from '../../src/index.js';
+import {
+  AbortError,
+  ApiKeyError,
+  BadRequestError,
+  Client,
+  TimeoutError,
+  WfaError,
+  type ClientOptions,
+  type Hooks,
+} from '../../src/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { API_KEY, BASE_URL as BASE, useService } from '../helpers/service.js';
 
@@ -195,6 +204,26 @@ describe('hooks: a hook that hangs keeps the call within its bounds', () => {
     const settled = await settle(client({ hooks: { onError: hang } }).workflows.get('wf_1', { deadlineMs: 2_000 }));
     expect((settled as { error: TimeoutError }).error).toBeInstanceOf(TimeoutError);
     expect(settled.elapsedMs).toBe(2_000);
+  });
+
+  it('onError that hangs after the key function failed: the ApiKeyError stands after one timeoutMs', async () => {
+    const failing = client({
+      apiKey: () => {
+        throw new Error('vault down');
+      },
+      timeoutMs: 300,
+      hooks: { onError: hang },
+    });
+    const settled = await settle(failing.workflows.get('wf_1'));
+    expect((settled as { error: WfaError }).error).toBeInstanceOf(ApiKeyError);
+    expect(settled.elapsedMs).toBe(300);
+  });
+
+  it('onError that hangs after a 400: the BadRequestError stands after one timeoutMs, not at the far deadline', async () => {
+    server.use(http.get(`${BASE}/v1/workflows/wf_1`, () => HttpResponse.json({ message: 'bad' }, { status: 400 })));
+    const settled = await settle(client({ timeoutMs: 500, hooks: { onError: hang } }).workflows.get('wf_1'));
+    expect((settled as { error: WfaError }).error).toBeInstanceOf(BadRequestError);
+    expect(settled.elapsedMs).toBe(500);
   });
 });
 

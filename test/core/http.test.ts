@@ -184,6 +184,57 @@ describe("apiPrefix: 'auto'", () => {
     expect(server.requests.map((s) => s.path)).toEqual(['/api/v1/workflows/wf_1', '/api/v1/workflows/missing']);
   });
 
+  it("a 404 that is the service's own (an error code, words about a record) confirms the prefix: one DELETE, its error", async () => {
+    const body = { error: { code: 'not_found', message: 'No integration with id int_nope' } };
+    server.use(
+      http.delete(`${BASE_URL}/api/v1/integrations/int_nope`, () =>
+        HttpResponse.json(body, { status: 404, headers: { 'x-request-id': 'r1' } }),
+      ),
+    );
+    const c = client();
+    const error = (await c.integrations.delete('int_nope').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NotFoundError;
+    expect(server.requests.map((s) => `${s.method} ${s.path}`)).toEqual(['DELETE /api/v1/integrations/int_nope']);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe('404 No integration with id int_nope (DELETE /api/v1/integrations/int_nope, request id r1)');
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/api/v1', prefixConfirmed: true });
+  });
+
+  it.each([
+    ['a router quoting the path', { error: { code: 'not_found', message: 'No endpoint DELETE /api/v1/integrations/int_nope' } }],
+    ['no error code', { error: { message: 'Not found' } }],
+    ['a code, and only the status for words', { error: { code: 'not_found', message: 'Not Found' } }],
+    ['an empty body', null],
+  ])('a 404 that may be a wrong prefix (%s) is tried under the other; the error names the first request', async (_, body) => {
+    server.use(
+      http.delete(`${BASE_URL}/api/v1/integrations/int_nope`, () =>
+        body === null
+          ? new HttpResponse(null, { status: 404, headers: { 'x-request-id': 'r1' } })
+          : HttpResponse.json(body, { status: 404, headers: { 'x-request-id': 'r1' } }),
+      ),
+      http.delete(`${BASE_URL}/v1/integrations/int_nope`, () =>
+        HttpResponse.json(
+          { error: { code: 'not_found', message: 'No integration with id int_nope' } },
+          { status: 404, headers: { 'x-request-id': 'r2' } },
+        ),
+      ),
+    );
+    const c = client();
+    const error = (await c.integrations.delete('int_nope').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NotFoundError;
+    expect(server.requests.map((s) => s.path)).toEqual(['/api/v1/integrations/int_nope', '/v1/integrations/int_nope']);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ url: `${BASE_URL}/api/v1/integrations/int_nope`, requestId: 'r1', method: 'DELETE' });
+    expect(error.message).toContain('; also tried /v1/integrations/int_nope (request id r2): No integration with id int_nope');
+    expect(error.message).toMatch(/\(DELETE \/api\/v1\/integrations\/int_nope, request id r1\)$/);
+    // The fallback's own 404 confirmed /v1: the next call goes there alone.
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/v1', prefixConfirmed: true });
+  });
+
   it('starts with the prefix the baseUrl named', async () => {
     server.use(http.get(`${BASE_URL}/v1/workflows/:id`, () => HttpResponse.json(workflow)));
     await client({ baseUrl: `${BASE_URL}/v1` }).workflows.get('wf_1');

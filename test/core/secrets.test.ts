@@ -307,3 +307,21 @@ describe('safeCause', () => {
     expect(inspect(copy, { depth: Infinity })).not.toContain(API_KEY);
   });
 });
+
+describe('redactText: fields named for a credential in text that is no parsed JSON', () => {
+  it.each([
+    ['a JSON string', '{"token":"t_1","m":"x"}', '{"token":"[redacted]","m":"x"}'],
+    ['one cut inside its value', '{"error":{"access_token" : "at_1', '{"error":{"access_token" : "[redacted]"'],
+    ['one cut after an escape', '{"password":"p\\', '{"password":"[redacted]"'],
+    ['an escaped quote inside', '[{"client_secret":"a\\"b","n":1}]', '[{"client_secret":"[redacted]","n":1}]'],
+    ['form fields', 'token=t_1&error=bad&api_key=k_2', 'token=[redacted]&error=bad&api_key=[redacted]'],
+    ["a Python repr's single quotes", "{'password': 'it\\'s', 'n': 1}", "{'password': '[redacted]', 'n': 1}"],
+  ])('%s', (_, text, shown) => {
+    expect(redactText(text, [])).toBe(shown);
+  });
+
+  it('leaves names that only contain a credential name alone', () => {
+    const text = '{"tokens":"a","secretary":"b"} page_token=c&next_token_id=d';
+    expect(redactText(text, [])).toBe(text);
+  });
+});

@@ -83,6 +83,26 @@ describe('prefix modes', () => {
     expect(client.toJSON()).toMatchObject({ apiPrefix: only, prefixConfirmed: true });
   });
 
+  it.each([
+    [['/api/v1', '/v1'], ['/api/v1/integrations/int_nope'], 'No integration with id int_nope (DELETE /api/v1/'],
+    [['/v1'], ['/api/v1/integrations/int_nope', '/v1/integrations/int_nope'], 'also tried /v1/integrations/int_nope'],
+  ])("with 'auto' and prefixes %j, deleting a missing integration first sends %j", async (prefixes, paths, words) => {
+    const server = await mock({ prefixes });
+    const sent: string[] = [];
+    const hooks = { afterResponse: ({ url }: { url: string }) => void sent.push(new URL(url).pathname) };
+    const client = new Client({ baseUrl: server.url, apiKey: server.apiKey, hooks });
+    const error = (await client.integrations.delete('int_nope').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NotFoundError;
+    expect(sent).toEqual(paths);
+    expect(error).toBeInstanceOf(NotFoundError);
+    // The error is the first request's, whichever prefix the mock serves.
+    expect(new URL(error.url).pathname).toBe('/api/v1/integrations/int_nope');
+    expect(error.message).toContain(words);
+    expect(client.toJSON()).toMatchObject({ apiPrefix: prefixes.length === 1 ? '/v1' : '/api/v1', prefixConfirmed: true });
+  });
+
   it('key issuing works at /v1/auth even on a client pinned to /api/v1', async () => {
     const server = await mock({ prefixes: ['/api/v1'] });
     const client = new Client({ baseUrl: server.url, apiPrefix: '/api/v1' });

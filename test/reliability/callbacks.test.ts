@@ -113,6 +113,20 @@ describe('an apiKey function', () => {
     });
   }
 
+  it('that throws, with an onError hook that never settles: ApiKeyError at timeoutMs, nothing sent', async () => {
+    server.reset();
+    const vaultDown = () => {
+      throw new Error('vault down');
+    };
+    const hooks = { onError: () => new Promise<void>(() => undefined) };
+    const client = new Client({ baseUrl: server.url, apiKey: vaultDown, apiPrefix: '/v1', timeoutMs: 300, hooks });
+    const { error, ms } = await outcome(() => client.workflows.get('wf_1'));
+    held(FAMILY, error, ApiKeyError.is(error) && ms < 5_000 && server.received === 0);
+    expect(ApiKeyError.is(error)).toBe(true);
+    expect(ms).toBeLessThan(5_000);
+    expect(server.received).toBe(0);
+  });
+
   it('that returns something other than a non-empty string: ApiKeyError, nothing sent', async () => {
     for (const value of [undefined, '', 42, { key: KEY }]) {
       server.reset();

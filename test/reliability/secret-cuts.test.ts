@@ -159,3 +159,54 @@ describe('property: any secret, in any form, cut at any offset of any cut', () =
       );
   });
 });
+
+describe('credential-named fields in bodies that are not JSON as the SDK reads them', () => {
+  // Values no secret list holds: only the field's name says they are credentials.
+  const TOKEN = 'tok_field_Zr7Qp2Lm9Xv4';
+  const pad = 'x'.repeat(66_000);
+  const deep = 200_000;
+  // Sent as text/plain, as the server above answers: the SDK reads a body as JSON whatever its content-type.
+  const BODIES: { name: string; status: number; body: string }[] = [
+    {
+      name: 'top-level token, the JSON cut at 64 KiB',
+      status: 400,
+      body: JSON.stringify({ token: TOKEN, error: { message: 'bad' }, pad }),
+    },
+    {
+      name: 'access_token under error, the JSON cut at 64 KiB',
+      status: 400,
+      body: JSON.stringify({ error: { message: 'bad', access_token: TOKEN }, pad }),
+    },
+    {
+      name: 'client_secret in a list item, the JSON cut at 64 KiB',
+      status: 422,
+      body: JSON.stringify({ errors: [{ field: 'app', client_secret: TOKEN }], pad }),
+    },
+    {
+      name: `password before a detail ${deep} levels deep`,
+      status: 400,
+      body: `{"password":"${TOKEN}","detail":${'['.repeat(deep)}${']'.repeat(deep)}}`,
+    },
+    { name: 'a truncated JSON error body', status: 400, body: `{"error":"bad","token":"${TOKEN}","more":"ab` },
+    { name: 'a token cut inside its value at 64 KiB', status: 400, body: `{"pad":"${'x'.repeat(65_500)}","token":"${TOKEN}"}` },
+    { name: 'a form-encoded error body', status: 400, body: `token=${TOKEN}&error=bad` },
+    { name: 'a 200 that is a truncated JSON', status: 200, body: `{"id":"wf_1","api_key":"${TOKEN}","na` },
+    { name: 'a 200 that is form-encoded', status: 200, body: `error=none&access_token=${TOKEN}` },
+  ];
+
+  for (const { name, status, body } of BODIES) {
+    it(`${name}: the value is [redacted] in every rendering`, async () => {
+      answer = { status, body };
+      const client = new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0 });
+      const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+      const texts = renderings(error);
+      const hits = secretHits(texts, fragments(TOKEN));
+      count('secretSearches', texts.length);
+      count('secretsFound', hits);
+      attacked('secrets at cuts and in escaped forms', WfaError.is(error) && hits === 0);
+      expect(WfaError.is(error)).toBe(true);
+      expect(hits).toBe(0);
+      expect(texts.join('\n')).toContain('[redacted]');
+    });
+  }
+});

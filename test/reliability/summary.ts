@@ -58,7 +58,8 @@ export type Family =
   | 'deadlines across redirects and the prefix fallback'
   | 'hostile requests refused before sending'
   | 'build waits on hostile polls'
-  | 'webhook deliveries that stall';
+  | 'webhook deliveries that stall'
+  | 'webhook deliveries too large, sent slowly with Expect: 100-continue';
 
 type RecordLine =
   | { type: 'count'; name: Counter; n: number }

@@ -18,9 +18,14 @@ afterAll(async () => {
   recordOpenHandles('webhooks.test.ts', await openHandlesSince(baseline));
 });
 
-/** Starts a server with the Node face of a handler; `close()` destroys every connection. */
-async function receiver(options: Partial<WebhookHandlerOptions>): Promise<{ port: number; close: () => Promise<void> }> {
-  const server: Server = createServer(toNodeHandler(createWebhookHandler({ on: {}, ...options })));
+/** Starts a server with the Node face of a handler (also for `checkContinue` if asked); `close()` destroys every connection. */
+async function receiver(
+  options: Partial<WebhookHandlerOptions>,
+  { checkContinue = false } = {},
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const webhooks = toNodeHandler(createWebhookHandler({ on: {}, ...options }));
+  const server: Server = createServer(webhooks);
+  if (checkContinue) server.on('checkContinue', webhooks.checkContinue);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
@@ -104,6 +109,95 @@ describe('a body that does not arrive', () => {
       const { text } = await raw(server.port, head);
       attacked('webhook deliveries that stall', text.startsWith('HTTP/1.1 408'));
       expect(text).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/**
+ * A sender as curl is above 1 MiB: the headers with `Expect: 100-continue`, and the body only after
+ * `100 Continue`, in 64 KiB writes 2 ms apart, not reading anything while it uploads (a loaded machine).
+ * Resolves with all it read once a final answer is whole or the connection ends; `reset` if the server
+ * reset the connection (the sender's writes or reads failed).
+ */
+function upload(port: number, size: number): Promise<{ text: string; sent: number; reset: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let text = '';
+    let sent = 0;
+    let reset = false;
+    let uploading = false;
+    const guard = setTimeout(() => socket.destroy(), 30_000);
+    const finish = (): void => {
+      clearTimeout(guard);
+      socket.destroy();
+      resolve({ text, sent, reset });
+    };
+    const whole = (): boolean => {
+      const final = /HTTP\/1\.1 (?!100 )\d{3}[\s\S]*?\r\ncontent-length: (\d+)\r\n[\s\S]*?\r\n\r\n/i.exec(text);
+      return final !== null && text.length - (final.index + final[0].length) >= Number(final[1]);
+    };
+    const step = (): void => {
+      if (socket.destroyed) return;
+      if (sent >= size) {
+        socket.resume();
+        if (whole()) finish();
+        return;
+      }
+      const n = Math.min(chunk.length, size - sent);
+      socket.write(chunk.subarray(0, n));
+      sent += n;
+      setTimeout(step, 2);
+    };
+    socket.on('connect', () => {
+      socket.write(
+        `POST /webhooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\nExpect: 100-continue\r\n\r\n`,
+      );
+    });
+    socket.on('data', (data) => {
+      text += data.toString('latin1');
+      if (!uploading && text.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+        uploading = true;
+        socket.pause();
+        step();
+      } else if ((!uploading || sent >= size) && whole()) finish();
+    });
+    socket.on('error', () => {
+      reset = true;
+    });
+    socket.on('close', finish);
+  });
+}
+
+describe('a delivery too large, sent slowly after Expect: 100-continue', () => {
+  const size = 2 * 1024 * 1024;
+
+  it('on a plain listener: 100 Continue, then the 413 reaches the sender, which uploads to the end without a reset', async () => {
+    const server = await receiver({});
+    try {
+      const { text, sent, reset } = await upload(server.port, size);
+      const ok = /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 413 /.test(text) && sent === size && !reset;
+      attacked('webhook deliveries too large, sent slowly with Expect: 100-continue', ok);
+      expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 413 /);
+      expect(text).toContain('Webhook body is larger than 1048576 bytes');
+      expect({ sent, reset }).toEqual({ sent: size, reset: false });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with checkContinue: 413 at once, no 100 Continue, nothing uploaded, and the connection closed', async () => {
+    const server = await receiver({}, { checkContinue: true });
+    try {
+      const { text, sent, reset } = await upload(server.port, size);
+      const ok = text.startsWith('HTTP/1.1 413 ') && sent === 0 && !reset;
+      attacked('webhook deliveries too large, sent slowly with Expect: 100-continue', ok);
+      expect(text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(text).not.toContain('100 Continue');
+      expect(text).toMatch(/\r\nconnection: close\r\n/i);
+      expect({ sent, reset }).toEqual({ sent: 0, reset: false });
     } finally {
       await server.close();
     }

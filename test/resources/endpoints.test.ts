@@ -10,8 +10,16 @@ import { HANDLERS } from '../../src/testing/endpoints.js';
 import { createMockService } from '../../src/testing/index.js';
 
 const TABLE = Object.entries(ENDPOINTS as Record<string, Endpoint>);
-// What a namespace has beside its endpoints: waits and downloads, made of several requests.
-const NOT_ENDPOINTS = ['workflows.createAndWait', 'builds.wait', 'builds.watch', 'builds.download', 'builds.downloadToFile'];
+// What a namespace has beside its endpoints: waits and downloads, made of several requests, and notify, of none.
+const NOT_ENDPOINTS = [
+  'workflows.createAndWait',
+  'builds.wait',
+  'builds.watch',
+  'builds.download',
+  'builds.downloadToFile',
+  'builds.waitForAll',
+  'builds.notify',
+];
 
 /** `GET /v1/workflows/{id}` with the id filled in. */
 const where = (endpoint: Endpoint, prefix = '/v1') => `${endpoint.auth === false ? '' : prefix}${endpoint.path.replace('{id}', 'x_1')}`;

@@ -68,6 +68,15 @@ describe('list envelopes', () => {
     expect(readEnvelope(body, 'orders', {})?.info).toMatchObject({ page: 2, limit: 7 });
   });
 
+  it('derives totalPages from total and limit when the service does not say it', () => {
+    expect(readEnvelope({ data: [], total: 11, limit: 5 }, 'orders', {})?.info.totalPages).toBe(3);
+    expect(readEnvelope({ data: [], total: 10 }, 'orders', { limit: 5 })?.info.totalPages).toBe(2);
+    expect(readEnvelope({ data: [], total: 0, limit: 5 }, 'orders', {})?.info.totalPages).toBe(0);
+    expect(readEnvelope({ data: [], total: 11, limit: 0 }, 'orders', {})?.info.totalPages).toBeUndefined();
+    expect(readEnvelope({ data: [], total: 11 }, 'orders', {})?.info.totalPages).toBeUndefined();
+    expect(readEnvelope({ data: [], total: 11, limit: 5, total_pages: 4 }, 'orders', {})?.info.totalPages).toBe(4);
+  });
+
   it('falls back to the requested page and limit', () => {
     expect(readEnvelope([], 'orders', { page: 4, limit: 7 })?.info).toMatchObject({ page: 4, limit: 7 });
   });

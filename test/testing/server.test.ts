@@ -85,6 +85,69 @@ describe('startMockServer', () => {
     await res.arrayBuffer();
   });
 
+  test('the per-key token bucket answers 429 over HTTP, with its headers when asked, and the server counts both', async () => {
+    // One token per 1000 s: the second request is refused however slow the machine is.
+    const mock = await server({ rateLimit: { requestsPerSecond: 0.001 }, rateLimitHeaders: true });
+    const get = () => fetch(`${mock.url}/v1/orders`, { headers: { 'x-api-key': mock.apiKey } });
+    expect((await reply(await get())).status).toBe(200);
+    const refused = await reply(await get());
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1000');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1000');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(mock.service.requestCounts(mock.apiKey)).toEqual({ requests: 2, tooManyRequests: 1 });
+  });
+
+  describe('a workflow nested too deep', () => {
+    // Written as text: JSON.stringify itself overflows long before 100,000 levels. The body's own levels are
+    // the root object, `actions`, the action, then the config's.
+    const deep = (bodyDepth: number): RequestInit['body'] => {
+      const levels = bodyDepth - 3;
+      const config = `${'{"a":'.repeat(levels)}"leaf"${'}'.repeat(levels)}`;
+      return `{"name":"Deep","platform":"zapier","trigger":{"type":"webhook"},"actions":[{"app":"slack","action":"send","config":${config}}]}`;
+    };
+    const send = (method: string, path: string, body: RequestInit['body'], key: string) =>
+      fetch(path, { method, headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
+
+    test.each([3_000, 100_000])('%i levels: a 422 naming the depth, nothing stored, and lists still answer', async (levels) => {
+      const mock = await server();
+      const created = await reply(await send('POST', `${mock.url}/v1/workflows`, deep(levels), mock.apiKey));
+      const existing = await reply(await fetch(`${mock.url}/v1/workflows`, json('POST', WORKFLOW, mock.apiKey)));
+      const updated = await reply(await send('PUT', `${mock.url}/v1/workflows/${existing.body.id}`, deep(levels), mock.apiKey));
+      const list = await reply(await fetch(`${mock.url}/v1/workflows`, { headers: { 'x-api-key': mock.apiKey } }));
+
+      expect(created.status).toBe(422);
+      expect(created.body.error.message).toBe(
+        `Request body nests objects and arrays ${levels} levels deep; the service accepts at most 100`,
+      );
+      expect(updated.status).toBe(422);
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([existing.body]);
+    });
+
+    test('100 levels are accepted and served', async () => {
+      const mock = await server();
+      const created = await reply(await send('POST', `${mock.url}/v1/workflows`, deep(100), mock.apiKey));
+      const list = await reply(await fetch(`${mock.url}/v1/workflows`, { headers: { 'x-api-key': mock.apiKey } }));
+
+      expect(created.status).toBe(201);
+      expect(list.body.data).toEqual([created.body]);
+    });
+
+    test('brackets inside strings do not count', async () => {
+      const mock = await server();
+      const body = {
+        ...WORKFLOW,
+        name: '['.repeat(500),
+        actions: [{ app: 'slack', action: 'send', config: { text: '{\\"'.repeat(200) } }],
+      };
+
+      expect((await fetch(`${mock.url}/v1/workflows`, json('POST', body, mock.apiKey))).status).toBe(201);
+    });
+  });
+
   test('a request body over 1 MiB is refused with 413', async () => {
     const mock = await server();
     const res = await fetch(`${mock.url}/v1/workflows`, json('POST', { name: 'x'.repeat(1024 * 1024) }, mock.apiKey));

@@ -803,7 +803,7 @@ describe('build.completed webhook', () => {
   test("webhookDeliveries() records each POST with the receiver's status", async () => {
     const hooks = await receiver(500);
     const clock = manualClock();
-    const service = mock({ now: clock.now, buildDurationMs: 10, webhookUrl: hooks.url });
+    const service = mock({ now: clock.now, buildDurationMs: 10, webhookUrl: hooks.url, webhookRetryDelaysMs: [] });
     const workflow = (await createWorkflow(as(service))).body;
     clock.advance(10);
     await service.flush();
@@ -811,24 +811,26 @@ describe('build.completed webhook', () => {
       {
         url: hooks.url,
         payload: { event: 'build.completed', workflow_id: workflow.id, data: { download_url: expect.any(String) } },
+        id: `evt_${workflow.build_id}`,
+        attempt: 1,
         status: 500,
         at: '2030-01-01T00:00:00.010Z',
       },
     ]);
   });
 
-  test('a receiver that cannot be reached is recorded as an error, not retried', async () => {
+  test('a receiver that cannot be reached is recorded as an error that says why', async () => {
     const hooks = await receiver();
     const url = hooks.url;
     await hooks.close();
     const clock = manualClock();
-    const service = mock({ now: clock.now, buildDurationMs: 10, webhookUrl: url });
+    const service = mock({ now: clock.now, buildDurationMs: 10, webhookUrl: url, webhookRetryDelaysMs: [] });
     await createWorkflow(as(service));
     clock.advance(10);
     await service.flush();
     const deliveries = service.webhookDeliveries();
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]?.error).toEqual(expect.any(String));
+    expect(deliveries[0]?.error).toMatch(/^fetch failed: .*ECONNREFUSED/);
   });
 
   test('the fetch option delivers webhooks', async () => {
@@ -881,18 +883,43 @@ describe('fault knobs', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  test('errorRate: 1 answers every request with a JSON 500', async () => {
-    const res = await as(mock({ errorRate: 1 }))('GET', '/v1/orders');
-    expect(res.status).toBe(500);
-    expect(res.body.error).toMatchObject({ code: 'internal_error', message: expect.stringContaining('errorRate') });
+  test('failBuilds: a share fails about that many builds, the same ones for one seed', async () => {
+    const outcomes = async (): Promise<string[]> => {
+      const clock = manualClock();
+      const api = as(mock({ now: clock.now, buildDurationMs: 0, failBuilds: 0.25, seed: 9 }));
+      const out: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const { build_id } = (await createWorkflow(api)).body;
+        out.push((await api('GET', `/v1/builds/${build_id}`)).body.status);
+      }
+      return out;
+    };
+    const first = await outcomes();
+    const failed = first.filter((status) => status === 'failed').length;
+
+    expect(failed).toBeGreaterThan(30);
+    expect(failed).toBeLessThan(70);
+    expect(await outcomes()).toEqual(first);
+    expect(() => createMockService({ failBuilds: 1.5 })).toThrow(/failBuilds/);
   });
 
-  test('errorRate fails about that share of requests', async () => {
+  test('errorRate: 1 answers every request with a JSON 5xx', async () => {
+    const res = await as(mock({ errorRate: 1 }))('GET', '/v1/orders');
+    expect([500, 502, 503]).toContain(res.status);
+    expect(res.body.error).toMatchObject({ code: expect.any(String), message: expect.stringContaining('errorRate') });
+  });
+
+  test('errorRate fails about that share of requests, with a 500, 502 or 503 in about equal parts', async () => {
     const api = as(mock({ errorRate: 0.3, seed: 11 }));
-    let failures = 0;
-    for (let i = 0; i < 200; i++) if ((await api('GET', '/v1/orders')).status === 500) failures += 1;
-    expect(failures).toBeGreaterThan(40);
-    expect(failures).toBeLessThan(80);
+    const counts = new Map<number, number>();
+    for (let i = 0; i < 600; i++) {
+      const { status } = await api('GET', '/v1/orders');
+      counts.set(status, (counts.get(status) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort()).toEqual([200, 500, 502, 503]);
+    for (const status of [500, 502, 503]) expect(counts.get(status)).toBeGreaterThan(40);
+    expect(600 - (counts.get(200) ?? 0)).toBeGreaterThan(140);
+    expect(600 - (counts.get(200) ?? 0)).toBeLessThan(220);
   });
 
   test('errorRate with a seed fails the same requests on every run', async () => {
@@ -1081,7 +1108,7 @@ describe('isolation and reset', () => {
 
 describe('the service code', () => {
   // The service and everything it imports also run in browsers through msw.
-  const NODE_ONLY = new Set(['server.ts']);
+  const NODE_ONLY = new Set(['server.ts', 'server-body.ts']);
   const dir = new URL('../../src/testing/', import.meta.url);
   const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && !NODE_ONLY.has(name) && name !== 'index.ts');
 

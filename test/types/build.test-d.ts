@@ -3,7 +3,7 @@
  * status this SDK does not know is kept, typed `UnknownBuildStatus`, which no literal is comparable to.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import { Client, type Build, type BuildStatus, type CompletedBuild, type UnknownBuildStatus } from '../../src/index.js';
+import { Client, type WfaError, type Build, type BuildStatus, type CompletedBuild, type UnknownBuildStatus } from '../../src/index.js';
 
 const client = new Client({ apiKey: 'k' });
 
@@ -52,5 +52,23 @@ describe('Build narrows on its status', () => {
     const unknown: Build = { status: 'queued' };
     const building: Build = { status: 'building', progress: 10 };
     expectTypeOf([missing, unknown, building]).toEqualTypeOf<Build[]>();
+  });
+});
+
+describe('builds.waitForAll', () => {
+  it('narrows each result on its status, as Promise.allSettled does: a completed build or a WfaError', async () => {
+    const [result] = await client.builds.waitForAll(['bld_1', { id: 'wf_1', build_id: 'bld_2' }]);
+    if (result?.status === 'fulfilled') expectTypeOf(result.value).toEqualTypeOf<CompletedBuild>();
+    else if (result) expectTypeOf(result.reason).toEqualTypeOf<WfaError>();
+    expectTypeOf(result!.buildId).toEqualTypeOf<string>();
+  });
+
+  it('builds.notify takes a webhook event or a build id', () => {
+    expectTypeOf(client.builds.notify).toBeCallableWith({
+      event: 'build.completed',
+      workflow_id: 'wf_1',
+      data: { download_url: 'https://x' },
+    });
+    expectTypeOf(client.builds.notify).toBeCallableWith('bld_1');
   });
 });

@@ -10,6 +10,7 @@ import {
   signWebhook,
   standardWebhooks,
   ValidationError,
+  WfaError,
   type WebhookDedupeStore,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
@@ -40,16 +41,63 @@ describe('dedupe with memoryStore()', () => {
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     expect(onBuildCompleted).toHaveBeenCalledOnce();
-    expect(onBuildCompleted.mock.calls[0]?.[2]).toEqual({ confirmed: false, key: expect.stringMatching(/^body:[0-9a-f]{64}$/) });
+    expect(onBuildCompleted.mock.calls[0]?.[2]).toEqual({ confirmed: false, key: expect.stringMatching(/^event:[0-9a-f]{64}$/) });
   });
 
-  it('tells different bodies apart, and bodies that differ by one byte too', async () => {
+  it('tells different events apart: another workflow, another URL', async () => {
     const { handler, onBuildCompleted } = receiver();
-    const body = createWebhookBody({ workflow_id: 'wf_1' });
-    await handler(new Request('https://example.com/hooks', { method: 'POST', body }));
-    await handler(new Request('https://example.com/hooks', { method: 'POST', body: `${body} ` }));
+    await handler(delivery({}, 'wf_1'));
     await handler(delivery({}, 'wf_2'));
+    await handler(createWebhookRequest({ workflow_id: 'wf_1', data: { download_url: 'https://cdn.example.com/other.zip' } }));
     expect(onBuildCompleted).toHaveBeenCalledTimes(3);
+  });
+
+  it('without an id header, keys on the event, not its bytes: the same event re-serialised runs once', async () => {
+    const { handler, onBuildCompleted } = receiver();
+    const event = JSON.parse(createWebhookBody({ workflow_id: 'wf_1' })) as Record<string, unknown>;
+    const reordered = Object.fromEntries(Object.entries(event).reverse());
+    const bodies = [JSON.stringify(event), JSON.stringify(reordered, null, 2), `\n ${JSON.stringify(event)} \n`];
+    for (const body of bodies) expect((await handler(new Request('https://example.com/hooks', { method: 'POST', body }))).status).toBe(200);
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+
+  it('keys on your own dedupe.key when given, hashed: one run per build whatever the sender', async () => {
+    const onBuildCompleted = vi.fn();
+    const handler = createWebhookHandler({
+      on: { 'build.completed': onBuildCompleted },
+      dedupe: { store: memoryStore(), key: async (event) => `${event.workflow_id}` },
+    });
+    await handler(delivery({ 'webhook-id': 'msg_1' }, 'wf_1'));
+    await handler(delivery({ 'webhook-id': 'msg_2' }, 'wf_1')); // another id, same workflow: a duplicate by your key
+    await handler(delivery({ 'webhook-id': 'msg_1' }, 'wf_2'));
+    expect(onBuildCompleted.mock.calls.map((call) => call[0].workflow_id)).toEqual(['wf_1', 'wf_2']);
+    expect(onBuildCompleted.mock.calls[0]?.[2].key).toMatch(/^own:[0-9a-f]{64}$/);
+  });
+
+  it('a dedupe.key that throws, returns no string or hangs: 500, 500, 503, onError told, the handler not run (fake clock)', async () => {
+    fakeClockInThisTest();
+    const keys = [
+      () => {
+        throw new Error('no key');
+      },
+      () => 42 as unknown as string,
+      () => new Promise<string>(() => {}),
+    ];
+    const statuses: number[] = [];
+    for (const key of keys) {
+      const onBuildCompleted = vi.fn();
+      const onError = vi.fn();
+      const handler = createWebhookHandler({
+        on: { 'build.completed': onBuildCompleted },
+        onError,
+        handlerTimeoutMs: 1_000,
+        dedupe: { store: memoryStore(), key },
+      });
+      statuses.push((await run(handler(delivery()))).status);
+      expect(onBuildCompleted).not.toHaveBeenCalled();
+      expect(onError.mock.calls[0]?.[0]).toBeInstanceOf(WfaError);
+    }
+    expect(statuses).toEqual([500, 500, 503]);
   });
 
   it('keys on a delivery-id header when there is one: webhook-id, x-webhook-id, x-delivery-id', async () => {
@@ -192,7 +240,7 @@ describe('dedupe with memoryStore()', () => {
     expect((await first).status).toBe(200);
   });
 
-  it('with hmacSha256, keys on the signed body: a captured delivery replayed with a fresh x-delivery-id does not run again', async () => {
+  it('with hmacSha256, keys on the signed event: a captured delivery replayed with a fresh x-delivery-id does not run again', async () => {
     const verify = hmacSha256({ secret: 's3cr3t', header: 'x-signature' });
     const { handler, onBuildCompleted } = receiver({ verify });
     const body = createWebhookBody({ workflow_id: 'wf_1' });
@@ -203,7 +251,7 @@ describe('dedupe with memoryStore()', () => {
     const replay = await handler(send('d_2'));
     expect(await replay.json()).toEqual({ received: true, duplicate: true });
     expect(onBuildCompleted).toHaveBeenCalledOnce();
-    expect(onBuildCompleted.mock.calls[0]?.[2].key).toMatch(/^body:/);
+    expect(onBuildCompleted.mock.calls[0]?.[2].key).toMatch(/^event:/);
   });
 
   it('with standardWebhooks, keys on the signed webhook-id, not on an unsigned x-delivery-id', async () => {
@@ -311,6 +359,16 @@ it('createWebhookRequest deliveries of the same payload share a key', async () =
 
 /** The key a delivery gets without an id header: the store's view of it, for checking what a store holds. */
 async function keyOf(request: Request): Promise<string | undefined> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await request.arrayBuffer()));
-  return `body:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  // The event as canonical JSON: keys sorted at every level, no spaces.
+  const sorted = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, v]) => [k, sorted(v)]),
+        )
+      : value;
+  const text = JSON.stringify(sorted(await request.json()));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return `event:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -158,6 +158,41 @@ describe('toNodeHandler on a node:http server', () => {
     expect(onBuildCompleted).not.toHaveBeenCalled();
   });
 
+  /** POSTs `body` with `Expect: 100-continue`, sending it only on `100 Continue`, as curl does above 1 MiB. */
+  function postExpectingContinue(url: string, body: string, declared = body.length) {
+    return new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+      let continued = false;
+      const req = httpRequest(url, { method: 'POST', headers: { 'content-length': String(declared), expect: '100-continue' } });
+      req.on('continue', () => {
+        continued = true;
+        req.end(body);
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, continued }));
+      });
+      req.on('error', reject);
+    });
+  }
+
+  it('as the checkContinue listener: 100 Continue when the handler reads the body, then 200', async () => {
+    const onBuildCompleted = vi.fn();
+    const webhooks = toNodeHandler(createWebhookHandler({ on: { 'build.completed': onBuildCompleted } }));
+    const url = await listen(webhooks);
+    server?.on('checkContinue', webhooks.checkContinue);
+
+    expect(await postExpectingContinue(url, createWebhookBody())).toEqual({ status: 200, continued: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+
+  it('as the checkContinue listener: a Content-Length over maxBodyBytes gets 413 without 100 Continue', async () => {
+    const webhooks = toNodeHandler(createWebhookHandler({ on: {}, maxBodyBytes: 1024 }));
+    const url = await listen(webhooks);
+    server?.on('checkContinue', webhooks.checkContinue);
+
+    expect(await postExpectingContinue(url, '', 2 * 1024 * 1024)).toEqual({ status: 413, continued: false });
+  });
+
   it('answers 500 when the handler throws, and reports the error', async () => {
     const failure = new Error('database down');
     const onError = vi.fn();

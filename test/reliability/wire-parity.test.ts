@@ -1,0 +1,134 @@
+/**
+ * What a server writes byte by byte ends the same way on both transports (this file runs once per transport):
+ * a server that closes after every response without `Connection: close`, an unsolicited `101 Switching
+ * Protocols`, a header name with a space, an obs-fold line, and a status past 599. A raw TCP server on
+ * 127.0.0.1 writes each response exactly as given.
+ */
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, Client, ConnectionError, InternalServerError } from '../../src/index.js';
+import { workflowBody } from './fault-server.js';
+import { activeHandles, openHandlesSince, recordOpenHandles } from './summary.js';
+
+const TRANSPORT = process.env['WFA_TEST_TRANSPORT'] === 'fetch' ? 'fetch' : 'node:http';
+const BODY = JSON.stringify(workflowBody());
+
+interface Raw {
+  /** The response to each request: its text, and whether the server then ends the connection. */
+  answer: { text: string; end: boolean };
+  requests: number;
+  connections: number;
+}
+
+let server: Server;
+let url: string;
+const raw: Raw = { answer: { text: '', end: false }, requests: 0, connections: 0 };
+const sockets = new Set<Socket>();
+let baseline: Map<string, number>;
+
+/** A request ends with its head (GET) or its JSON body (POST): enough for the SDK's requests. */
+function complete(text: string): boolean {
+  const head = text.indexOf('\r\n\r\n');
+  if (head === -1) return false;
+  const length = Number(/content-length:\s*(\d+)/i.exec(text.slice(0, head))?.[1] ?? 0);
+  return Buffer.byteLength(text.slice(head + 4)) >= length;
+}
+
+beforeAll(async () => {
+  baseline = activeHandles();
+  server = createServer((socket) => {
+    raw.connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+      if (!complete(text)) return;
+      text = '';
+      raw.requests++;
+      if (raw.answer.end) socket.end(raw.answer.text);
+      else socket.write(raw.answer.text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  recordOpenHandles('wire-parity.test.ts', await openHandlesSince(baseline));
+});
+
+function answer(text: string, end = false): void {
+  raw.answer = { text, end };
+  raw.requests = 0;
+  raw.connections = 0;
+}
+
+const response = (head: string, body = BODY) => `${head}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const client = (options: { maxRetries?: number; timeoutMs?: number } = {}) =>
+  new Client({ baseUrl: url, apiKey: 'wfa_live_wire_Kp4Zt8', apiPrefix: '/v1', maxRetries: 0, ...options });
+const create = (c: Client) => c.workflows.create({ name: 'n', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
+const settle = (call: Promise<unknown>) =>
+  call.then(
+    () => 'resolved' as const,
+    (error: unknown) => error,
+  );
+
+describe(`the wire, on ${TRANSPORT}`, () => {
+  it('a server that ends every connection after its response, without Connection: close: 60 POSTs in a row all answered, each sent once', async () => {
+    answer(response('HTTP/1.1 201 Created\r\ncontent-type: application/json'), true);
+    const c = client();
+    let failed = 0;
+    for (let i = 0; i < 60; i++) if ((await settle(create(c))) !== 'resolved') failed++;
+    expect(failed).toBe(0);
+    expect(raw.requests).toBe(60);
+    expect(raw.connections).toBe(60);
+  });
+
+  it('the same server: 60 GETs in a row all answered', async () => {
+    answer(response('HTTP/1.1 200 OK\r\ncontent-type: application/json'), true);
+    const c = client();
+    let failed = 0;
+    for (let i = 0; i < 60; i++) if ((await settle(c.workflows.get('wf_1'))) !== 'resolved') failed++;
+    expect(failed).toBe(0);
+  });
+
+  it('an unsolicited 101 Switching Protocols fails the attempt at once with ConnectionError, not at timeoutMs', async () => {
+    answer('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n');
+    const started = performance.now();
+    const error = await settle(client({ timeoutMs: 20_000 }).workflows.get('wf_1'));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it.each([
+    ['a space in a header name', 'x bad: 1'],
+    ['a space before the colon', 'x-bad : 1'],
+  ])('%s: ConnectionError, the response refused as malformed', async (_, line) => {
+    answer(response(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${line}`));
+    const error = await settle(client().workflows.get('wf_1'));
+    expect(error).toBeInstanceOf(ConnectionError);
+  });
+
+  it('an obs-fold line: node:http refuses it with ConnectionError, fetch folds it into spaces (it leaves no trace to refuse)', async () => {
+    answer(response('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-folded: a\r\n  b'));
+    const result = await client()
+      .workflows.get('wf_1')
+      .withResponse()
+      .then(
+        ({ response }) => response.headers.get('x-folded'),
+        (error: unknown) => error,
+      );
+    expect(result).toEqual(TRANSPORT === 'node:http' ? expect.any(ConnectionError) : 'a  b');
+  });
+
+  it.each([600, 799, 999])('status %i: an ApiError with that status, not an InternalServerError, and not retried', async (status) => {
+    answer(response(`HTTP/1.1 ${status} Odd\r\ncontent-type: application/json`, '{"error":{"message":"odd"}}'));
+    const error = await settle(client({ maxRetries: 2 }).workflows.get('wf_1'));
+    expect(ApiError.is(error) && error.status).toBe(status);
+    expect(InternalServerError.is(error)).toBe(false);
+    expect(raw.requests).toBe(1);
+  });
+});
