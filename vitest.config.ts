@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  // packages/mcp imports the SDK by name: its source here, so the unit suite needs no build.
+  resolve: {
+    alias: [{ find: /^workflow-automation-sdk$/, replacement: src('index.ts') }],
+  },
   // As the build does (tsup.config.ts), so the User-Agent test sees the package's version.
   define: { __WFA_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   test: {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The guides' framework recipes (examples/docs/) import the package by name: resolved to src/ here, as in check:docs.
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/integration/**/*.test.ts'],
+    // The packed MCP server needs the build: `npm run test:mcp`.
+    exclude: [...configDefaults.exclude, 'test/integration/mcp/**'],
     environment: 'node',
     testTimeout: 60_000,
     restoreMocks: true,

@@ -433,6 +433,11 @@ if (existsSync(waitLagFile)) {
   budgets.push({ name: 'build waits (bench/wait-lag.ts)', measured: 'not measured: no bench/wait-lag.ts', budget: '', pass: false });
 }
 
+// The MCP server (packages/mcp, built by `npm run bench` too): a tool call and its start.
+process.stderr.write('measuring the MCP server…\n');
+const { mcpRows } = await import('./mcp.js');
+budgets.push(...(await mcpRows(root)));
+
 const table = (head: string[], body: string[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 

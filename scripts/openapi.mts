@@ -1,15 +1,9 @@
 // OpenAPI 3.1 of the service as the SDK reads it, from the endpoint table (src/resources/endpoints.ts): its schemas via
 // zod's public toJSONSchema, each "not shown" described.
-import * as z from 'zod/mini';
 import { KEY_FIELDS } from '../src/resources/credentials.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from '../src/resources/endpoints.js';
 import { MODELS, type ModelName } from '../src/resources/models.js';
-// A `custom` schema (the SDK's small unions) has no JSON Schema: the kinds it accepts are found with the public safeParse.
-const KINDS: Record<string, unknown> = { string: 'a', number: 0.5, null: null, boolean: true };
-const probe = (schema: z.core.$ZodType) => Object.keys(KINDS).filter((type) => z.safeParse(schema, KINDS[type]).success);
-const override = ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: object }) =>
-  Object.keys(jsonSchema).length === 0 && probe(zodSchema).length < 4 && Object.assign(jsonSchema, { type: probe(zodSchema) });
-const toSchema = (io: 'input' | 'output', schema: z.core.$ZodType) => z.toJSONSchema(schema, { io, unrepresentable: 'any', override });
+import { jsonSchemaOf } from '../src/tools/json-schema.js';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
 const param = (name: string, type: string, description: string) => ({ name, in: 'query', schema: { type }, description });
@@ -37,7 +31,7 @@ const ISSUED_KEY = { type: 'object', properties: Object.fromEntries(KEY_FIELDS.m
 // Each model once, under its name in the table; a reader (the issued key's) is described by hand.
 const named = (name: ModelName, io: 'input' | 'output') => {
   const model = MODELS[name];
-  schemas[name] ??= typeof model === 'function' ? ISSUED_KEY : toSchema(io, model);
+  schemas[name] ??= typeof model === 'function' ? ISSUED_KEY : jsonSchemaOf(model, io);
   return ref(name);
 };
 function responses([name, endpoint]: [string, Endpoint]): object {

@@ -2,7 +2,6 @@
  * `wfa integrations list|delete|save`: third-party platform keys kept by the service. The key is read from
  * `WFA_INTEGRATION_KEY` or stdin (asked with echo off on a terminal), never from an argument, and masked in all output.
  */
-import { redactText, usableSecrets } from '../core/redact.js';
 import { parseCommand } from './args.js';
 import { createGroup, showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, createClient } from './config.js';
@@ -10,55 +9,8 @@ import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { ask, readPiped } from './input.js';
+import { masked } from './mask.js';
 import { resourceCommands } from './resource-commands.js';
-
-// A field named for a credential is masked whatever the service put in it (it may echo a key back).
-const SECRET_FIELD = /key|token|secret|password|credential/i;
-/** Shorter values of credential-named fields are not searched for elsewhere: they would mangle ordinary words. */
-const MIN_FOUND_LENGTH = 8;
-
-/** The end of a key the service returned masked itself (`shpa…9XYZ`, `****9XYZ`): what follows its last mask character. */
-const SHOWN_BY_SERVICE = /[…*•]([^…*•]{1,4})$/u;
-
-/**
- * `shpat_…` → `****abcd`: enough to tell keys apart, never enough to use one. A short value hides entirely,
- * unless the service masked it already: then the (at most four) characters it left at the end are shown.
- */
-export function mask(value: string): string {
-  if (value.length >= 16) return `****${value.slice(-4)}`;
-  const shown = SHOWN_BY_SERVICE.exec(value)?.[1];
-  return shown === undefined ? '****' : `****${shown}`;
-}
-
-/** Every string under a credential-named field, at any depth. */
-function credentialValues(value: unknown, inSecret: boolean, out: Set<string>, depth = 0): Set<string> {
-  if (typeof value === 'string' && inSecret && value.length >= MIN_FOUND_LENGTH) out.add(value);
-  if (typeof value !== 'object' || value === null || depth > 64) return out;
-  for (const [name, inner] of Object.entries(value)) {
-    credentialValues(inner, inSecret || (!Array.isArray(value) && SECRET_FIELD.test(name)), out, depth + 1);
-  }
-  return out;
-}
-
-/**
- * A copy of a record with every string under a credential-named field masked, and every copy of those values
- * and of `known` (the key just sent) hidden elsewhere, property names included, in every form the SDK's
- * redaction knows (JSON, URL, base64, hex).
- */
-export function masked(value: unknown, known?: string): unknown {
-  const secrets = usableSecrets([known, ...credentialValues(value, false, new Set())]);
-  const hide = (text: string) => secrets.reduce((out, secret) => redactText(out, [secret], mask(secret)), text);
-  const walk = (inner: unknown, inSecret: boolean, depth: number): unknown => {
-    if (typeof inner === 'string') return inSecret ? mask(inner) : hide(inner);
-    if (typeof inner !== 'object' || inner === null) return inner;
-    if (depth > 64) return '****';
-    if (Array.isArray(inner)) return inner.map((item) => walk(item, inSecret, depth + 1));
-    return Object.fromEntries(
-      Object.entries(inner).map(([name, item]) => [hide(name), walk(item, inSecret || SECRET_FIELD.test(name), depth + 1)]),
-    );
-  };
-  return walk(value, false, 0);
-}
 
 const SAVE_USAGE = 'wfa integrations save <platform> [--label <label>]  (the key on stdin or in $WFA_INTEGRATION_KEY)';
 

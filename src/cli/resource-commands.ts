@@ -2,7 +2,7 @@
  * A resource group's plain commands, made from the endpoint table: `list`, and each call that takes only an
  * id (`get`, `delete`, …). Calls with a body are written by hand, and passed in beside them.
  */
-import type { Client, PagePromise } from '../index.js';
+import type { PagePromise } from '../index.js';
 import { ENDPOINTS, type Endpoint } from '../resources/endpoints.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
@@ -10,6 +10,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson } from './context.js';
 import { ExitCode } from './exit-codes.js';
 import { listHelp, listOptions, listParams, printList } from './list.js';
+import { methodOf } from './method-of.js';
 
 /** What a group adds to its generic commands. */
 export interface ResourceCommandOptions {
@@ -20,14 +21,6 @@ export interface ResourceCommandOptions {
   /** More help, by command name. */
   details?: Readonly<Record<string, string>>;
 }
-
-// The client's methods by name, as the table names them: `client.orders.get`.
-type Method = (...args: unknown[]) => unknown;
-const methodOf = (client: Client, name: string): Method => {
-  const [resource = '', verb = ''] = name.split('.');
-  const namespace = (client as unknown as Record<string, Record<string, Method>>)[resource]!;
-  return namespace[verb]!.bind(namespace);
-};
 
 const past = (verb: string) => (verb.endsWith('e') ? `${verb}d` : `${verb}ed`);
 

@@ -37,6 +37,11 @@ function schemasOf(name: ListName, { item, filters = [] }: NonNullable<Endpoint[
   return found;
 }
 
+/** What a list takes (`page`, `limit` and its filters), the schema its `list()` checks them with. */
+export function listParamsSchema(name: ListName): Schema {
+  return schemasOf(name, (ENDPOINTS[name] as Endpoint).list!).params;
+}
+
 /** Lists the endpoint `name` of the table. Its path (`/orders`) also names the list in messages and is an items key. */
 export function list<K extends ListName>(
   resource: Resource,

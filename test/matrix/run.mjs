@@ -27,11 +27,15 @@ if (!existsSync(join(here, 'node_modules/.package-lock.json'))) {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: here, stdio: 'inherit' });
 }
 const work = mkdtempSync(join(tmpdir(), 'wfa-matrix-'));
-const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
-// --no-save: the tarball changes with every build, so it stays out of this folder's package.json and lockfile.
-execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', join(work, filename)], { cwd: here, stdio: 'ignore' });
+const pack = (args) =>
+  JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, ...args], { cwd: root, encoding: 'utf8' }))[0].filename;
+// The SDK and the MCP server (packages/mcp), which depends on it: installed together, as `npx workflow-automation-mcp` does.
+const tarballs = [pack([]), pack(['-w', 'workflow-automation-mcp'])].map((filename) => join(work, filename));
+// --no-save: the tarballs change with every build, so they stay out of this folder's package.json and lockfile.
+execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', ...tarballs], { cwd: here, stdio: 'ignore' });
 const { DEFAULT_MOCK_USER, startMockServer } = await import('workflow-automation-sdk/testing');
 const { RESULT_PREFIX, runSmoke } = await import('./smoke.mjs');
+const { runMcp } = await import('./mcp.mjs');
 
 /** A mock server and its control side (webhook URL, deliveries, a deliberately invalid response) for one run. */
 async function startMock() {
@@ -53,6 +57,7 @@ async function startMock() {
   const config = {
     baseUrl: mock.url,
     controlUrl: `http://127.0.0.1:${controlServer.address().port}`,
+    apiKey: mock.apiKey,
     email: DEFAULT_MOCK_USER.email,
     password: DEFAULT_MOCK_USER.password,
     ordersPerUser: ORDERS,
@@ -149,6 +154,10 @@ async function runNext(config) {
 }
 
 const node = (path) => ({ version: () => version(path).replace(/^v/, ''), run: (c) => runChild(path, ['server.mjs'], c) });
+const mcp = (path) => ({
+  version: () => `${pkgVersion('workflow-automation-mcp')} (Node ${version(path).replace(/^v/, '')})`,
+  run: (c) => runMcp(path, here, c),
+});
 const onNode = (script, args, pkg) => ({
   version: () => `${pkgVersion(pkg)} (Node ${process.versions.node})`,
   run: (c) => runChild(process.execPath, [join('frameworks', script), ...args], c),
@@ -158,6 +167,9 @@ const TARGETS = {
   'Node 22': node(bin('n22/bin/node')),
   'Node 24': node(bin('n24/bin/node')),
   'Node 26': node(bin('n26/bin/node')),
+  'MCP server, Node 20': mcp(process.execPath),
+  'MCP server, Node 22': mcp(bin('n22/bin/node')),
+  'MCP server, Node 24': mcp(bin('n24/bin/node')),
   Bun: {
     version: () => version(bin('@oven/bun-linux-x64/bin/bun')),
     run: (c) => runChild(bin('@oven/bun-linux-x64/bin/bun'), ['server.mjs'], c),

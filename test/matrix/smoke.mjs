@@ -51,7 +51,8 @@ async function control(config, path, body) {
  * `config`: `{ baseUrl, controlUrl, email, password, ordersPerUser, codegenBlocked? }` from `run.mjs`.
  * `receiverUrl`: where this runtime serves `webhookHandler`. `inProcess`: whether that handler runs here.
  */
-export async function runSmoke(config, { receiverUrl, inProcess = true }) {
+/** The rows a run returns, and `check(name, fn)`, which adds one: ok, or the error `fn` threw. */
+export function checker() {
   const results = [];
   const check = async (name, fn) => {
     try {
@@ -61,6 +62,11 @@ export async function runSmoke(config, { receiverUrl, inProcess = true }) {
       results.push({ name, ok: false, error: String(error?.stack ?? error) });
     }
   };
+  return { results, check };
+}
+
+export async function runSmoke(config, { receiverUrl, inProcess = true }) {
+  const { results, check } = checker();
   let client;
   let workflow;
 
