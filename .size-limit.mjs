@@ -114,6 +114,8 @@ export default [
   check({ name: 'webhooks entry, with what confirm and dedupe load on first use', path: 'dist/webhooks.js', limit: '11 kB' }),
   // The tracing entry, @opentelemetry/api left out (a peer the app has anyway).
   check({ name: 'otel entry: otelHooks', path: 'dist/otel.js', limit: '2 kB', ignore: ['@opentelemetry/api'], allowOtel: true }),
+  // The Redis entry: the rate store and its command sender, with no HTTP core (the root entry never imports it).
+  check({ name: 'redis entry: redisRateStore', path: 'dist/redis.js', limit: '1.8 kB' }),
   // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone
   // is about 6 kB min+gzip, the resources and HTTP core about 8 kB more.
   check({ name: 'import { parseWebhookEvent } from /webhooks', import: { 'dist/webhooks.js': '{ parseWebhookEvent }' }, limit: '1.5 kB' }),

@@ -12,6 +12,7 @@ const entry = {
   testing: 'src/testing/index.ts',
   'testing-msw': 'src/testing/msw.ts',
   otel: 'src/otel/index.ts',
+  redis: 'src/redis/index.ts',
 };
 
 const library = {

@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^workflow-automation-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^workflow-automation-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^workflow-automation-sdk\/otel$/, replacement: src('otel/index.ts') },
+      { find: /^workflow-automation-sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^workflow-automation-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^workflow-automation-sdk$/, replacement: src('index.ts') },
     ],

@@ -422,6 +422,11 @@ try {
   stop();
 }
 
+// The whole job at scale (issue 32): child processes against the mock, real time, about three minutes.
+process.stderr.write('measuring the fleet (bench/fleet.ts)…\n');
+const { fleet } = await import('./fleet.js');
+budgets.push(...(await fleet()));
+
 // Hook for the build-wait budgets (issue 16): bench/wait-lag.ts, when present, exports
 // `waitLag(): Promise<Budget[]>`, run last because it replaces the clock while it runs.
 const waitLagFile = join(root, 'bench/wait-lag.ts');

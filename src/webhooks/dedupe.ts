@@ -6,6 +6,7 @@
  */
 
 import { ValidationError } from '../core/errors.js';
+import { sha256Hex } from '../core/sha256.js';
 import type { WebhookEvent } from './parse.js';
 
 /**
@@ -172,9 +173,6 @@ function canonicalJson(value: unknown): string {
   );
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+function sha256(text: string): Promise<string> {
+  return sha256Hex(new TextEncoder().encode(text));
 }

@@ -5,28 +5,10 @@
  * @module
  */
 
-import { ValidationError, WfaError } from '../core/errors.js';
+import { commandSender, ensureConnected, type RedisLikeClient, wholeMs } from '../redis/command.js';
 import type { WebhookDedupeStore } from './dedupe.js';
 
-/**
- * A node-redis (v4 and later) or ioredis client, as {@link redisStore} uses it: node-redis's
- * `sendCommand([...])` or ioredis's `call(command, ...args)`. The client must be connected: while it is not (its `status` or `isReady` says so), a delivery gets a 503.
- *
- * @example
- * ```ts
- * import { createClient } from 'redis';
- * const client: RedisLikeClient = await createClient({ url: process.env.REDIS_URL }).connect();
- * ```
- */
-export type RedisLikeClient =
-  | {
-      /** ioredis: sends one command. */
-      call(command: string, ...args: string[]): Promise<unknown>;
-    }
-  | {
-      /** node-redis: sends one command. */
-      sendCommand(args: string[]): Promise<unknown>;
-    };
+export type { RedisLikeClient } from '../redis/command.js';
 
 /**
  * Options of {@link redisStore}.
@@ -59,52 +41,23 @@ const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
  */
 export function redisStore(client: RedisLikeClient, options: RedisStoreOptions = {}): WebhookDedupeStore {
   const prefix = options.prefix ?? 'wfa:webhook:';
-  const send = commandSender(client);
+  const send = commandSender(client, 'redisStore');
   return {
     async reserve(key, value, ttlMs) {
-      // Both clients queue commands while disconnected and send them on reconnect, when a reservation would
-      // hold a key that nothing runs: refused at once instead, and the sender gets a 503 to retry.
-      if (!connected(client)) throw new WfaError('Redis client is not connected: the delivery was not reserved');
-      return (await send(['SET', prefix + key, value, 'NX', 'PX', ms(ttlMs)])) === 'OK';
+      // A command queued while disconnected would reserve, late, a key that nothing runs: refused at once
+      // instead, and the sender gets a 503 to retry.
+      ensureConnected(client);
+      return (await send(['SET', prefix + key, value, 'NX', 'PX', wholeMs(ttlMs)])) === 'OK';
     },
     async get(key) {
       const value = await send(['GET', prefix + key]);
       return typeof value === 'string' ? value : undefined;
     },
     async replace(key, expected, value, ttlMs) {
-      return Number(await send(['EVAL', REPLACE, '1', prefix + key, expected, value, ms(ttlMs)])) === 1;
+      return Number(await send(['EVAL', REPLACE, '1', prefix + key, expected, value, wholeMs(ttlMs)])) === 1;
     },
     async release(key, expected) {
       await send(['EVAL', RELEASE, '1', prefix + key, expected]);
     },
   };
-}
-
-/** ioredis's `status` or node-redis's `isReady`, when the client has one; a client with neither is trusted. */
-function connected(client: RedisLikeClient): boolean {
-  const { status, isReady } = client as { status?: unknown; isReady?: unknown };
-  if (typeof status === 'string') return status === 'ready';
-  if (typeof isReady === 'boolean') return isReady;
-  return true;
-}
-
-function commandSender(client: RedisLikeClient): (args: string[]) => Promise<unknown> {
-  const candidate = client as { call?: unknown; sendCommand?: unknown } | null | undefined;
-  // ioredis first: it has a `sendCommand` too, but one that takes its own Command objects.
-  if (typeof candidate?.call === 'function') {
-    const ioredis = client as { call(command: string, ...args: string[]): Promise<unknown> };
-    return ([command = '', ...args]) => ioredis.call(command, ...args);
-  }
-  if (typeof candidate?.sendCommand === 'function') {
-    const nodeRedis = client as { sendCommand(args: string[]): Promise<unknown> };
-    return (args) => nodeRedis.sendCommand(args);
-  }
-  throw new ValidationError('redisStore client', [
-    { path: ['client'], message: 'must be a node-redis client (with sendCommand) or an ioredis client (with call)', code: 'invalid_type' },
-  ]);
-}
-
-function ms(value: number): string {
-  // PX takes a whole number of milliseconds, at least 1.
-  return String(Math.max(1, Math.ceil(value)));
 }

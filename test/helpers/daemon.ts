@@ -17,8 +17,14 @@ const accepts = (port: number) =>
     socket.on('error', () => resolve(false));
   });
 
-/** Resolves once `port` accepts connections (at most 100 tries, 50 ms apart); `stop()` ends it and waits. */
-export async function startDaemon(command: string, args: string[], port: number): Promise<{ stop(): Promise<void> }> {
+/** A running daemon: `stop()` ends it and waits; `signal()` sends it one (SIGSTOP stalls it, SIGCONT resumes it). */
+export interface Daemon {
+  stop(): Promise<void>;
+  signal(signal: NodeJS.Signals): void;
+}
+
+/** Resolves once `port` accepts connections (at most 100 tries, 50 ms apart). */
+export async function startDaemon(command: string, args: string[], port: number): Promise<Daemon> {
   const child = spawn(command, args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let failed: Error | undefined;
@@ -32,8 +38,15 @@ export async function startDaemon(command: string, args: string[], port: number)
   }
   return {
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) {
+        // A stalled daemon would not act on SIGTERM until resumed.
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+      }
       await exited;
+    },
+    signal(signal) {
+      if (child.exitCode === null) child.kill(signal);
     },
   };
 }

@@ -4,6 +4,10 @@ import { freePort, startDaemon } from './daemon.js';
 export interface RedisServer {
   url: string;
   stop(): Promise<void>;
+  /** Stalls the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Ends a `pause()`. */
+  resume(): void;
 }
 
 /** No persistence (`--save ''`, no AOF): nothing is written to disk, and nothing outlives the test. `port`: to restart one. */
@@ -14,5 +18,10 @@ export async function startRedis(port?: number): Promise<RedisServer> {
     ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
     port,
   );
-  return { url: `redis://127.0.0.1:${port}`, stop: () => daemon.stop() };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => daemon.stop(),
+    pause: () => daemon.signal('SIGSTOP'),
+    resume: () => daemon.signal('SIGCONT'),
+  };
 }

@@ -13,6 +13,7 @@ const ENTRIES = {
   'workflow-automation-sdk/testing': 'src/testing/index.ts',
   'workflow-automation-sdk/testing/msw': 'src/testing/msw.ts',
   'workflow-automation-sdk/otel': 'src/otel/index.ts',
+  'workflow-automation-sdk/redis': 'src/redis/index.ts',
 };
 
 const PUBLIC: Record<keyof typeof ENTRIES, string[]> = {
@@ -205,6 +206,7 @@ const PUBLIC: Record<keyof typeof ENTRIES, string[]> = {
     'createMockService',
   ],
   'workflow-automation-sdk/otel': ['OtelHooksOptions', 'otelHooks'],
+  'workflow-automation-sdk/redis': ['RedisLikeClient', 'RedisRateStoreOptions', 'redisRateStore'],
 };
 
 const isExported = (node: ts.Node) =>
