@@ -71,10 +71,17 @@ export class RateGate implements SendGate {
   pass(): boolean {
     if (this.#store.shared && now() >= this.#syncAt) this.#sync();
     if (this.#queue.size > 0 || this.#closed || this.#inFlight >= this.#maxConcurrent) return false;
-    const pacer = this.#pacer;
-    if (!((pacer.starting && this.#inFlight < FREE_IN_FLIGHT) || pacer.intervalMs(Date.now()) === 0)) return false;
+    if (!(this.#free() || this.#pacer.intervalMs(Date.now()) === 0)) return false;
     this.#inFlight++;
     return true;
+  }
+
+  /**
+   * While starting, a few sends in flight go without a slot. Not with a shared store: there every send books,
+   * so that a close another client wrote reaches this one's next send at once.
+   */
+  #free(): boolean {
+    return this.#pacer.starting && this.#inFlight < FREE_IN_FLIGHT && !this.#store.shared;
   }
 
   /** Waits in line, within the call's signal and deadline; on `done` the send is in flight until {@link report}. */
@@ -186,9 +193,8 @@ export class RateGate implements SendGate {
         this.#open();
       }
       if (this.#inFlight >= this.#maxConcurrent) return;
-      const pacer = this.#pacer;
-      if (this.#slot === undefined && !(pacer.starting && this.#inFlight < FREE_IN_FLIGHT)) {
-        const interval = pacer.intervalMs(Date.now());
+      if (this.#slot === undefined && !this.#free()) {
+        const interval = this.#pacer.intervalMs(Date.now());
         if (interval > 0) {
           const booked = this.#store.book(Date.now(), interval);
           if (isThenable(booked)) {

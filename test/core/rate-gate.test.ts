@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
+import { memoryRateStore, type RateStore } from '../../src/core/rate-store.js';
 import type { RateLimitEvent } from '../../src/core/hooks.js';
 import type { RateLimitOptions } from '../../src/core/options.js';
 import { now } from '../../src/core/timing.js';
@@ -177,6 +178,34 @@ describe('the pace the service tells', () => {
     g.report(head(200), now(), 'GET /x');
     await settle(next);
     expect(left).toBe(true);
+  });
+});
+
+describe('a shared store', () => {
+  it('books every send, the first ones too, so that a close another client wrote reaches the next send', async () => {
+    const store = memoryRateStore();
+    store.close('ci', Date.now() + 700);
+    const { gate: g } = gate({ store, key: 'ci' });
+    const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
+    expect(times.value).toEqual([700, 750, 800]);
+  });
+
+  it.each([
+    ['rejects', () => Promise.reject(new Error('redis://:hunter2@cache:6379 refused'))],
+    [
+      'throws',
+      () => {
+        throw new Error('redis://:hunter2@cache:6379 refused');
+      },
+    ],
+    ['never answers', () => new Promise<never>(() => undefined)],
+  ])('that %s: the gate paces alone, with one warning that quotes no store message', async (_, fail) => {
+    const failing = { ...memoryRateStore(), book: fail, read: fail, close: fail, setPace: fail } as unknown as RateStore;
+    const { gate: g, lines } = gate({ store: failing, key: 'ci', requestsPerSecond: 10 });
+    const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
+    expect(times.value[2]! - times.value[1]!).toBe(100);
+    expect(lines.filter((line) => line.includes('rate store'))).toHaveLength(1);
+    expect(lines.join('\n')).not.toContain('hunter2');
   });
 });
 
