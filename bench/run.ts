@@ -35,6 +35,7 @@ const SDK = 'sdk, validated';
 // On Node the SDK sends over node:http (issue 27); the same client over fetch is measured beside it.
 const SDK_FETCH = 'sdk over fetch, validated';
 const FLOOR = 'node:http keep-alive (floor)';
+const UNGATED = 'sdk, validated, rateLimit: false';
 // The peers the SDK must be ahead of; stripe-node (node:http, keep-alive agent) is reported beside them.
 const FETCH_PEERS = ['openai-node', 'ky', 'ofetch', 'axios'];
 
@@ -206,6 +207,8 @@ try {
   const validated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1' });
   const overFetch = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', fetch: (input, init) => fetch(input, init) });
   const unvalidated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', validateResponses: false });
+  // The rate gate's cost when nothing limits (issue 32): the same client without it, in the same run.
+  const ungated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', rateLimit: false });
   const openai = new OpenAI({ apiKey: 'bench_key', baseURL: `${base}/v1`, maxRetries: 0 });
   const stripe = new Stripe('sk_test_bench', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0, telemetry: false });
   const input = {
@@ -247,6 +250,7 @@ try {
         [SDK]: () => validated.workflows.get('wf_1'),
         [SDK_FETCH]: () => overFetch.workflows.get('wf_1'),
         'sdk, no validation': () => unvalidated.workflows.get('wf_1'),
+        [UNGATED]: () => ungated.workflows.get('wf_1'),
       },
       ROUNDS,
       20,

@@ -18,6 +18,8 @@ import { now, type PhaseLimits, type PhaseResult, runPhase } from './timing.js';
 
 /** While starting, this many sends may be in flight unpaced: a lone caller is never held; a crowd is paced. */
 const FREE_IN_FLIGHT = 4;
+/** The pace is cut at most once in this long, however many refusals come back at once. */
+const CUT_GAP_MS = 1000;
 /** How long a refusal without `Retry-After` closes the gate. */
 const DEFAULT_CLOSE_MS = 1000;
 /** How often a shared store is read for what other clients learned. */
@@ -45,6 +47,8 @@ export class RateGate implements SendGate {
   /** Monotonic. */
   #closedUntil = 0;
   #closedAt = 0;
+  /** When the pace was last cut, monotonic. */
+  #cutAt = -Infinity;
   /** A booked slot no waiter has used yet, epoch ms. */
   #slot: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -67,10 +71,17 @@ export class RateGate implements SendGate {
   pass(): boolean {
     if (this.#store.shared && now() >= this.#syncAt) this.#sync();
     if (this.#queue.size > 0 || this.#closed || this.#inFlight >= this.#maxConcurrent) return false;
-    const pacer = this.#pacer;
-    if (!((pacer.starting && this.#inFlight < FREE_IN_FLIGHT) || pacer.intervalMs(Date.now()) === 0)) return false;
+    if (!(this.#free() || this.#pacer.intervalMs(Date.now()) === 0)) return false;
     this.#inFlight++;
     return true;
+  }
+
+  /**
+   * While starting, a few sends in flight go without a slot. Not with a shared store: there every send books,
+   * so that a close another client wrote reaches this one's next send at once.
+   */
+  #free(): boolean {
+    return this.#pacer.starting && this.#inFlight < FREE_IN_FLIGHT && !this.#store.shared;
   }
 
   /** Waits in line, within the call's signal and deadline; on `done` the send is in flight until {@link report}. */
@@ -92,15 +103,15 @@ export class RateGate implements SendGate {
       limits,
     );
     // Released at the moment the call gave up: the slot is handed back.
-    if (result.type !== 'done' && released) this.report(undefined, '');
+    if (result.type !== 'done' && released) this.report(undefined, 0, '');
     return result;
   }
 
   /** Each passed send ends here: with its response's head, or `undefined` when it got none. `what` names it for the log. */
-  report(head: ResponseHead | undefined, what: string | (() => string)): void {
+  report(head: ResponseHead | undefined, sentAt: number, what: string | (() => string)): void {
     this.#inFlight--;
     if (head) {
-      if (isRefusal(head)) this.#refused(head, what);
+      if (isRefusal(head)) this.#refused(head, sentAt, what);
       else {
         this.#pacer.accepted(now());
         const told = toldLimit(head.headers, Date.now());
@@ -116,10 +127,11 @@ export class RateGate implements SendGate {
     return this.#closed ? Math.max(0, this.#closedUntil - now()) : 0;
   }
 
-  #refused(head: ResponseHead, what: string | (() => string)): void {
+  #refused(head: ResponseHead, sentAt: number, what: string | (() => string)): void {
     const at = now();
-    // A send that left before the gate closed: its refusal is the one the close was for, not a new one to cut for.
-    if (!this.#closed || at >= this.#closedUntil) {
+    // A send that left before the last cut was refused at the pace that cut was for: one cut per round, as TCP's.
+    if (sentAt >= this.#cutAt && at - this.#cutAt >= CUT_GAP_MS) {
+      this.#cutAt = at;
       const basedOn = this.#pacer.pace?.since;
       const pace = this.#pacer.cut(at, Date.now());
       this.#pacer.pace = pace;
@@ -181,9 +193,8 @@ export class RateGate implements SendGate {
         this.#open();
       }
       if (this.#inFlight >= this.#maxConcurrent) return;
-      const pacer = this.#pacer;
-      if (this.#slot === undefined && !(pacer.starting && this.#inFlight < FREE_IN_FLIGHT)) {
-        const interval = pacer.intervalMs(Date.now());
+      if (this.#slot === undefined && !this.#free()) {
+        const interval = this.#pacer.intervalMs(Date.now());
         if (interval > 0) {
           const booked = this.#store.book(Date.now(), interval);
           if (isThenable(booked)) {

@@ -4,6 +4,7 @@
  */
 import type { LevelLogger } from './logger.js';
 import { thrownName } from './redact.js';
+import { sha256Hex } from './sha256.js';
 import { memoryRateStore, type RateState, type RateStore } from './rate-store.js';
 import { now } from './timing.js';
 
@@ -105,15 +106,14 @@ export class GuardedStore {
 
   /** A shared budget's default name: a hash of the API key, never the key itself. */
   async #hashKey(apiKey: string | undefined): Promise<void> {
-    const subtle = globalThis.crypto?.subtle;
-    if (apiKey === undefined || !subtle) {
+    if (apiKey === undefined || !globalThis.crypto?.subtle) {
       this.#log.log(
         'warn',
         'rateLimit.store without rateLimit.key, and no string apiKey to name the budget by: pacing on this client alone',
       );
       return;
     }
-    const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(apiKey)));
-    this.#key = `wfa:rate:${Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+    // A store puts its own prefix before it (`wfa:rate:` on Redis).
+    this.#key = (await sha256Hex(new TextEncoder().encode(apiKey))).slice(0, 32);
   }
 }

@@ -69,8 +69,8 @@ export interface SendGate {
   pass(): boolean;
   /** Waits in line; on `done` the send is in flight until `report`. */
   wait(limits: PhaseLimits): Promise<PhaseResult<void>>;
-  /** Each passed send's end: its response's head, or `undefined` when it got none. */
-  report(head: ResponseHead | undefined, what: string | (() => string)): void;
+  /** Each passed send's end: its response's head (`undefined` when it got none), and when it was sent, on {@link now}'s clock. */
+  report(head: ResponseHead | undefined, sentAt: number, what: string | (() => string)): void;
   /** Milliseconds until the gate opens again; 0 when open. */
   closedForMs(): number;
 }
@@ -242,9 +242,10 @@ export async function withRetries<T extends ResponseHead>(attempt: (abort: Abort
   // `counted`: retries that count against maxRetries; a 429 retried through the gate does not.
   for (let retry = 1, counted = 1, heldMs = 0; ; retry++) {
     if (gate) heldMs += await passGate(gate, policy, heldMs);
-    const attemptEnd = now() + timeoutMs;
+    const sentAt = now();
+    const attemptEnd = sentAt + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
-    gate?.report(result.type === 'done' ? result.value : undefined, () => `${policy.method} ${policy.shownUrl?.() ?? ''}`);
+    gate?.report(result.type === 'done' ? result.value : undefined, sentAt, () => `${policy.method} ${policy.shownUrl?.() ?? ''}`);
     // The call's deadline ends the call: nothing is retried after it.
     if (result.type === 'aborted' || (result.type === 'deadline' && deadline <= attemptEnd)) throw endOf(result);
     const hookTimedOut = result.type === 'deadline' ? policy.hookTimeout?.() : undefined;
@@ -256,8 +257,8 @@ export async function withRetries<T extends ResponseHead>(attempt: (abort: Abort
     const free = refused && outcome.status === 429 && maxRetries > 0;
     let wait = (counted > maxRetries && !free) || now() >= deadline ? undefined : retryDelay(outcome, retry, policy);
     if (wait !== undefined && refused) wait = gate.closedForMs();
-    // Refused until after the deadline, the call still waits in line: it ends there, saying how long it waited.
-    if (wait === undefined || (!refused && now() + wait > deadline)) {
+    // A 429 until after the deadline still waits in line: the call ends there, saying how long it waited.
+    if (wait === undefined || (!free && now() + wait > deadline)) {
       if ('error' in outcome) throw outcome.error;
       return outcome;
     }

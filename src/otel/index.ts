@@ -1,9 +1,10 @@
 /**
  * `workflow-automation-sdk/otel`: OpenTelemetry spans built on the client's `hooks`: one per call with a child
- * per attempt, and one per build wait with an event per poll. Attributes follow the HTTP client conventions.
+ * per attempt, and one per build wait with an event per poll; the rate gate closing and opening is an event on
+ * every call in progress. Attributes follow the HTTP client conventions.
  */
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import type { AfterResponseContext, BeforeRequestContext, ErrorContext, HookContext, Hooks, WaitEvent } from '../index.js';
+import type { AfterResponseContext, BeforeRequestContext, ErrorContext, HookContext, Hooks, RateLimitEvent, WaitEvent } from '../index.js';
 
 /**
  * What {@link otelHooks} takes.
@@ -148,6 +149,18 @@ export function otelHooks(options: OtelHooksOptions = {}): Hooks {
         }
       }
       return own.onWait?.(e);
+    },
+    onRateLimit(e: RateLimitEvent) {
+      // Every call in progress waits at the gate: each call's span says so.
+      const attributes: Attributes = {
+        'wfa.rate_limit.state': e.state,
+        'wfa.rate_limit.wait_ms': e.waitMs,
+        'wfa.rate_limit.waiting': e.waiting,
+      };
+      if (e.status !== undefined) attributes['http.response.status_code'] = e.status;
+      if (e.ratePerSecond !== undefined) attributes['wfa.rate_limit.rate_per_second'] = e.ratePerSecond;
+      for (const { call } of calls.values()) call.addEvent(`rate limit ${e.state}`, attributes);
+      return own.onRateLimit?.(e);
     },
   };
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
+import { memoryRateStore, type RateStore } from '../../src/core/rate-store.js';
 import type { RateLimitEvent } from '../../src/core/hooks.js';
 import type { RateLimitOptions } from '../../src/core/options.js';
 import { now } from '../../src/core/timing.js';
@@ -37,7 +38,7 @@ async function send(g: RateGate, limits: { signal?: AbortSignal; deadline?: numb
 function answered(g: RateGate, count: number, status = 200): void {
   for (let i = 0; i < count; i++) {
     expect(g.pass()).toBe(true);
-    g.report(head(status), 'GET /x');
+    g.report(head(status), now(), 'GET /x');
   }
 }
 
@@ -45,7 +46,7 @@ describe('closing', () => {
   it('a 429 closes the gate for its Retry-After, for every send', async () => {
     const { gate: g } = gate();
     expect(g.pass()).toBe(true);
-    g.report(head(429, { 'retry-after': '2' }), 'POST /v1/workflows');
+    g.report(head(429, { 'retry-after': '2' }), now(), 'POST /v1/workflows');
     expect(g.pass()).toBe(false);
     const start = now();
     const left = await settle(send(g));
@@ -57,26 +58,26 @@ describe('closing', () => {
     const { gate: g } = gate();
     answered(g, 1, 503);
     expect(g.pass()).toBe(true);
-    g.report(head(503, { 'retry-after-ms': '300' }), 'GET /x');
+    g.report(head(503, { 'retry-after-ms': '300' }), now(), 'GET /x');
     expect(g.closedForMs()).toBe(300);
   });
 
   it('a 429 without a usable Retry-After closes it for a second; one past maxRetryAfterMs for that bound', () => {
     const { gate: g } = gate();
     g.pass();
-    g.report(head(429), 'GET /x');
+    g.report(head(429), now(), 'GET /x');
     expect(g.closedForMs()).toBe(1000);
     g.pass();
     const { gate: other } = gate();
     other.pass();
-    other.report(head(429, { 'retry-after': '3600' }), 'GET /x');
+    other.report(head(429, { 'retry-after': '3600' }), now(), 'GET /x');
     expect(other.closedForMs()).toBe(60_000);
   });
 
   it('a success whose headers say nothing remains, without a rate, closes it until the reset', () => {
     const { gate: g } = gate();
     g.pass();
-    g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' }), 'GET /x');
+    g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' }), now(), 'GET /x');
     expect(g.closedForMs()).toBe(4000);
   });
 });
@@ -86,7 +87,7 @@ describe('reopening', () => {
     const { gate: g } = gate();
     answered(g, 10);
     g.pass();
-    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), now(), 'GET /x');
     const order: number[] = [];
     const sends = Array.from({ length: 5 }, (_, i) => send(g).then((at) => (order.push(i), at)));
     const times = (await settle(Promise.all(sends))) as { value: number[] };
@@ -101,8 +102,8 @@ describe('reopening', () => {
     answered(g, 10);
     g.pass();
     g.pass();
-    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
-    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), now(), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), now(), 'GET /x');
     await settle(send(g));
     // Cut once, to 8 a second (what was accepted, less a fifth), grown by 0.4 a second for the second closed.
     expect(events.map((e) => [e.state, e.ratePerSecond])).toEqual([
@@ -115,9 +116,9 @@ describe('reopening', () => {
     const { gate: g, events } = gate();
     answered(g, 10);
     g.pass();
-    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), now(), 'GET /x');
     await settle(send(g));
-    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), now(), 'GET /x');
     expect(events.map((e) => e.ratePerSecond)).toEqual([8, 8.4, 8.4 * 0.8]);
   });
 });
@@ -129,7 +130,7 @@ describe('the pace before anything is learned: a slow start', () => {
     expect(g.pass()).toBe(false);
     const first = (await settle(Promise.all([send(g), send(g), send(g), send(g)]))) as { value: number[] };
     expect(first.value).toEqual([0, 50, 100, 150]);
-    for (let i = 0; i < 8; i++) g.report(head(200), 'GET /x');
+    for (let i = 0; i < 8; i++) g.report(head(200), now(), 'GET /x');
     for (let i = 0; i < 4; i++) expect(g.pass()).toBe(true);
     // 20 a second, and 10 more per accepted response: 100 a second.
     const next = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
@@ -153,7 +154,7 @@ describe('the pace the service tells', () => {
   ])('%s: sends leave 200 ms apart', async (_, headers) => {
     const { gate: g } = gate();
     g.pass();
-    g.report(head(200, headers), 'GET /x');
+    g.report(head(200, headers), now(), 'GET /x');
     const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
     expect(times.value[1]! - times.value[0]!).toBe(200);
     expect(times.value[2]! - times.value[1]!).toBe(200);
@@ -174,9 +175,37 @@ describe('the pace the service tells', () => {
     });
     await settle(Promise.resolve());
     expect(left).toBe(false);
-    g.report(head(200), 'GET /x');
+    g.report(head(200), now(), 'GET /x');
     await settle(next);
     expect(left).toBe(true);
+  });
+});
+
+describe('a shared store', () => {
+  it('books every send, the first ones too, so that a close another client wrote reaches the next send', async () => {
+    const store = memoryRateStore();
+    store.close('ci', Date.now() + 700);
+    const { gate: g } = gate({ store, key: 'ci' });
+    const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
+    expect(times.value).toEqual([700, 750, 800]);
+  });
+
+  it.each([
+    ['rejects', () => Promise.reject(new Error('redis://:hunter2@cache:6379 refused'))],
+    [
+      'throws',
+      () => {
+        throw new Error('redis://:hunter2@cache:6379 refused');
+      },
+    ],
+    ['never answers', () => new Promise<never>(() => undefined)],
+  ])('that %s: the gate paces alone, with one warning that quotes no store message', async (_, fail) => {
+    const failing = { ...memoryRateStore(), book: fail, read: fail, close: fail, setPace: fail } as unknown as RateStore;
+    const { gate: g, lines } = gate({ store: failing, key: 'ci', requestsPerSecond: 10 });
+    const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
+    expect(times.value[2]! - times.value[1]!).toBe(100);
+    expect(lines.filter((line) => line.includes('rate store'))).toHaveLength(1);
+    expect(lines.join('\n')).not.toContain('hunter2');
   });
 });
 
@@ -184,7 +213,7 @@ describe('leaving the line', () => {
   it('an aborted send leaves at once and holds nothing', async () => {
     const { gate: g } = gate();
     g.pass();
-    g.report(head(429, { 'retry-after': '5' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '5' }), now(), 'GET /x');
     const controller = new AbortController();
     const waiting = [send(g), send(g, { signal: controller.signal }), send(g)];
     expect(g.waiting).toBe(3);
@@ -198,7 +227,7 @@ describe('leaving the line', () => {
   it('a send whose deadline comes while it waits leaves then', async () => {
     const { gate: g } = gate();
     g.pass();
-    g.report(head(429, { 'retry-after': '5' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '5' }), now(), 'GET /x');
     const settled = await settle(send(g, { deadline: now() + 1500 }));
     expect(settled).toMatchObject({ ok: false, elapsedMs: 1500 });
     expect(g.waiting).toBe(0);
@@ -214,9 +243,9 @@ describe('leaving the line', () => {
     for (const controller of controllers) controller.abort();
     await Promise.all(given);
     expect(g.waiting).toBe(0);
-    const passing = Array.from({ length: 1000 }, () => send(g).then(() => g.report(head(200), 'GET /x')));
+    const passing = Array.from({ length: 1000 }, () => send(g).then(() => g.report(head(200), now(), 'GET /x')));
     expect(g.waiting).toBe(1000);
-    g.report(head(200), 'GET /x');
+    g.report(head(200), now(), 'GET /x');
     await Promise.all(passing);
     expect(g.waiting).toBe(0);
   });
@@ -226,9 +255,9 @@ describe('what it tells', () => {
   it('one warning when it closes and one line when it opens, with an event for each', async () => {
     const { gate: g, lines, events } = gate();
     g.pass();
-    g.report(head(429, { 'retry-after': '2' }), () => 'POST https://wfa.test/v1/workflows');
+    g.report(head(429, { 'retry-after': '2' }), now(), () => 'POST https://wfa.test/v1/workflows');
     g.pass();
-    g.report(head(429, { 'retry-after': '2' }), 'POST https://wfa.test/v1/workflows');
+    g.report(head(429, { 'retry-after': '2' }), now(), 'POST https://wfa.test/v1/workflows');
     await settle(send(g));
     expect(lines).toEqual([
       '[wfa] rate limit: 429 (refused) on POST https://wfa.test/v1/workflows; every call of this client waits 2000 ms',
@@ -252,7 +281,7 @@ describe('what it tells', () => {
   ])('a hook that %s delays nothing', async (_, hook) => {
     const { gate: g } = gate({}, hook);
     g.pass();
-    g.report(head(429, { 'retry-after': '1' }), 'GET /x');
+    g.report(head(429, { 'retry-after': '1' }), now(), 'GET /x');
     const settled = await settle(send(g));
     expect(settled).toMatchObject({ ok: true, elapsedMs: 1000 });
   });

@@ -112,6 +112,26 @@ describe('otelHooks: build waits', () => {
   });
 });
 
+describe('otelHooks: the rate gate', () => {
+  it("a 429 closing the client's gate, and its reopening, are events on the call's span", async () => {
+    let n = 0;
+    server.use(
+      http.get(`${BASE}/v1/workflows/wf_1`, () =>
+        ++n < 2 ? HttpResponse.json({ message: 'slow' }, { status: 429, headers: { 'retry-after': '2' } }) : HttpResponse.json(workflow),
+      ),
+    );
+    const settled = await settle(client().workflows.get('wf_1'));
+    expect(settled).toMatchObject({ ok: true, elapsedMs: 2_000 });
+    const call = spans().find((s) => s.kind === SpanKind.INTERNAL)!;
+    const events = call.events.map((e) => [e.name, e.attributes?.['wfa.rate_limit.wait_ms'], e.attributes?.['http.response.status_code']]);
+    expect(events).toEqual([
+      ['rate limit closed', 2000, 429],
+      ['retry', undefined, undefined],
+      ['rate limit open', 2000, undefined],
+    ]);
+  });
+});
+
 describe('otelHooks: the key', () => {
   it('is in no attribute, event or status of any span, in any encoding', async () => {
     server.use(

@@ -109,6 +109,11 @@ interface FaultCase {
   /** The client's `timeoutMs` (default TIMEOUT_MS). */
   timeoutMs?: number;
   /**
+   * `false`: a 429 storm meets the call's own retry rules, with the rate gate off. With the gate (the default) a
+   * 429 is retried through it until the call's deadline: rate-gate.test.ts.
+   */
+  rateLimit?: false;
+  /**
    * The fault happens after the status line and headers: the case only means something if `fetch` resolved
    * (the headers arrived) on every attempt, so that is checked too.
    */
@@ -217,6 +222,7 @@ const CASES: FaultCase[] = [
   },
   {
     name: '429 storm without Retry-After',
+    rateLimit: false,
     setup: (s) => s.otherwise(faults.rateLimited()),
     expected: always('RateLimitError', ATTEMPTS),
     bound: () => schedule(ATTEMPTS),
@@ -224,6 +230,7 @@ const CASES: FaultCase[] = [
   },
   {
     name: '429 storm with Retry-After: 1 (seconds)',
+    rateLimit: false,
     setup: (s) => s.otherwise(faults.rateLimited({ 'retry-after': '1' })),
     expected: always('RateLimitError', ATTEMPTS),
     bound: () => schedule(ATTEMPTS, ATTEMPT_MS, [1_000, 1_000]),
@@ -234,6 +241,7 @@ const CASES: FaultCase[] = [
   },
   {
     name: '429 storm with Retry-After as an HTTP date 2 s ahead',
+    rateLimit: false,
     setup: (s) => s.otherwise(() => faults.rateLimited({ 'retry-after': new Date(Date.now() + 2_000).toUTCString() })),
     expected: always('RateLimitError', ATTEMPTS),
     bound: () => schedule(ATTEMPTS, ATTEMPT_MS, [2_000, 2_000]),
@@ -283,6 +291,7 @@ const CASES: FaultCase[] = [
   ...['soon', 'Infinity', '1e3'].map(
     (value): FaultCase => ({
       name: `429 storm with an unreadable Retry-After: ${value}`,
+      rateLimit: false,
       setup: (s) => s.otherwise(faults.rateLimited({ 'retry-after': value })),
       expected: always('RateLimitError', [1, ATTEMPTS]),
       bound: () => schedule(ATTEMPTS),
@@ -290,6 +299,7 @@ const CASES: FaultCase[] = [
   ),
   {
     name: '429 storm with RateLimit-Reset: 50 (past the call deadline) and no Retry-After',
+    rateLimit: false,
     setup: (s) => s.otherwise(faults.rateLimited({ 'ratelimit-reset': '50' })),
     expected: always('RateLimitError', [1, ATTEMPTS]),
     bound: () => schedule(ATTEMPTS),
@@ -341,6 +351,7 @@ async function run(c: FaultCase, method: Method): Promise<Outcome & { bound: num
     apiPrefix: '/v1',
     timeoutMs: c.timeoutMs ?? TIMEOUT_MS,
     maxRetries: MAX_RETRIES,
+    rateLimit: c.rateLimit,
     logger,
     logLevel: 'debug',
     fetch: async (input, init) => {

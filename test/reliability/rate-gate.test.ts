@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
+import { now } from '../../src/core/timing.js';
 import { Client } from '../../src/index.js';
 import { gc } from './gc.js';
 import { startRateLimitServer } from './rate-limit-server.js';
@@ -81,8 +82,8 @@ describe('memory', () => {
       const perWaiting = (process.memoryUsage().heapUsed - start) / calls;
       for (const controller of controllers) controller.abort();
       await Promise.all(aborted);
-      const passed = Array.from({ length: calls }, () => gate.wait({ deadline: Infinity }).then(() => gate.report(head, '')));
-      gate.report(head, '');
+      const passed = Array.from({ length: calls }, () => gate.wait({ deadline: Infinity }).then(() => gate.report(head, now(), '')));
+      gate.report(head, now(), '');
       await Promise.all(passed);
       expect(gate.pass()).toBe(true);
       return perWaiting;
