@@ -96,8 +96,9 @@ export default [
   // These gates stop growth; getting back under 20 is open work (bench/README.md). The rate gate (the fleet issue)
   // took them to 31.3 and 34.4; issue 34's lazy schemas and Node-only seams brought them to 30.65 and 33.2, still
   // over its budget of 24 KiB (24.6 kB) for a one-call app with new Client().
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '30.7 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '33.3 kB' }),
+  // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.29.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '32.7 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '35.3 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -116,11 +117,11 @@ export default [
     limit: '3.75 kB',
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
-  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met: see bench/README.md.
+  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version).
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '25.9 kB',
+    limit: '26.5 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
