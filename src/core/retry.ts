@@ -107,7 +107,10 @@ export interface RetryOptions {
   baseDelayMs?: number | undefined;
   /** The largest backoff step. Default 8 000. */
   maxDelayMs?: number | undefined;
-  /** The longest `Retry-After` slept on; a longer one ends the call with its error. Default 60 000. */
+  /**
+   * The longest `Retry-After` slept on; a longer one ends the call with its error. Also the longest the rate
+   * gate holds sends on anyone's word (a `Retry-After`, a reset, a shared store's slot or close). Default 60 000.
+   */
   maxRetryAfterMs?: number | undefined;
   /**
    * Asked after each failed attempt that `maxRetries` and the deadline leave room for: `true` retries, `false`
