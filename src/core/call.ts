@@ -251,10 +251,10 @@ export class Call<T> {
       case 'abort':
         return abortedBy(`${method} ${shownUrl}`, failure.cause);
       case 'deadline': {
-        const waited = failure.gateMs === undefined ? '' : `waited ${failure.gateMs} ms at the client's rate gate`;
-        // The service's own refusal, as received: only how long the call then waited is added.
-        if (failure.refusal) return this.statusError(request, failure.refusal as Received, `; then ${waited}, until the call's deadline`);
-        return this.pastDeadline(`${method} ${shownUrl}`, waited && `; it ${waited}`);
+        const waited = failure.gateMs === undefined ? '' : `; it waited ${failure.gateMs} ms at the client's rate gate`;
+        // The service's own refusal, as received: only how long the call waited at the gate is added.
+        if (failure.refusal) return this.statusError(request, failure.refusal as Received, `${waited}, until the call's deadline`);
+        return this.pastDeadline(`${method} ${shownUrl}`, waited);
       }
       case 'should-retry':
         return new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {

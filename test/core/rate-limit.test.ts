@@ -83,7 +83,7 @@ describe('time at the gate', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ status: 429, requestId: 'req_9', retryAfterMs: 2_000, body: { message: 'slow down' } });
     expect(error.message).toBe(
-      "429 slow down; then waited 5000 ms at the client's rate gate, until the call's deadline (GET /v1/workflows/wf_1, request id req_9)",
+      "429 slow down; it waited 5000 ms at the client's rate gate, until the call's deadline (GET /v1/workflows/wf_1, request id req_9)",
     );
   });
 
