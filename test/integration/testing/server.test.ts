@@ -159,6 +159,15 @@ describe('methods the service does not serve', () => {
     },
   );
 
+  test("headers past Node's limit are a 431 with x-request-id, then the connection closes", async () => {
+    const mock = await server();
+    const { text, closed } = await exchange(mock.port, `GET /v1/workflows HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+
+    expect(text).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+    expect(closed).toBe(true);
+  });
+
   test('a request Node cannot parse after one it answers: the answer first, then a 400 with x-request-id', async () => {
     const mock = await server();
     const raw = `GET /v1/workflows HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\n\r\nGET /v1/workflows HTTP/1.1\r\nHost x\r\n\r\n`;
