@@ -2,7 +2,8 @@
  * The API key of one call, and the one rule every key passes whatever its source. A key function may hang, throw
  * or reject: it runs bounded by the call's time and signal, and whatever it does ends in the SDK's own errors.
  */
-import { ApiKeyError, TimeoutError, abortedBy } from './errors.js';
+import { ApiKeyError, TimeoutError } from './errors.js';
+import { abortedBy } from './failures.js';
 import type { ApiKeySource } from './options.js';
 import { now, runPhase } from './timing.js';
 import { safeCause, thrownName, usableSecrets } from './redact.js';

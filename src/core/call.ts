@@ -4,16 +4,8 @@
  */
 import { resolveKey } from './api-key.js';
 import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
-import {
-  ApiError,
-  ConnectionError,
-  ResponseValidationError,
-  TimeoutError,
-  ValidationError,
-  WfaError,
-  abortedBy,
-  pastDeadline,
-} from './errors.js';
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
+import { abortedBy, pastDeadline } from './failures.js';
 import { messageFromBody, pathOf } from './api-error.js';
 import { queryString } from './query.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';

@@ -4,7 +4,8 @@
  * network error.
  */
 import { Call, type Outgoing, type Received } from './call.js';
-import { WfaError, abortedBy } from './errors.js';
+import { WfaError } from './errors.js';
+import { abortedBy } from './failures.js';
 import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';
 import type { CoreResponse } from './request.js';
 import { type AbortSource, now, runPhase } from './timing.js';

@@ -107,9 +107,17 @@ function send(call: Send): Promise<TransportResponse> {
     req.once('response', (res) => {
       if (res.statusCode === 101) return switched(res.socket);
       responded = true;
+      // fetch refuses a status outside 100–999 as a broken response; Node reads it, `000` as status 0 too.
+      const status = res.statusCode ?? 0;
+      if (status < 100) {
+        res.destroy();
+        done();
+        const line = `HTTP/${res.httpVersion} ${String(status).padStart(3, '0')}`;
+        return reject(new TypeError(`Bad status line "${line}": a status is 100 to 999`));
+      }
       res.once('close', done);
       const headers = headersOf(res.rawHeaders);
-      resolve({ status: res.statusCode ?? 0, headers, body: bodyOf(res, request, headers, builtins) });
+      resolve({ status, headers, body: bodyOf(res, request, headers, builtins) });
     });
     const write = (): void => {
       if (req.destroyed) return;

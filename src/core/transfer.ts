@@ -5,7 +5,8 @@
  */
 import { hideUrl, hostError, isNetworkError, requestArtifact } from './artifact-request.js';
 import type { DownloadOptions } from './download-options.js';
-import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, abortedBy, pastDeadline } from './errors.js';
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
+import { abortedBy, pastDeadline } from './failures.js';
 import { observe, type LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';

@@ -4,7 +4,8 @@
  * `node:fs` comes from `process.getBuiltinModule` when called, so neither browser bundles nor Workers see it.
  */
 import type { Transfer } from './transfer.js';
-import { noFileSystem, ValidationError, WfaError } from './errors.js';
+import { ValidationError, WfaError } from './errors.js';
+import { noFileSystem } from './failures.js';
 
 /** What `builds.downloadToFile` resolves with. */
 export interface DownloadedFile {

@@ -1,6 +1,7 @@
 /** From what `builds.download` and `downloadToFile` are given (a build, its id, a workflow) to a started transfer. */
 import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
-import { BuildFailedError, noFileSystem, TimeoutError, ValidationError, WfaError, pastDeadline } from '../core/errors.js';
+import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
+import { noFileSystem, pastDeadline } from '../core/failures.js';
 import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
 import { hasCredentials } from '../core/url.js';

@@ -2,7 +2,8 @@
  * `Page`: one page of a list, and the walk from it to the pages after. A walk also stops on a page number or
  * content already read, so no server bug makes a loop repeat.
  */
-import { type AbortError, WfaError, abortedBy } from '../core/errors.js';
+import { type AbortError, WfaError } from '../core/errors.js';
+import { abortedBy } from '../core/failures.js';
 import type { ResponseDetails } from '../core/options.js';
 import type { PageInfo } from '../service/envelope.js';
 

@@ -8,10 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MockNetworkError } from './faults.js';
-import { createRandom, randomSeed, requestId, type Random } from './random.js';
+import { createRandom, randomSeed, type Random } from './random.js';
 import { createMockService } from './service.js';
 import type { MockService, MockServiceOptions } from './types.js';
 import { discardRest, readBody } from './server-body.js';
+import { plainError, refuseConnect, refuseUnparsed, UNSERVED_METHODS } from './server-refusals.js';
 
 /**
  * Options of {@link startMockServer}: where to listen, plus the service's options (or a service).
@@ -117,16 +118,6 @@ async function streamResponse(res: ServerResponse, response: Response, body: Rea
   }
 }
 
-// Methods Fetch refuses to carry, so the service never sees them: TRACE and TRACK would echo the request.
-const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-/** An answer the server gives itself, for what never reaches the service: still the service's error shape. */
-function plainError(ids: Random, message: string, code: string) {
-  const body = JSON.stringify({ error: { message, code } });
-  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
-  return { body, headers };
-}
-
 function writePlainError(res: ServerResponse, ids: Random, status: number, message: string, code = 'bad_request'): void {
   if (res.headersSent) {
     res.destroy();
@@ -135,14 +126,6 @@ function writePlainError(res: ServerResponse, ids: Random, status: number, messa
   const { body, headers } = plainError(ids, message, code);
   res.writeHead(status, headers);
   res.end(body);
-}
-
-/** `CONNECT` never reaches a request handler in Node: it is answered on the socket, which then closes. */
-function refuseConnect(socket: Duplex, ids: Random): void {
-  const { body, headers } = plainError(ids, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed');
-  const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.on('error', () => undefined);
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.join('')}\r\n${body}`);
 }
 
 async function respond(service: MockService, req: IncomingMessage, res: ServerResponse, fallbackHost: string, ids: Random) {
@@ -198,10 +181,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let fallbackHost = host;
   // Ids for the answers the server gives itself; the service's own come from its seeded stream.
   const ids = createRandom(randomSeed());
+  // Each connection's latest response: a request Node cannot parse is answered after it.
+  const latest = new WeakMap<Duplex, ServerResponse>();
   const server = createServer((req, res) => {
+    latest.set(req.socket, res);
     void respond(service, req, res, fallbackHost, ids);
   });
   server.on('connect', (_req, socket) => refuseConnect(socket, ids));
+  server.on('clientError', (error, socket) => refuseUnparsed(error, socket, ids, latest.get(socket)));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

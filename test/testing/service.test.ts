@@ -1108,7 +1108,7 @@ describe('isolation and reset', () => {
 
 describe('the service code', () => {
   // The service and everything it imports also run in browsers through msw.
-  const NODE_ONLY = new Set(['server.ts', 'server-body.ts']);
+  const NODE_ONLY = new Set(['server.ts', 'server-body.ts', 'server-refusals.ts']);
   const dir = new URL('../../src/testing/', import.meta.url);
   const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && !NODE_ONLY.has(name) && name !== 'index.ts');
 

@@ -134,6 +134,49 @@ describe('methods the service does not serve', () => {
     expect(text).toContain('"code":"method_not_allowed"');
     expect(closed).toBe(true);
   });
+
+  test('TRACK, which Node cannot parse, is a 405 with x-request-id, then the connection closes', async () => {
+    const mock = await server();
+    const { text, closed } = await exchange(mock.port, `TRACK /v1/workflows HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\n\r\n`);
+
+    expect(text).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+    expect(text).toContain('"code":"method_not_allowed"');
+    expect(text).not.toContain(mock.apiKey);
+    expect(closed).toBe(true);
+  });
+
+  test.each(['BREW', 'get'])(
+    '%s, a method no one defines (names are case-sensitive), is a 501 with x-request-id, then the connection closes',
+    async (method) => {
+      const mock = await server();
+      const { text, closed } = await exchange(mock.port, `${method} /v1/workflows HTTP/1.1\r\nHost: x\r\n\r\n`);
+
+      expect(text).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
+      expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+      expect(text).toContain('"code":"not_implemented"');
+      expect(closed).toBe(true);
+    },
+  );
+
+  test("headers past Node's limit are a 431 with x-request-id, then the connection closes", async () => {
+    const mock = await server();
+    const { text, closed } = await exchange(mock.port, `GET /v1/workflows HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+
+    expect(text).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+    expect(closed).toBe(true);
+  });
+
+  test('a request Node cannot parse after one it answers: the answer first, then a 400 with x-request-id', async () => {
+    const mock = await server();
+    const raw = `GET /v1/workflows HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\n\r\nGET /v1/workflows HTTP/1.1\r\nHost x\r\n\r\n`;
+    const { text, closed } = await exchange(mock.port, raw);
+
+    expect(text.match(/HTTP\/1\.1 \d{3} /g)).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 400 ']);
+    expect(text.split('HTTP/1.1 400')[1]).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+    expect(closed).toBe(true);
+  });
 });
 
 describe('webhook deliveries over the wire', () => {

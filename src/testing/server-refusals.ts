@@ -1,0 +1,60 @@
+/**
+ * What the HTTP server answers itself, for requests that never reach the service: still the service's error
+ * shape, with an `x-request-id`. Some Node never hands to a request handler (CONNECT, a method or line its
+ * parser refuses); those are written on the socket, which then closes.
+ */
+
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { requestId, type Random } from './random.js';
+
+/** Methods Fetch refuses to carry, so the service never sees them: TRACE and TRACK would echo the request. */
+export const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** The body and headers of an answer the server gives itself. */
+export function plainError(ids: Random, message: string, code: string) {
+  const body = JSON.stringify({ error: { message, code } });
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
+  return { body, headers };
+}
+
+/** Writes an answer on a socket Node has given up parsing, then closes it. */
+function answerOnSocket(socket: Duplex, ids: Random, status: number, message: string, code: string): void {
+  const { body, headers } = plainError(ids, message, code);
+  const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.on('error', () => undefined);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);
+}
+
+/** `CONNECT` never reaches a request handler in Node: it is answered on the socket, which then closes. */
+export function refuseConnect(socket: Duplex, ids: Random): void {
+  answerOnSocket(socket, ids, 405, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed');
+}
+
+/**
+ * A request Node's parser refused (Node's `clientError`). Method names are case-sensitive, so `get` is as
+ * unknown as `BREW`: a 501, as RFC 9110 asks; TRACK (Node knows no such method) a 405, as TRACE is.
+ * `after` is the socket's last unfinished response, which must go out first.
+ */
+export function refuseUnparsed(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex,
+  ids: Random,
+  after?: ServerResponse,
+): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  if (after && !after.writableFinished) return void after.once('close', () => refuseUnparsed(error, socket, ids));
+  const [status, message, code] = refusalOf(error);
+  answerOnSocket(socket, ids, status, message, code);
+}
+
+function refusalOf(error: Error & { code?: string; rawPacket?: Buffer }): [status: number, message: string, code: string] {
+  if (error.code === 'HPE_INVALID_METHOD') {
+    const method = /^[^ ]*/.exec(error.rawPacket?.toString('latin1') ?? '')?.[0] ?? '';
+    if (UNSERVED_METHODS.has(method)) return [405, `${method} is not allowed`, 'method_not_allowed'];
+    return [501, 'Unknown method (method names are case-sensitive)', 'not_implemented'];
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request headers too large', 'headers_too_large'];
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request timed out', 'request_timeout'];
+  return [400, 'Malformed request', 'bad_request'];
+}
