@@ -556,6 +556,7 @@ describe("a credential field's value: hidden in its field, in every copy elsewhe
     ['copied in a truncated JSON', `{"error":"token ${TOK} expired","token":"${TOK}","na`],
     ['a form field after a comma', `error=bad,token=${TOK}`],
     ['a form field in parentheses', `bad (token=${TOK})`],
+    ['a bracketed form field', `error=bad&credentials[token]=${TOK}`],
     ['a query in a JSON message', JSON.stringify({ error: `GET /x?access_token=${TOK}&a=1 failed` })],
     ['name: value lines', `error: bad\ntoken: ${TOK}`],
     ['name:value without spaces', `error:bad token:${TOK}`],
