@@ -17,11 +17,11 @@ const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
  * log line): the name after no letter, digit or `_`, quoted or not, or in brackets (`client[secret]`); `:`, `=` or
  * `=>`; then `Bearer `/`Basic ` maybe, and a quoted string (its closing quote cut off too) or what comes before a
- * space or one of `&,;)<>]}"'`.
+ * space or one of `&,;)<>}"'` (not `]`: the value may be `[redacted]` already, and redacting twice must change nothing).
  * Groups: 1 all before the value, 3 its quote, 4 or 5 the value. One pass, no recursion, whatever the depth.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `((?<!\\w)(["']?)(?:${CREDENTIAL_NAME})\\2\\]?\\s*(?::|=>?)\\s*(?:(?:bearer|basic)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([^\\s&,;)<>\\]}"']*))`,
+  `((?<!\\w)(["']?)(?:${CREDENTIAL_NAME})\\2\\]?\\s*(?::|=>?)\\s*(?:(?:bearer|basic)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([^\\s&,;)<>}"']*))`,
   'gi',
 );
 /** Values of credential fields shorter than this are not hidden elsewhere too: they would mangle ordinary words. */
