@@ -159,16 +159,21 @@ describe('wfa login', () => {
     const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
     const byOption = await run(['integrations', 'delete', 'int_nope', '--api-prefix', '/v1'], { env: ENV });
     const byEnv = await run(['integrations', 'delete', 'int_nope'], { env: { ...ENV, WFA_API_PREFIX: '/v1' } });
-    const gateway = await run(['workflows', 'list', '--api-prefix', 'v1'], { env: ENV });
 
     expect([byOption.code, byEnv.code]).toEqual([ExitCode.RequestFailed, ExitCode.RequestFailed]);
     expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
       'DELETE /v1/integrations/int_nope',
       'DELETE /v1/integrations/int_nope',
     ]);
-    // A prefix the SDK refuses is a usage error naming the option, before any request.
-    expect(gateway.code).toBe(ExitCode.Usage);
-    expect(gateway.stderr).toMatch(/apiPrefix/);
+  });
+
+  test('an empty WFA_API_PREFIX is unset, as an empty WFA_BASE_URL is: the prefix is detected', async () => {
+    service.useMock({ prefixes: ['/v1'] });
+
+    const result = await run(['workflows', 'list'], { env: { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY, WFA_API_PREFIX: '' } });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(service.requests.map(({ path }) => path)).toEqual(['/api/v1/workflows', '/v1/workflows']);
   });
 
   test('the saved key is never sent to another base URL', async () => {
