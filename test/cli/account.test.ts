@@ -317,6 +317,16 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
 
+  test('save reads a key from a CRLF file: its final CRLF is removed as a final LF is', async () => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${PLATFORM_KEY}\r\n`);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((service.single().body as { api_key: string }).api_key).toBe(PLATFORM_KEY);
+  });
+
   test('save asks for the key on a terminal with no echo', async () => {
     service.useMock();
     const terminal = new FakeTerminal();
@@ -348,6 +358,7 @@ describe('wfa integrations', () => {
     ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
     ['a NUL', `${PLATFORM_KEY.slice(0, 8)}\u0000${PLATFORM_KEY.slice(8)}`],
     ['a carriage return inside', `${PLATFORM_KEY.slice(0, 8)}\r${PLATFORM_KEY.slice(8)}`],
+    ['a second line of a CRLF file', `${PLATFORM_KEY}\r\nsecond`],
   ])('save refuses a piped key with %s, sending nothing and quoting nothing', async (_, key) => {
     service.useMock();
     const stdin = new PassThrough();
