@@ -96,9 +96,10 @@ export default [
   // These gates stop growth; getting back under 20 is open work (bench/README.md). The rate gate (the fleet issue)
   // took them to 31.3 and 34.4; issue 34's lazy schemas and Node-only seams brought them to 30.65 and 33.2, still
   // over its budget of 24 KiB (24.6 kB) for a one-call app with new Client().
-  // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.31.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '32.7 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '35.4 kB' }),
+  // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.31; the
+  // fourth attack's secrets (any percent-encoding of the key, a credential's value wherever repeated) 0.49 more.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.2 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '35.9 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -117,11 +118,11 @@ export default [
     limit: '3.75 kB',
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
-  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version).
+  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets).
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '26.5 kB',
+    limit: '27 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',

@@ -23,7 +23,11 @@ export function parseCommand<const O extends OptionsConfig>(args: readonly strin
   } catch (error) {
     // parseArgs' messages are good ("Unknown option '--x'"); its hint about '--' is not useful here, and wfa's
     // own messages start in lower case ("unknown command 'x'").
-    const text = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    // Its message for a value that looks like an option (`--file --`) has line breaks: one line here.
+    const text =
+      error instanceof Error
+        ? error.message.replace(/\. To specify a positional argument.*$/s, '').replace(/\s*\n\s*/g, ' ')
+        : String(error);
     const named = text.replace(/^(Unknown option ')([^']*)'/, (_, head: string, option: string) => {
       const quoted = optionName(option);
       const nearest = nearestOption(quoted, Object.keys(options));

@@ -3,9 +3,9 @@
  * `WFA_API_PREFIX`, else the login `wfa login` saved (its key and prefix only for the service that issued it).
  * The key is never printed.
  */
-import type { Client } from '../index.js';
+import type { Client, ClientOptions } from '../index.js';
 import type { Context } from './context.js';
-import { ConfigError } from './errors.js';
+import { asUsageError, ConfigError, UsageError } from './errors.js';
 import { readStoredLogin, sameService } from './stored-login.js';
 
 /** The options of every command that calls the service. */
@@ -50,7 +50,7 @@ const HOW_TO_TRY =
 export async function resolveConnection(values: ConnectionValues, env: Context['env']): Promise<Connection> {
   let apiKey = (values['api-key'] ?? env['WFA_API_KEY'])?.trim() || undefined;
   let baseUrl = (values['base-url'] ?? env['WFA_BASE_URL'])?.trim() || undefined;
-  let apiPrefix = values['api-prefix'] ?? env['WFA_API_PREFIX'];
+  let apiPrefix = apiPrefixOption(values, env);
   let elsewhere: string | undefined;
   if (!apiKey) {
     const stored = await readStoredLogin(env);
@@ -75,10 +75,38 @@ export async function resolveConnection(values: ConnectionValues, env: Context['
   return { apiKey, baseUrl, apiPrefix };
 }
 
+/**
+ * `--api-prefix`, else `WFA_API_PREFIX`; an empty variable (`WFA_API_PREFIX= wfa …`) is unset, as for the other
+ * variables. An empty `--api-prefix ''` is refused: no prefix at all is `--api-prefix /`.
+ */
+export function apiPrefixOption(values: ConnectionValues, env: Context['env']): string | undefined {
+  const given = values['api-prefix'];
+  if (given?.trim() === '') throw new UsageError('--api-prefix is empty: pass /api/v1, /v1, a path such as /wfa/v1, / for none, or auto');
+  return given ?? (env['WFA_API_PREFIX']?.trim() || undefined);
+}
+
+// The client options the connection flags set, by the name the SDK's errors give them.
+const FLAG_OF: Readonly<Record<string, string>> = {
+  baseUrl: '--base-url (or WFA_BASE_URL)',
+  apiPrefix: '--api-prefix (or WFA_API_PREFIX)',
+};
+
+/**
+ * `new Client(options)`. A connection option the SDK refuses (a malformed base URL or prefix) is a usage error
+ * naming the flag and variable, not the SDK's option; the value is not quoted (a base URL may hold a password).
+ */
+export async function newClient(options: ClientOptions): Promise<Client> {
+  // Loaded here, on first use, so that `--help` and usage errors answer without loading the HTTP client.
+  const { Client } = await import('../index.js');
+  try {
+    return new Client(options);
+  } catch (error) {
+    throw asUsageError(error, (field) => (Object.hasOwn(FLAG_OF, field) ? FLAG_OF[field] : undefined));
+  }
+}
+
 /** A client for the connection the options and environment give. */
 export async function createClient(values: ConnectionValues, context: Pick<Context, 'env'>): Promise<Client> {
   const { apiKey, baseUrl, apiPrefix } = await resolveConnection(values, context.env);
-  // Loaded here, on first use, so that `--help` and usage errors answer without loading the HTTP client.
-  const { Client } = await import('../index.js');
-  return new Client({ apiKey, baseUrl, apiPrefix });
+  return newClient({ apiKey, baseUrl, apiPrefix });
 }

@@ -7,7 +7,7 @@ import { ApiError, AbortError } from '../core/errors.js';
 import { redact, usableSecrets } from '../core/redact.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues, resolveConnection } from './config.js';
+import { apiPrefixOption, CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues, newClient, resolveConnection } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
@@ -77,7 +77,7 @@ async function connection(values: ConnectionValues, context: Context) {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const baseUrl = (values['base-url'] ?? context.env['WFA_BASE_URL'])?.trim() || (await readStoredLogin(context.env))?.baseUrl;
-    const apiPrefix = values['api-prefix'] ?? context.env['WFA_API_PREFIX'];
+    const apiPrefix = apiPrefixOption(values, context.env);
     return { baseUrl, apiKey: undefined, apiPrefix, source: 'none', problem: error.message };
   }
 }
@@ -93,11 +93,10 @@ export const doctor: Command = {
     const found = await connection(values, context);
     if (!found.baseUrl) throw new ConfigError(found.problem ?? 'No base URL: pass --base-url <url> or set WFA_BASE_URL.');
     const baseUrl = found.baseUrl;
-    const { Client } = await import('../index.js');
     const prefixes = found.apiPrefix !== undefined && found.apiPrefix !== 'auto' ? [found.apiPrefix] : KNOWN_PREFIXES;
     const probes: Probe[] = [];
-    const clientFor = (apiKey: string, prefix: string) => new Client({ baseUrl, apiKey, apiPrefix: prefix, ...REQUEST_OPTIONS });
-    for (const prefix of prefixes) probes.push(await probe(clientFor(found.apiKey ?? NO_KEY, prefix), prefix, context.signal));
+    const clientFor = (apiKey: string, prefix: string) => newClient({ baseUrl, apiKey, apiPrefix: prefix, ...REQUEST_OPTIONS });
+    for (const prefix of prefixes) probes.push(await probe(await clientFor(found.apiKey ?? NO_KEY, prefix), prefix, context.signal));
 
     const checks: Check[] = [];
     const report: Record<string, unknown> = { baseUrl };
@@ -137,7 +136,7 @@ export const doctor: Command = {
         checks.push(key);
         report['keyAccepted'] = key.level === 'ok';
         if (key.level === 'ok' && found.apiKey) {
-          const result = await envelopeChecks(clientFor(found.apiKey, chosen.prefix), chosen.body, context.signal);
+          const result = await envelopeChecks(await clientFor(found.apiKey, chosen.prefix), chosen.body, context.signal);
           checks.push(...result.checks);
           report['envelope'] = result.envelope;
         }

@@ -26,6 +26,18 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A {@link ValidationError} the SDK raised about values the command line gave, as a usage error naming them:
+ * `optionOf` names the option of an issue's field (`--status`), or returns `undefined` when the field is not
+ * the command line's; then the error is returned as it was.
+ */
+export function asUsageError(error: unknown, optionOf: (field: string) => string | undefined): unknown {
+  if (!ValidationError.is(error)) return error;
+  const named = error.issues.map((issue) => ({ option: optionOf(String(issue.path[0] ?? '')), message: issue.message }));
+  if (named.length === 0 || named.some(({ option }) => option === undefined)) return error;
+  return new UsageError(named.map(({ option, message }) => `${option} ${message}`).join('; '));
+}
+
 /** The environment is not set up: no API key or base URL, an unreadable file, a port in use. */
 export class ConfigError extends Error {
   constructor(message: string) {

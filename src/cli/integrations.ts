@@ -63,7 +63,7 @@ Examples:
     const client = await createClient(values, context);
     const key = await readKey(context, platform);
     if (!key) throw new UsageError('the key is empty', SAVE_USAGE);
-    // A stray escape or NUL (a paste, a file with CRLF lines) would be saved as part of the key and fail later.
+    // A stray escape, NUL or second line (a paste, a file of several lines) would be saved as part of the key and fail later.
     const control = [...key].findIndex((char) => /\p{Cc}/u.test(char));
     if (control >= 0) {
       throw new UsageError(

@@ -5,6 +5,7 @@
 import type { Client } from '../index.js';
 import { parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
+import { apiPrefixOption, newClient } from './config.js';
 import type { Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
@@ -92,16 +93,14 @@ export const login: Command = {
     if (!baseUrl)
       throw new ConfigError('No base URL: pass --base-url <url> or set WFA_BASE_URL (for example https://automation.example.com).');
     if (!configFile(context.env)) throw new ConfigError('Nowhere to save the key: set HOME or XDG_CONFIG_HOME');
+    // Before the password is asked: a malformed --base-url or --api-prefix is said first.
+    const given = apiPrefixOption(values, context.env);
+    const client = await newClient({ baseUrl, apiKey: undefined, apiPrefix: given });
     const { email, password } = await credentials(values, context);
-    const { Client } = await import('../index.js');
-    const given = values['api-prefix'] ?? context.env['WFA_API_PREFIX'];
-    const { apiKey } = await new Client({ baseUrl, apiKey: undefined, apiPrefix: given }).auth.issueKey(
-      { email, password },
-      { signal: context.signal },
-    );
+    const { apiKey } = await client.auth.issueKey({ email, password }, { signal: context.signal });
     // A prefix given is saved as given; only `auto` needs the call that finds it.
     const apiPrefix =
-      given !== undefined && given !== 'auto' ? given : await confirmedPrefix(new Client({ baseUrl, apiKey }), context.signal);
+      given !== undefined && given !== 'auto' ? given : await confirmedPrefix(await newClient({ baseUrl, apiKey }), context.signal);
     const path = await saveLogin(context.env, { baseUrl, apiKey, email, ...(apiPrefix === undefined ? {} : { apiPrefix }) });
     context.stderr.write(`Logged in to ${baseUrl} as ${email}. The API key is saved in ${path} (readable only by you).\n`);
     context.stdout.write(`${path}\n`);

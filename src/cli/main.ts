@@ -6,7 +6,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { splitCommand } from './args.js';
 import { builds } from './builds.js';
 import { runCommand, showHelp, unknownCommand, type Command } from './command.js';
-import { CONNECTION_VALUE_OPTIONS } from './config.js';
+import { CONNECTION_HELP, CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { exitCodeFor, formatError, UsageError } from './errors.js';
 import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
@@ -50,8 +50,8 @@ ${COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}
 Options:
   -h, --help          show help (also after any command: wfa workflows list --help)
   -V, --version       print the version
-  --base-url <url>    the service address (default: $WFA_BASE_URL)
-  --api-key <key>     your API key (default: $WFA_API_KEY, else the key wfa login saved)
+
+${CONNECTION_HELP}
 
 Exit codes:
 ${EXIT_CODES_HELP}

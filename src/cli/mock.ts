@@ -88,16 +88,6 @@ function readOptions(values: Values): { port: number; host: string; options: Moc
   return { port, host: text('host') ?? '127.0.0.1', options };
 }
 
-// Every usage error of this command ends with its usage line, whichever helper found it.
-function withUsageLine<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof UsageError && error.usage === undefined) throw new UsageError(error.message, USAGE);
-    throw error;
-  }
-}
-
 function stopped(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
@@ -120,7 +110,7 @@ async function listen(testing: Testing, service: MockService, port: number, host
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-      throw new ConfigError(`Cannot listen on ${host}: no such address on this machine`);
+      throw new UsageError(`--host: cannot listen on ${host}: no such address on this machine`);
     throw error;
   }
 }
@@ -189,7 +179,7 @@ export const mock: Command = {
     );
     if (values.help) return showHelp(context, HELP);
     expectPositionals(positionals, [], USAGE);
-    const { port, host, options } = withUsageLine(() => readOptions(values));
+    const { port, host, options } = readOptions(values);
     const log = values.quiet ? undefined : context.stderr;
     // Loaded on use, so that `--help` and usage errors respond without loading the mock service.
     const testing = await import('../testing/index.js');

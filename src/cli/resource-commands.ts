@@ -8,6 +8,7 @@ import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson } from './context.js';
+import { asUsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { listHelp, listOptions, listParams, printList } from './list.js';
 import { methodOf } from './method-of.js';
@@ -45,8 +46,13 @@ ${CONNECTION_HELP}`,
       expectPositionals(positionals, [], usage);
       const params = listParams(values, filters);
       const client = await createClient(values, context);
-      const pages = methodOf(client, name)(params, { signal: context.signal }) as PagePromise<unknown>;
-      await printList(pages, { all: values.all, context, show });
+      try {
+        const pages = methodOf(client, name)(params, { signal: context.signal }) as PagePromise<unknown>;
+        await printList(pages, { all: values.all, context, show });
+      } catch (error) {
+        // A filter the SDK refuses before sending (`--status ''`) is the command line's mistake.
+        throw asUsageError(error, (field) => (filters.includes(field) ? `--${field}` : undefined));
+      }
       return ExitCode.Ok;
     },
   };

@@ -2,11 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Workflow, WorkflowCreateParams } from '../index.js';
+import { ValidationError } from '../core/errors.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { createGroup, showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
-import { ConfigError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { readPiped } from './input.js';
 import { printable } from './printable.js';
@@ -19,8 +20,9 @@ const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 const MAX_PIPED_WORKFLOW = 16 * 1024 * 1024;
 
 /**
- * Reads the workflow definition from a file, or stdin for `-`. Only JSON syntax is checked here (a UTF-8 BOM
- * before it, as some editors write, is skipped): the SDK checks the fields and names each one that is wrong.
+ * Reads the workflow definition from a file, or stdin for `-`, and checks it as `workflows.create` would, so
+ * that a file that is not JSON or not a workflow is a usage error naming `--file` and each field, before any
+ * request. A UTF-8 BOM before the JSON, as some editors write, is skipped.
  */
 async function readWorkflowFile(file: string, context: Context): Promise<WorkflowCreateParams> {
   const name = file === '-' ? 'stdin' : file;
@@ -30,16 +32,26 @@ async function readWorkflowFile(file: string, context: Context): Promise<Workflo
     try {
       text = await readFile(resolve(context.cwd, file), 'utf8');
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      throw new ConfigError(`Cannot read ${file}: ${reason}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+      throw new UsageError(`--file: cannot read ${JSON.stringify(file)}: ${reason}`);
     }
   }
+  let value: unknown;
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as WorkflowCreateParams;
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     // Only where: V8's message may quote the file, and a workflow's config can hold a token.
     const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec((error as Error).message)?.[0];
-    throw new UsageError(`${name} is not valid JSON${where ? ` (${where})` : ''}`);
+    throw new UsageError(`--file: ${name} is not valid JSON${where ? ` (${where})` : ''}`);
+  }
+  const { parseWorkflowCreateParams } = await import('../index.js');
+  try {
+    return parseWorkflowCreateParams(value);
+  } catch (error) {
+    // The SDK's message names each field that is wrong, and quotes no value.
+    if (ValidationError.is(error)) throw new UsageError(`--file: ${name}: ${error.message}`);
+    throw error;
   }
 }
 

@@ -3,20 +3,31 @@
  * bodies and messages, log lines. The service may echo what it was sent, so an error body is not safe as is.
  */
 
+import { literalPattern, type PercentPatterns, percentPatterns } from './percent-pattern.js';
+
 export const REDACTED = '[redacted]';
 
-/** Field names whose string values are credentials: `api_key`, `apiKey`, `password`, `access_token`, `client_secret`. */
-const CREDENTIAL_NAME = 'api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token';
+/**
+ * Field names whose string values are credentials: `api_key`, `apiKey`, `password`, `access_token`,
+ * `client_secret`, `authorization`.
+ */
+const CREDENTIAL_NAME = 'api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token|authorization';
 const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
 /**
- * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form):
- * a quoted string (JSON's double quotes, or a Python repr's single ones), its closing quote cut off too, or a
- * form field's value. One pass, no recursion, whatever the depth.
+ * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
+ * log line): the name after no letter, digit or `_`, quoted or not, or in brackets (`client[secret]`); `:`, `=` or
+ * `=>`; then `Bearer `/`Basic ` maybe, and a quoted string (its closing quote cut off too) or what comes before a
+ * space or one of `&,;)<>}"'` (not `]`: the value may be `[redacted]` already, and redacting twice must change nothing).
+ * Groups: 1 all before the value, 3 its quote, 4 or 5 the value. One pass, no recursion, whatever the depth.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `((["'])(?:${CREDENTIAL_NAME})\\2\\s*:\\s*)(["'])(?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*\\3?|((?:^|[&?;\\s])(?:${CREDENTIAL_NAME})=)[^&\\s]*`,
+  `((?<!\\w)(["']?)(?:${CREDENTIAL_NAME})\\2\\]?\\s*(?::|=>?)\\s*(?:(?:bearer|basic)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([^\\s&,;)<>}"']*))`,
   'gi',
 );
+/** Values of credential fields shorter than this are not hidden elsewhere too: they would mangle ordinary words. */
+const MIN_COPY_LENGTH = 8;
+/** At most this many values (the longest) are hidden elsewhere, so that a hostile body cannot make one huge pattern. */
+const MAX_COPIES = 32;
 
 /** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
 const SIGNED_URL_FIELD = /^download[-_]?url$/i;
@@ -28,8 +39,23 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
   return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 }
 
-/** Each secret's forms, computed once: a client redacts with the same few secrets all its life. Bounded. */
-const FORMS = new Map<string, readonly string[]>();
+/** What a secret is searched for as: its forms as text, and its percent-encoded forms as patterns. */
+interface Search {
+  readonly forms: readonly string[];
+  readonly percent: PercentPatterns;
+}
+/** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
+const SEARCHES = new Map<string, Search>();
+
+function searchFor(secret: string): Search {
+  let search = SEARCHES.get(secret);
+  if (!search) {
+    if (SEARCHES.size >= 64) SEARCHES.clear();
+    search = { forms: formsOf(secret), percent: percentPatterns(secret) };
+    SEARCHES.set(secret, search);
+  }
+  return search;
+}
 
 /**
  * The characters JSON encoders write as `\uXXXX`, in either case of hex digits: Go's `<>&` (and U+2028, U+2029),
@@ -46,13 +72,6 @@ const HTML_QUOTES = [
   ['"', "'"],
 ] as const;
 
-/** What URL encoders keep, and how they write a space: encodeURIComponent, form encoding, RFC 3986 (Python, Go). */
-const URL_KEPT = [
-  [/[\w.!~*'()-]/, '%20'],
-  [/[\w.*-]/, '+'],
-  [/[\w.~-]/, '%20'],
-] as const;
-
 /** `secret` in JSON with the characters in `set` as `\uXXXX` (one per UTF-16 unit), the others as JSON.stringify writes them. */
 function jsonWith(secret: string, set: RegExp, digits: 'toLowerCase' | 'toUpperCase'): string {
   const unicode = (c: string) => Array.from(c, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')[digits]()}`).join('');
@@ -63,13 +82,13 @@ function jsonWith(secret: string, set: RegExp, digits: 'toLowerCase' | 'toUpperC
 const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
 /**
- * The forms a service may echo a secret in, longest first (so that a form inside another, or its padding, is not
- * left behind): as is, JSON-escaped, HTML-escaped; its bytes URL-encoded, in base64 (both alphabets, alone or
- * within) and hex. Exported for tests.
+ * The forms a service may echo a secret in as text, longest first (so that a form inside another, or its padding,
+ * is not left behind): as is, JSON-escaped, HTML-escaped; its bytes in base64 (both alphabets, alone or within)
+ * and hex. Its percent-encoded forms are patterns (percent-pattern.ts). Exported for tests.
  */
-export function secretForms(secret: string): readonly string[] {
-  const known = FORMS.get(secret);
-  if (known) return known;
+export const secretForms = (secret: string): readonly string[] => searchFor(secret).forms;
+
+function formsOf(secret: string): readonly string[] {
   const json = [JSON.stringify(secret).slice(1, -1)];
   for (const set of U_ESCAPED) {
     for (const digits of ['toLowerCase', 'toUpperCase'] as const) json.push(jsonWith(secret, set, digits));
@@ -84,22 +103,13 @@ export function secretForms(secret: string): readonly string[] {
   // `X-API-Key` carries a character up to U+00FF as its one Latin-1 byte (`é` is 0xE9), a JSON body as UTF-8.
   const latin1 = /^[\0-\xff]*$/.test(secret) && utf8.length !== secret.length;
   for (const bytes of latin1 ? [utf8, Uint8Array.from(secret, (c) => c.charCodeAt(0))] : [utf8]) addByteForms(bytes, out);
-  if (FORMS.size >= 64) FORMS.clear();
-  const found = [...out].sort((a, b) => b.length - a.length);
-  FORMS.set(secret, found);
-  return found;
+  return [...out].sort((a, b) => b.length - a.length);
 }
 
-/** The forms of a secret's bytes: URL-encoded, base64 and hex. */
+/** The forms of a secret's bytes: base64 and hex. */
 function addByteForms(bytes: Uint8Array, out: Set<string>): void {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  for (const [kept, space] of URL_KEPT) {
-    const percent = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-    const encoded = Array.from(binary, (c) => (c === ' ' ? space : c < '\x80' && kept.test(c) ? c : percent(c))).join('');
-    // Percent-encoding may use either case of hex digits (.NET writes `%2f`).
-    out.add(encoded).add(encoded.replace(/%[0-9A-F]{2}/g, (digits) => digits.toLowerCase()));
-  }
   const base64 = btoa(binary);
   for (const form of [base64, base64.replace(/=+$/, '')]) out.add(form).add(urlSafe(form));
   // Inside a longer base64 value (HTTP Basic's `user:key`) the secret's characters depend on how many bytes come
@@ -114,16 +124,22 @@ function addByteForms(bytes: Uint8Array, out: Set<string>): void {
 
 /**
  * Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it,
- * and the value of a field named for a credential, in JSON or form text.
+ * and the value of a field named for a credential, in JSON or form text, and every copy of that value.
  */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
-  const forms = secrets.flatMap(secretForms);
-  const hide = (_match: string, name: string | undefined, _nameQuote: string, quote: string, form: string): string =>
-    name !== undefined ? `${name}${quote}${replacement}${quote}` : `${form}${replacement}`;
-  let out = text.replace(CREDENTIAL_IN_TEXT, hide);
+  return hide(text, secrets, copiesPattern(credentialValues(text)), replacement);
+}
+
+function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
+  const field = (_match: string, before: string, _nameQuote: string, quote = ''): string => `${before}${quote}${replacement}${quote}`;
+  let out = text.replace(CREDENTIAL_IN_TEXT, field);
+  if (copies) out = out.replace(copies, replacement);
+  const searches = secrets.map(searchFor);
+  for (const { percent } of searches) out = out.replace(percent.whole, replacement);
+  const forms = searches.flatMap((search) => search.forms);
   for (const form of forms) out = out.replaceAll(form, replacement);
   // The longest head of any form the text ends with, only where the text has its first characters: forms that
-  // share a beginning (`%C3%A9%27` and `%C3%A9'`) must not let one's short head hide the other's long one.
+  // share a beginning (`pa\"` and `pa&quot;`) must not let one's short head hide the other's long one.
   let cut = out.length;
   for (const form of forms) {
     const head = form.slice(0, MIN_SECRET_LENGTH);
@@ -131,7 +147,30 @@ export function redactText(text: string, secrets: readonly string[], replacement
       if (form.startsWith(out.slice(at))) cut = at;
     }
   }
+  for (const { percent } of searches) {
+    const from = Math.max(0, out.length - percent.reach);
+    const head = percent.head.exec(out.slice(from));
+    if (head && head[0].length >= MIN_SECRET_LENGTH) cut = Math.min(cut, from + head.index);
+  }
   return cut < out.length ? out.slice(0, cut) + replacement : out;
+}
+
+/** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
+function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
+  if (typeof value === 'string') {
+    if (named) out.add(value);
+    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) out.add(match[4] ?? match[5] ?? '');
+  } else if (typeof value === 'object' && value !== null && depth <= 64) {
+    const list = Array.isArray(value);
+    for (const [key, item] of Object.entries(value)) credentialValues(item, out, !list && CREDENTIAL_FIELD.test(key), depth + 1);
+  }
+  return out;
+}
+
+/** One pattern for the long enough values, longest first so that none leaves a piece of a longer one. */
+function copiesPattern(values: Set<string>): RegExp | undefined {
+  const long = [...values].filter((value) => value.length >= MIN_COPY_LENGTH).sort((a, b) => b.length - a.length);
+  return long.length > 0 ? new RegExp(long.slice(0, MAX_COPIES).map(literalPattern).join('|'), 'g') : undefined;
 }
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
@@ -139,22 +178,32 @@ export function redactAndCut(text: string, secrets: readonly string[], limit: nu
   return redactText(redactText(text, secrets).slice(0, limit), secrets);
 }
 
-/** Keys are redacted too (a body may use a secret as a property name); depth is bounded against a hostile body. */
-export function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
-  if (typeof value === 'string') return redactText(value, secrets) as T;
+/**
+ * Keys are redacted too (a body may use a secret as a property name); depth is bounded against a hostile body.
+ * A credential field's value is hidden wherever else the body copies it.
+ */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+  return redactWith(value, secrets, copiesPattern(credentialValues(value)), 0);
+}
+
+function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | undefined, depth: number): T {
+  if (typeof value === 'string') return hide(value, secrets, copies, REDACTED) as T;
   if (typeof value !== 'object' || value === null) return value;
   if (depth > 64) return REDACTED as T;
-  if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1)) as T;
+  if (Array.isArray(value)) return value.map((item) => redactWith(item, secrets, copies, depth + 1)) as T;
   // A field named for a credential is hidden whatever its value: the SDK cannot know every key a service echoes
   // (an integration's key in a list). fromEntries keeps a `__proto__` key as data, never a prototype.
-  const entries = Object.entries(value).map(([key, item]) => [redactText(key, secrets), redactField(key, item, secrets, depth)]);
+  const entries = Object.entries(value).map(([key, item]) => [
+    hide(key, secrets, copies, REDACTED),
+    redactField(key, item, secrets, copies, depth),
+  ]);
   return Object.fromEntries(entries) as T;
 }
 
-function redactField(key: string, item: unknown, secrets: readonly string[], depth: number): unknown {
-  if (typeof item !== 'string') return redact(item, secrets, depth + 1);
+function redactField(key: string, item: unknown, secrets: readonly string[], copies: RegExp | undefined, depth: number): unknown {
+  if (typeof item !== 'string') return redactWith(item, secrets, copies, depth + 1);
   if (CREDENTIAL_FIELD.test(key)) return REDACTED;
-  const text = redactText(item, secrets);
+  const text = hide(item, secrets, copies, REDACTED);
   return SIGNED_URL_FIELD.test(key) ? withoutQuery(text) : text;
 }
 

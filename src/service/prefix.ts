@@ -23,7 +23,8 @@ const NAMED_PREFIX = /^(?:\/api)?\/v1(?=\/|$)/;
 export function normaliseBaseUrl(input: string): { root: string; prefix: ApiPrefix | undefined } {
   const text = input.trim();
   if (!isHttpUrl(text)) {
-    throw new WfaError('baseUrl must be an absolute http or https URL, such as "https://automation.example.com"');
+    const message = 'must be an absolute http or https URL, such as "https://automation.example.com"';
+    throw new ValidationError('client options', [{ path: ['baseUrl'], message, code: 'invalid_value' }]);
   }
   const url = new URL(text);
   // Parts a request URL cannot keep: named, so the caller knows what to move where. The values are never quoted.

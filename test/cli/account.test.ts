@@ -159,16 +159,21 @@ describe('wfa login', () => {
     const ENV = { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY };
     const byOption = await run(['integrations', 'delete', 'int_nope', '--api-prefix', '/v1'], { env: ENV });
     const byEnv = await run(['integrations', 'delete', 'int_nope'], { env: { ...ENV, WFA_API_PREFIX: '/v1' } });
-    const gateway = await run(['workflows', 'list', '--api-prefix', 'v1'], { env: ENV });
 
     expect([byOption.code, byEnv.code]).toEqual([ExitCode.RequestFailed, ExitCode.RequestFailed]);
     expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
       'DELETE /v1/integrations/int_nope',
       'DELETE /v1/integrations/int_nope',
     ]);
-    // A prefix the SDK refuses is a usage error naming the option, before any request.
-    expect(gateway.code).toBe(ExitCode.Usage);
-    expect(gateway.stderr).toMatch(/apiPrefix/);
+  });
+
+  test('an empty WFA_API_PREFIX is unset, as an empty WFA_BASE_URL is: the prefix is detected', async () => {
+    service.useMock({ prefixes: ['/v1'] });
+
+    const result = await run(['workflows', 'list'], { env: { WFA_BASE_URL: BASE_URL, WFA_API_KEY: API_KEY, WFA_API_PREFIX: '' } });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(service.requests.map(({ path }) => path)).toEqual(['/api/v1/workflows', '/v1/workflows']);
   });
 
   test('the saved key is never sent to another base URL', async () => {
@@ -312,6 +317,16 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
 
+  test('save reads a key from a CRLF file: its final CRLF is removed as a final LF is', async () => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${PLATFORM_KEY}\r\n`);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((service.single().body as { api_key: string }).api_key).toBe(PLATFORM_KEY);
+  });
+
   test('save asks for the key on a terminal with no echo', async () => {
     service.useMock();
     const terminal = new FakeTerminal();
@@ -343,6 +358,7 @@ describe('wfa integrations', () => {
     ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
     ['a NUL', `${PLATFORM_KEY.slice(0, 8)}\u0000${PLATFORM_KEY.slice(8)}`],
     ['a carriage return inside', `${PLATFORM_KEY.slice(0, 8)}\r${PLATFORM_KEY.slice(8)}`],
+    ['a second line of a CRLF file', `${PLATFORM_KEY}\r\nsecond`],
   ])('save refuses a piped key with %s, sending nothing and quoting nothing', async (_, key) => {
     service.useMock();
     const stdin = new PassThrough();

@@ -115,6 +115,12 @@ describe('parseCommand', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect(error?.message).toBe(`unknown option ${quoted}`);
   });
+
+  test("an option's value that looks like an option (--file --) is one line, not three with escaped newlines", () => {
+    expect(() => parseCommand(['--file', '--'], { file: { type: 'string' } }, 'wfa x')).toThrow(
+      /^option '--file' argument is ambiguous\. Did you forget to specify the option argument for '--file'\? To specify an option argument starting with a dash use '--file=-XYZ'\.$/,
+    );
+  });
 });
 
 describe('an unknown option suggests the nearest known one', () => {

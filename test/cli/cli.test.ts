@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterAll, describe, expect, test } from 'vitest';
+import { CONNECTION_HELP } from '../../src/cli/config.js';
 import { EXIT_CODES_HELP, ExitCode } from '../../src/cli/exit-codes.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
@@ -83,11 +84,24 @@ describe('configuration', () => {
     expect(service.requests, 'one attempt and the default two retries').toHaveLength(3);
   });
 
-  test('a base URL that is not a URL exits 1', async () => {
-    const result = await runCli(['builds', 'get', 'bld_1'], { env: { WFA_BASE_URL: 'localhost:4010', WFA_API_KEY: 'k' } });
+  test.each([
+    [['--base-url', 'localhost:4010'], '--base-url (or WFA_BASE_URL) must be an absolute http or https URL'],
+    [['--base-url', 'http://user:hunter2@example.com/'], '--base-url (or WFA_BASE_URL) must not contain user:password@'],
+    [['--api-prefix', 'nope'], '--api-prefix (or WFA_API_PREFIX) must start with "/"'],
+    [['--api-prefix', '/v1?x'], '--api-prefix (or WFA_API_PREFIX) must be path segments only'],
+    [['--api-prefix', '/../x'], '--api-prefix (or WFA_API_PREFIX) must not contain "." or ".." segments'],
+    [['--api-prefix', ''], '--api-prefix is empty'],
+  ])('%j is a usage error naming the flag, with the usage line, on any command; nothing is sent', async (option, message) => {
+    service.useMock();
+    for (const command of [['workflows', 'list'], ['doctor']]) {
+      const result = await runMain([...command, ...option], ENV);
 
-    expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toMatch(/^wfa: WfaError: baseUrl must/);
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr.startsWith(`wfa: UsageError: ${message}`)).toBe(true);
+      expect(result.stderr).toMatch(new RegExp(`\nUsage: wfa ${command.join(' ')} .*\nRun with --help for details.\n$`));
+      expect(result.stderr).not.toMatch(/hunter2|apiPrefix|baseUrl/);
+    }
+    expect(service.requests).toEqual([]);
   });
 });
 
@@ -125,12 +139,13 @@ describe('help and version', () => {
     expect(result.stderr).toBe('');
   });
 
-  test('the top-level help lists every command and the exit codes', async () => {
+  test('the top-level help lists every command, the connection options and the exit codes', async () => {
     const { stdout } = await runMain(['--help']);
 
     for (const command of ['wait-build', 'workflows', 'builds', 'orders', 'mock'])
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     expect(stdout).toContain(EXIT_CODES_HELP);
+    expect(stdout).toContain(CONNECTION_HELP);
   });
 
   test('wait-build --help documents every exit code', async () => {

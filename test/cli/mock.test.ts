@@ -134,6 +134,7 @@ describe('wfa mock', () => {
     [['--port', '70000'], '--port must be at most 65535, got 70000'],
     [['--port', 'x'], '--port must be a whole number'],
     [['--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
+    [['--host', '999.1.1.1', '--port', '0'], '--host: cannot listen on 999.1.1.1: no such address on this machine'],
   ])('%j is a usage error, followed by the usage line', async (args, message) => {
     const result = await runMain(['mock', ...args]);
 

@@ -83,6 +83,18 @@ describe('wfa workflows list', () => {
     expect(parse(active.stdout)).toEqual([]);
   });
 
+  test('an empty --status is a usage error naming --status, with the usage line; nothing is sent', async () => {
+    service.useMock();
+
+    const result = await runMain(['workflows', 'list', '--status', ''], ENV);
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(
+      /^wfa: UsageError: --status must not be empty\nUsage: wfa workflows list .*\nRun with --help for details\.\n$/,
+    );
+    expect(service.requests).toEqual([]);
+  });
+
   test('a --limit that is not a positive whole number is a usage error', async () => {
     const result = await runCli(['workflows', 'list', '--limit', '0'], { env: { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: 'k' } });
 
@@ -232,23 +244,29 @@ describe('wfa workflows create', () => {
     expect(parse((await runCli(['workflows', 'list'], { env: ENV })).stdout)).toEqual([]);
   });
 
-  test('a workflow the SDK refuses is a usage error naming the field', async () => {
+  test.each([
+    [
+      'a file that is not a workflow',
+      () => file('array.json', '[1,2]'),
+      /--file: .*array\.json: Invalid input to workflows\.create: \(root\): must be an object/,
+    ],
+    ['missing fields', () => file('name-only.json', '{"name":"x"}'), /--file: .*name-only\.json: .*platform: is required/],
+    [
+      'a field the SDK refuses',
+      () => file('bad-url.json', JSON.stringify({ ...WORKFLOW, trigger: { type: 'webhook', url: 'not a url' } })),
+      /--file: .*bad-url\.json: .*trigger\.url/,
+    ],
+    ['a missing file', () => join(dir, 'nope.json'), /--file: cannot read ".*nope\.json": no such file/],
+    ['a directory', () => dir, /--file: cannot read ".*": it is a directory/],
+  ])('%s is a usage error naming --file (and the field), with the usage line; nothing is sent', async (_, path, message) => {
     service.useMock();
-    const path = file('invalid.json', JSON.stringify({ ...WORKFLOW, trigger: { type: 'webhook', url: 'not a url' } }));
 
-    const result = await runCli(['workflows', 'create', '--file', path], { env: ENV });
+    const result = await runMain(['workflows', 'create', '--file', path()], ENV);
 
     expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toMatch(/^wfa: ValidationError: Invalid input to workflows.create: trigger.url/);
-  });
-
-  test('a missing file is a configuration error', async () => {
-    service.useMock();
-
-    const result = await runCli(['workflows', 'create', '--file', join(dir, 'nope.json')], { env: ENV });
-
-    expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toMatch(/^wfa: ConfigError: Cannot read .*nope\.json: no such file/);
+    expect(result.stderr).toMatch(new RegExp(`^wfa: UsageError: ${message.source}`));
+    expect(result.stderr).toMatch(/\nUsage: wfa workflows create --file .*\nRun with --help for details\.\n$/);
+    expect(service.requests).toEqual([]);
   });
 
   test('without --file it says what is missing', async () => {

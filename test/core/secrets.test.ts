@@ -288,6 +288,19 @@ describe('redactText', () => {
     expect(redactText(`echo: ${encodeURIComponent("é'é x").slice(0, 11)}`, ["é'é x"])).toBe('echo: [redacted]');
   });
 
+  it('removes a percent-encoded head that ends inside an escape, however the characters before it were written', () => {
+    // `é` as `%C3%A9`, cut after `%C3%A`; the characters before it encoded or not, in any case of hex digits.
+    expect(redactText('echo: wfa%5flive_cl%C3%A', ['wfa_live_clé_0123'])).toBe('echo: [redacted]');
+    expect(redactText('echo: %77%66%61%5F%6c', ['wfa_live_clé_0123'])).toBe('echo: [redacted]');
+    expect(redactText('echo: wf%', ['wfa_live_clé_0123'])).toBe('echo: wf%');
+  });
+
+  it('hides a credential field in text once: redacting the result again changes nothing', () => {
+    const once = redactText('error=bad,token=tok_value_0123 (credentials[token]=tok_other_4567)', []);
+    expect(once).toBe('error=bad,token=[redacted] (credentials[token]=[redacted])');
+    expect(redactText(once, [])).toBe(once);
+  });
+
   it('redactAndCut removes a secret before cutting, so no part of it is left at the cut', () => {
     expect(redactAndCut(`${'x'.repeat(10)}${secret}tail`, [secret], 14)).toBe(`${'x'.repeat(10)}[red`);
     expect(redactAndCut(`${'x'.repeat(10)}${secret}`.slice(0, 16), [secret], 100)).toBe(`${'x'.repeat(10)}[redacted]`);

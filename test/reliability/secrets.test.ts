@@ -509,6 +509,82 @@ describe('a key echoed the way other encoders write it: JSON \\u escapes, HTML e
     });
 });
 
+describe('a key echoed percent-encoded by any encoder, each character literal or encoded, in any hex case', () => {
+  const KEYS = ['wfa_live/Ab+c=SECRETkey99', 'clé_secrète_ABCDEF123'];
+  const hex = (b: number, upper: boolean) => `%${b.toString(16).padStart(2, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+  /** Every byte but letters and digits encoded. */
+  const nonAlnum = (bytes: Buffer, upper: boolean) =>
+    [...bytes].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : hex(b, upper))).join('');
+  /** Written by hand, not by the SDK's code: what Python, JavaScript and hand-rolled encoders write. */
+  const ENCODERS: [name: string, encode: (key: string) => string][] = [
+    ["Python's urllib.parse.quote (keeps /)", (k) => encodeURIComponent(k).replace(/%2F/g, '/')],
+    ['encodeURI', (k) => encodeURI(k)],
+    ['escape()', (k) => escape(k)],
+    ['every non-alphanumeric byte, upper-case hex', (k) => nonAlnum(Buffer.from(k), true)],
+    ['every non-alphanumeric byte, lower-case hex', (k) => nonAlnum(Buffer.from(k), false)],
+    ['every byte, mixed-case hex', (k) => [...Buffer.from(k)].map((b, i) => hex(b, i % 2 === 0)).join('')],
+    ['the Latin-1 bytes, non-alphanumerics encoded', (k) => nonAlnum(Buffer.from(k, 'latin1'), true)],
+  ];
+  let server: FaultServer;
+  beforeEach(async () => {
+    server = await startFaultServer();
+  });
+  afterEach(async () => server.close());
+
+  // An encoder that leaves a key as is (encodeURI keeps `/+=`) is no case here: the key as is has its own tests.
+  for (const key of KEYS)
+    for (const [encoder, encode] of ENCODERS.filter(([, encode]) => encode(key) !== key))
+      it(`${JSON.stringify(key)} by ${encoder}`, async ({ expect }) => {
+        const echo = encode(key);
+        server.otherwise({ kind: 'json', status: 401, body: { error: { code: 'bad_key', message: `invalid key ${echo}` } } });
+        const client = new Client({ baseUrl: server.url, apiKey: key, apiPrefix: '/v1', maxRetries: 0 });
+        const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+        const texts = renderings(error);
+        count('secretSearches', texts.length);
+        count('secretsFound', secretHits(texts, [echo]));
+        expect(WfaError.is(error) ? error.name : String(error)).toBe('AuthenticationError');
+        expect(texts.filter((t) => t.includes(echo))).toEqual([]);
+        expect((error as Error).message).toContain('[redacted]');
+      });
+});
+
+describe("a credential field's value: hidden in its field, in every copy elsewhere, and in the text layouts covered", () => {
+  const TOK = 'tok_LEAKMEtokenvalue77';
+  const BODIES: [name: string, body: string][] = [
+    ['copied into the JSON message', JSON.stringify({ error: { code: 'expired', message: `token ${TOK} expired` }, token: TOK })],
+    ['copied into a JSON detail', JSON.stringify({ detail: `invalid refresh_token ${TOK}`, refresh_token: TOK })],
+    ['copied in a truncated JSON', `{"error":"token ${TOK} expired","token":"${TOK}","na`],
+    ['a form field after a comma', `error=bad,token=${TOK}`],
+    ['a form field in parentheses', `bad (token=${TOK})`],
+    ['a bracketed form field', `error=bad&credentials[token]=${TOK}`],
+    ['a query in a JSON message', JSON.stringify({ error: `GET /x?access_token=${TOK}&a=1 failed` })],
+    ['name: value lines', `error: bad\ntoken: ${TOK}`],
+    ['name:value without spaces', `error:bad token:${TOK}`],
+    ['a Python keyword argument in single quotes', `Error(token='${TOK}', error='bad')`],
+    ['a Ruby hash with =>', `{"token"=>"${TOK}"}`],
+    ['an Authorization header quoted', `Authorization: Bearer ${TOK}`],
+    ['an Authorization header in a JSON message', JSON.stringify({ error: `bad header Authorization: Bearer ${TOK}` })],
+  ];
+  let server: FaultServer;
+  beforeEach(async () => {
+    server = await startFaultServer();
+  });
+  afterEach(async () => server.close());
+
+  for (const [name, body] of BODIES)
+    it(name, async ({ expect }) => {
+      server.otherwise({ kind: 'raw', status: 400, body, headers: { 'content-type': 'text/plain' } });
+      const client = new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0 });
+      const error = await client.request({ method: 'GET', path: '/echo' }).catch((e: unknown) => e);
+      const texts = renderings(error);
+      count('secretSearches', texts.length);
+      count('secretsFound', secretHits(texts, [TOK.slice(4, 14)]));
+      expect(WfaError.is(error) ? error.name : String(error)).toBe('BadRequestError');
+      expect(texts.filter((t) => t.includes(TOK.slice(4, 14)))).toEqual([]);
+      expect(texts.join('\n')).toContain('[redacted]');
+    });
+});
+
 describe("the client's own inspection shows no key", () => {
   it('util.inspect, console-style formatting, JSON.stringify, String(), every namespace', async ({ expect }) => {
     const server = await startFaultServer({ otherwise: faults.ok({ api_key: API_KEY }) });
