@@ -98,8 +98,10 @@ export default [
   // over its budget of 24 KiB (24.6 kB) for a one-call app with new Client().
   // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.31; the
   // fourth attack's secrets (any percent-encoding of the key, a credential's value wherever repeated) 0.49 more.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.2 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '35.9 kB' }),
+  // A call past its deadline at the gate ending with its own 429 or the deadline's error (no made-up 429), and
+  // the cap on a store's word: 0.09 and 0.11 more (33.25 and 35.92 measured).
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.3 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -118,11 +120,11 @@ export default [
     limit: '3.75 kB',
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
-  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets).
+  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets, 27.02 with the gate's deadline errors).
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '27 kB',
+    limit: '27.1 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',

@@ -6,7 +6,7 @@ import { resolveKey } from './api-key.js';
 import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
-import { pathOf } from './api-error.js';
+import { messageFromBody, pathOf } from './api-error.js';
 import { queryString } from './query.js';
 import { redact, redactText, safeCause, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
@@ -145,7 +145,7 @@ export class Call<T> {
       const received = await this.sendWithRetries(request);
       const { status } = received;
       if (status < 300 && status !== 0) return received;
-      if (status >= 400) throw this.apiError(request, received, redact(parseErrorBody(received.text), this.secrets));
+      if (status >= 400) throw this.statusError(request, received);
       request = this.redirect(request, received, hops);
     }
   }
@@ -234,15 +234,20 @@ export class Call<T> {
   }
 
   /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
-  protected mapFailure(error: unknown, { method, url }: Outgoing): unknown {
+  protected mapFailure(error: unknown, request: Outgoing): unknown {
     if (!(error instanceof AttemptFailure)) return error;
+    const { method, url } = request;
     const shownUrl = redactText(url, this.secrets);
     const { failure } = error;
     switch (failure.kind) {
       case 'abort':
         return abortedBy(`${method} ${shownUrl}`, failure.cause);
-      case 'deadline':
-        return this.pastDeadline(`${method} ${shownUrl}`);
+      case 'deadline': {
+        const waited = failure.gateMs === undefined ? '' : `; it waited ${failure.gateMs} ms at the client's rate gate`;
+        // The service's own refusal, as received: only how long the call waited at the gate is added.
+        if (failure.refusal) return this.statusError(request, failure.refusal as Received, `${waited}, until the call's deadline`);
+        return this.pastDeadline(`${method} ${shownUrl}`, waited);
+      }
       case 'should-retry':
         return new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {
           cause: safeCause(failure.cause, this.secrets),
@@ -281,6 +286,12 @@ export class Call<T> {
     }
     const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
     return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
+  }
+
+  /** The error of an error status, its body read; `note` is added to the message the body gives. */
+  protected statusError(request: Outgoing, received: Received, note = ''): ApiError {
+    const body = redact(parseErrorBody(received.text), this.secrets);
+    return this.apiError(request, received, body, note ? messageFromBody(received.status, body) + note : undefined);
   }
 
   /** The `ApiError` of a response, secrets removed from what it quotes. */

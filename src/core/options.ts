@@ -61,7 +61,7 @@ export type ApiKeySource = string | (() => string | Promise<string>);
 /**
  * The client's rate gate (on by default): every send of every call passes it. A 429 (or 503 with `Retry-After`)
  * closes it for that wait, for every call; then calls leave one by one at a pace learned from the service's
- * `RateLimit` headers, or from what it accepted. See docs/errors-and-retries.md.
+ * `RateLimit` headers, or from what it accepted. See docs/errors-and-retries.md, "Rate limits: the client paces itself".
  *
  * @example
  * ```ts

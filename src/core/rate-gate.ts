@@ -29,7 +29,7 @@ const SYNC_MS = 1000;
 export interface GateContext {
   readonly log: LevelLogger;
   readonly hook: Hook<RateLimitEvent> | undefined;
-  /** The longest close: `retry.maxRetryAfterMs`. */
+  /** The longest the gate holds sends on anyone's word: `retry.maxRetryAfterMs`. */
   readonly maxCloseMs: number;
   /** The client's API key when it is a string: its hash names a shared budget. */
   readonly apiKey: string | undefined;
@@ -137,10 +137,16 @@ export class RateGate implements SendGate {
       this.#pacer.pace = pace;
       this.#store.tell('setPace', (store, key) => store.setPace(key, pace, basedOn));
     }
-    this.#close(Math.min(parseRetryAfter(head.headers) ?? DEFAULT_CLOSE_MS, this.#context.maxCloseMs), head.status, what, 'refused');
+    this.#close(parseRetryAfter(head.headers) ?? DEFAULT_CLOSE_MS, head.status, what, 'refused');
   }
 
-  #close(ms: number, status: number, what: string | (() => string), why: string): void {
+  /** Whoever asks to hold sends (a `Retry-After`, a reset, a store) is heeded at most `maxCloseMs`. */
+  #capped(ms: number): number {
+    return Math.min(ms, this.#context.maxCloseMs);
+  }
+
+  #close(asked: number, status: number, what: string | (() => string), why: string): void {
+    const ms = this.#capped(asked);
     const until = now() + ms;
     if (until > this.#closedUntil) this.#closedUntil = until;
     this.#store.tell('close', (store, key) => store.close(key, Date.now() + ms));
@@ -210,8 +216,9 @@ export class RateGate implements SendGate {
         }
       }
       if (this.#slot !== undefined) {
-        const left = this.#slot - Date.now();
+        const left = this.#capped(this.#slot - Date.now());
         if (left > 0) {
+          this.#slot = Date.now() + left;
           this.#arm(left);
           return;
         }

@@ -3,7 +3,6 @@
  * connection errors, timeouts, 408, 429 and 5xx; a POST only when the service cannot have acted (a 429, or a
  * connection that failed before sending). The rules in full: docs/errors-and-retries.md.
  */
-import { ApiError } from './api-error.js';
 import { parseRetryAfter } from './retry-after.js';
 import { type AbortSource, now, runPhase, sleepWithin, type PhaseLimits, type PhaseResult } from './timing.js';
 import { safeCause, thrownName } from './redact.js';
@@ -43,7 +42,9 @@ export function failedBeforeSending(error: unknown): boolean {
 /** How an attempt, or the call around it, ended without an HTTP response; the core turns each into the SDK's error. */
 export type Failure =
   | { readonly kind: 'network' | 'body-read' | 'abort' | 'should-retry'; readonly cause: unknown }
-  | { readonly kind: 'timeout' | 'deadline' };
+  | { readonly kind: 'timeout' }
+  /** `gateMs`: how long the call waited at the rate gate; `refusal`: the 429 it was waiting after, if any. */
+  | { readonly kind: 'deadline'; readonly gateMs?: number; readonly refusal?: ResponseHead | undefined };
 
 /** Carries a {@link Failure} through the retry loop; it never leaves the core. */
 export class AttemptFailure extends Error {
@@ -106,7 +107,10 @@ export interface RetryOptions {
   baseDelayMs?: number | undefined;
   /** The largest backoff step. Default 8 000. */
   maxDelayMs?: number | undefined;
-  /** The longest `Retry-After` slept on; a longer one ends the call with its error. Default 60 000. */
+  /**
+   * The longest `Retry-After` slept on; a longer one ends the call with its error. Also the longest the rate
+   * gate holds sends on anyone's word (a `Retry-After`, a reset, a shared store's slot or close). Default 60 000.
+   */
   maxRetryAfterMs?: number | undefined;
   /**
    * Asked after each failed attempt that `maxRetries` and the deadline leave room for: `true` retries, `false`
@@ -221,17 +225,15 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
 
 /**
  * Waits in the gate's line, within the call's signal and deadline (not its `timeoutMs`, which bounds one
- * attempt on the wire); returns how long. Held past the deadline, the call ends with a `RateLimitError`.
+ * attempt on the wire); returns how long. Held past the deadline, the call ends with the 429 it was waiting
+ * after (`refusal`), or with the deadline's error when it got none; either says how long it waited here.
  */
-async function passGate(gate: SendGate, policy: RetryPolicy, heldMs: number): Promise<number> {
+async function passGate(gate: SendGate, policy: RetryPolicy, heldMs: number, refusal: ResponseHead | undefined): Promise<number> {
   if (gate.pass()) return 0;
   const started = now();
   const result = await gate.wait(policy);
   const held = now() - started;
-  if (result.type === 'deadline') {
-    const message = `Not sent: waited ${Math.round(heldMs + held)} ms at the client's rate gate, until the call's deadline`;
-    throw ApiError.from({ status: 429, method: policy.method, url: policy.shownUrl?.() ?? '', headers: {}, body: undefined, message });
-  }
+  if (result.type === 'deadline') throw new AttemptFailure({ kind: 'deadline', gateMs: Math.round(heldMs + held), refusal });
   if (result.type !== 'done') throw endOf(result);
   return held;
 }
@@ -240,8 +242,10 @@ async function passGate(gate: SendGate, policy: RetryPolicy, heldMs: number): Pr
 export async function withRetries<T extends ResponseHead>(attempt: (abort: AbortSource) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const { maxRetries, timeoutMs, signal, deadline, gate } = policy;
   // `counted`: retries that count against maxRetries; a 429 retried through the gate does not.
+  // `refusal`: the last attempt's, when the service refused it; the wait at the gate that follows is after it.
+  let refusal: T | undefined;
   for (let retry = 1, counted = 1, heldMs = 0; ; retry++) {
-    if (gate) heldMs += await passGate(gate, policy, heldMs);
+    if (gate) heldMs += await passGate(gate, policy, heldMs, refusal);
     const sentAt = now();
     const attemptEnd = sentAt + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });
@@ -253,8 +257,9 @@ export async function withRetries<T extends ResponseHead>(attempt: (abort: Abort
     const outcome =
       result.type === 'done' ? result.value : { error: result.type === 'failed' ? result.error : new AttemptFailure({ kind: 'timeout' }) };
     // A refusal closed the gate: its retry waits there, in line, not on a timer of its own.
-    const refused = gate !== undefined && 'status' in outcome && isRefusal(outcome);
-    const free = refused && outcome.status === 429 && maxRetries > 0;
+    refusal = 'status' in outcome && isRefusal(outcome) ? outcome : undefined;
+    const refused = gate !== undefined && refusal !== undefined;
+    const free = refused && refusal?.status === 429 && maxRetries > 0;
     let wait = (counted > maxRetries && !free) || now() >= deadline ? undefined : retryDelay(outcome, retry, policy);
     if (wait !== undefined && refused) wait = gate.closedForMs();
     // A 429 until after the deadline still waits in line: the call ends there, saying how long it waited.

@@ -191,6 +191,15 @@ describe('a shared store', () => {
   });
 
   it.each([
+    ['books a slot a day away', { book: () => Date.now() + 86_400_000 }],
+    ['says the budget is closed for a day', { read: () => ({ closedUntil: Date.now() + 86_400_000, pace: undefined }) }],
+  ])('that %s holds a send no longer than a Retry-After would be: maxRetryAfterMs', async (_, lie) => {
+    const store = { ...memoryRateStore(), ...lie } as RateStore;
+    const { gate: g } = gate({ store, key: 'ci' });
+    expect(await settle(send(g))).toMatchObject({ ok: true, value: 60_000 });
+  });
+
+  it.each([
     ['rejects', () => Promise.reject(new Error('redis://:hunter2@cache:6379 refused'))],
     [
       'throws',

@@ -3,9 +3,17 @@
  * does not use up maxRetries, the gate's time counts against the deadline and signal but not timeoutMs, what
  * `rateLimit` accepts, what is logged and heard, and `rateLimit: false` as before.
  */
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { Client, memoryRateStore, RateLimitError, ValidationError, type ClientOptions, type RateLimitEvent } from '../../src/index.js';
+import {
+  Client,
+  memoryRateStore,
+  RateLimitError,
+  TimeoutError,
+  ValidationError,
+  type ClientOptions,
+  type RateLimitEvent,
+} from '../../src/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { captureLogger } from '../helpers/logger.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
@@ -67,15 +75,64 @@ describe("one call's 429 holds every call of the client", () => {
 });
 
 describe('time at the gate', () => {
-  it('a service that refuses forever ends each call at its deadline, with a RateLimitError saying how long it waited', async () => {
-    answers(Array(1000).fill(429));
+  it("a service that refuses forever ends each call at its deadline with the service's own 429, saying how long it waited", async () => {
+    answers(Array(1000).fill(429), { 'retry-after': '2', 'x-request-id': 'req_9' });
     const settled = await settle(client({ deadlineMs: 5_000 }).workflows.get('wf_1'));
     expect(settled).toMatchObject({ ok: false, elapsedMs: 5_000 });
     const { error } = settled as { error: RateLimitError };
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.message).toMatch(
-      /^429 Not sent: waited \d+ ms at the client's rate gate, until the call's deadline \(GET \/v1\/workflows\/wf_1\)$/,
+    expect(error).toMatchObject({ status: 429, requestId: 'req_9', retryAfterMs: 2_000, body: { message: 'slow down' } });
+    expect(error.message).toBe(
+      "429 slow down; it waited 5000 ms at the client's rate gate, until the call's deadline (GET /v1/workflows/wf_1, request id req_9)",
     );
+  });
+
+  it("a call held by another call's 429 got none itself: past its deadline it is a TimeoutError", async () => {
+    answers([429], { 'retry-after': '30' });
+    const c = client();
+    const first = c.workflows.get('wf_1').catch(() => undefined);
+    await settle(Promise.resolve());
+    const settled = await settle(c.workflows.get('wf_2', { deadlineMs: 500 }));
+    expect(settled).toMatchObject({ ok: false, elapsedMs: 500, error: expect.any(TimeoutError) });
+    const { error } = settled as { error: TimeoutError };
+    expect(error).toMatchObject({ reason: 'deadline', timeoutMs: 500 });
+    expect(error).not.toBeInstanceOf(RateLimitError);
+    expect(error.message).toBe(
+      `GET ${BASE_URL}/v1/workflows/wf_2 ran past the call's deadline (500 ms); it waited 500 ms at the client's rate gate`,
+    );
+    await settle(first);
+  });
+
+  it('a call queued for a maxConcurrent slot past its deadline is a TimeoutError, no 429 made up', async () => {
+    answers([]);
+    // After answers(): the handler used last comes first.
+    server.use(
+      http.get(`${BASE_URL}/v1/workflows/wf_slow`, async () => {
+        await delay(10_000);
+        return HttpResponse.json(workflow);
+      }),
+    );
+    const c = client({ rateLimit: { maxConcurrent: 1 } });
+    const holder = c.workflows.get('wf_slow', { timeoutMs: 20_000 });
+    await settle(Promise.resolve());
+    const settled = await settle(c.workflows.get('wf_1', { deadlineMs: 300 }));
+    expect(settled).toMatchObject({ ok: false, elapsedMs: 300, error: expect.any(TimeoutError) });
+    expect((settled as { error: TimeoutError }).error).toMatchObject({
+      reason: 'deadline',
+      message: expect.stringMatching(/\(300 ms\); it waited 300 ms at the client's rate gate$/),
+    });
+    await settle(holder);
+  });
+
+  it('a call paced at the rate the service tells, past its deadline, is a TimeoutError', async () => {
+    const told = { 'ratelimit-policy': '"default";q=1;w=10', ratelimit: '"default";r=0;t=10' };
+    server.use(http.get(`${BASE_URL}/v1/workflows/:id`, () => HttpResponse.json(workflow, { headers: told })));
+    const c = client();
+    await settle(c.workflows.get('wf_1'));
+    await settle(c.workflows.get('wf_2'));
+    const settled = await settle(c.workflows.get('wf_3', { deadlineMs: 1_000 }));
+    expect(settled).toMatchObject({ ok: false, elapsedMs: 1_000, error: expect.any(TimeoutError) });
+    expect((settled as { error: TimeoutError }).error).toMatchObject({ reason: 'deadline' });
   });
 
   it('does not count against timeoutMs, which bounds one attempt on the wire', async () => {

@@ -1,13 +1,15 @@
 /**
  * The rate gate over real sockets: 200 creates at once through one client, against a service that allows 20
  * requests a second, all succeed with few 429s and no workflow created twice; with the service's `RateLimit`
- * headers, paced to them without a 429. And 100 000 calls waiting at the gate hold nothing once they settle.
+ * headers, paced to them without a 429. A call past its deadline at the gate ends with the 429 it got, or a
+ * TimeoutError when it got none. And 100 000 calls waiting at the gate hold nothing once they settle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
 import { now } from '../../src/core/timing.js';
-import { Client } from '../../src/index.js';
+import { Client, RateLimitError, TimeoutError } from '../../src/index.js';
+import { startFaultServer, faults } from './fault-server.js';
 import { gc } from './gc.js';
 import { startRateLimitServer } from './rate-limit-server.js';
 import { activeHandles, count, figure, openHandlesSince, recordOpenHandles } from './summary.js';
@@ -61,6 +63,34 @@ describe('200 creates at once against 20 requests a second', () => {
     figure({ name: 'rate gate, told: 429s', value: run.refused, unit: 'count', bound: 2 });
     expect(run).toMatchObject({ failed: 0, duplicates: 0, created: CREATES });
     expect(run.refused).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a call past its deadline at the gate', () => {
+  it("after 429s of its own: the service's RateLimitError, saying how long it waited; with none: the deadline's TimeoutError", async () => {
+    const refusal = faults.status(
+      429,
+      { error: { code: 'rate_limited', message: 'slow down' } },
+      { 'retry-after': '1', 'x-request-id': 'req_42' },
+    );
+    const server = await startFaultServer({ otherwise: (request) => (request.path.includes('hang') ? faults.stall() : refusal) });
+    try {
+      const options = { baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1' };
+      const refused = await new Client(options).request({ method: 'GET', path: '/a', deadlineMs: 2_500 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RateLimitError);
+      expect(refused).toMatchObject({ status: 429, code: 'rate_limited', requestId: 'req_42', retryAfterMs: 1_000 });
+      expect((refused as Error).message).toMatch(/^429 slow down; it waited \d+ ms at the client's rate gate, until the call's deadline /);
+
+      const queued = new Client({ ...options, maxRetries: 0, rateLimit: { maxConcurrent: 1 } });
+      const holder = queued.request({ method: 'GET', path: '/hang', timeoutMs: 1_500 }).catch(() => undefined);
+      const held = await queued.request({ method: 'GET', path: '/b', deadlineMs: 300 }).catch((e: unknown) => e);
+      expect(held).toBeInstanceOf(TimeoutError);
+      expect(held).not.toBeInstanceOf(RateLimitError);
+      expect(held).toMatchObject({ reason: 'deadline', message: expect.stringMatching(/; it waited \d+ ms at the client's rate gate$/) });
+      await holder;
+    } finally {
+      await server.close();
+    }
   });
 });
 
