@@ -261,7 +261,8 @@ export async function withRetries<T extends ResponseHead>(attempt: (abort: Abort
     const refused = gate !== undefined && refusal !== undefined;
     const free = refused && refusal?.status === 429 && maxRetries > 0;
     let wait = (counted > maxRetries && !free) || now() >= deadline ? undefined : retryDelay(outcome, retry, policy);
-    if (wait !== undefined && refused) wait = gate.closedForMs();
+    // The wait is at the gate; the deadline is judged on the longer of its close and the refusal's own word.
+    if (wait !== undefined && refused) wait = Math.max(wait, gate.closedForMs());
     // A 429 until after the deadline still waits in line: the call ends there, saying how long it waited.
     if (wait === undefined || (!free && now() + wait > deadline)) {
       if ('error' in outcome) throw outcome.error;
