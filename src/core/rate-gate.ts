@@ -137,10 +137,12 @@ export class RateGate implements SendGate {
       this.#pacer.pace = pace;
       this.#store.tell('setPace', (store, key) => store.setPace(key, pace, basedOn));
     }
-    this.#close(Math.min(parseRetryAfter(head.headers) ?? DEFAULT_CLOSE_MS, this.#context.maxCloseMs), head.status, what, 'refused');
+    this.#close(parseRetryAfter(head.headers) ?? DEFAULT_CLOSE_MS, head.status, what, 'refused');
   }
 
-  #close(ms: number, status: number, what: string | (() => string), why: string): void {
+  /** Every close is on the service's word: held to `maxCloseMs`, so that no answer locks the client for longer. */
+  #close(told: number, status: number, what: string | (() => string), why: string): void {
+    const ms = Math.min(told, this.#context.maxCloseMs);
     const until = now() + ms;
     if (until > this.#closedUntil) this.#closedUntil = until;
     this.#store.tell('close', (store, key) => store.close(key, Date.now() + ms));

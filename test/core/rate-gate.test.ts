@@ -80,6 +80,25 @@ describe('closing', () => {
     g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' }), now(), 'GET /x');
     expect(g.closedForMs()).toBe(4000);
   });
+
+  it.each([
+    ['X-RateLimit-Reset of a huge number of seconds', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '999999999' }],
+    ['X-RateLimit-Reset an epoch in ms, years ahead', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 1e11) }],
+    ['old RateLimit-Reset: 99999', { 'ratelimit-remaining': '0', 'ratelimit-reset': '99999' }],
+    ['RateLimit t=99999', { ratelimit: '"default";r=0;t=99999' }],
+  ])('a success whose headers say nothing remains closes it for maxRetryAfterMs at most: %s', (_, headers) => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, headers), now(), 'GET /x');
+    expect(g.closedForMs()).toBe(60_000);
+  });
+
+  it('X-RateLimit-Reset past 1e12 is an epoch in milliseconds', () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 4000) }), now(), 'GET /x');
+    expect(g.closedForMs()).toBe(4000);
+  });
 });
 
 describe('reopening', () => {
