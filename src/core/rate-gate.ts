@@ -56,7 +56,7 @@ export class RateGate implements SendGate {
   #syncAt = 0;
 
   constructor(options: RateLimitOptions, context: GateContext) {
-    this.#pacer = new Pacer(options.requestsPerSecond);
+    this.#pacer = new Pacer(options.requestsPerSecond, context.maxCloseMs);
     this.#maxConcurrent = options.maxConcurrent ?? Infinity;
     this.#context = context;
     this.#store = new GuardedStore(options.store, options.key, context.apiKey, context.log);

@@ -179,6 +179,14 @@ describe('the pace the service tells', () => {
     expect(times.value[2]! - times.value[1]!).toBe(200);
   });
 
+  it('a told pace slower than one request per maxRetryAfterMs is held to that', async () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, { 'ratelimit-policy': '"default";q=1;w=100000' }), now(), 'GET /x');
+    const times = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
+    expect(times.value[1]! - times.value[0]!).toBe(60_000);
+  });
+
   it('requestsPerSecond is a ceiling from the first send', async () => {
     const { gate: g } = gate({ requestsPerSecond: 2 });
     const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
