@@ -2,13 +2,13 @@
  * The rate gate's schedule, on a fake clock: what closes it and for how long, the order and pace waiting
  * sends leave in, what it learns, and what a waiting call that gives up leaves behind (nothing).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
 import { memoryRateStore, type RateStore } from '../../src/core/rate-store.js';
 import type { RateLimitEvent } from '../../src/core/hooks.js';
 import type { RateLimitOptions } from '../../src/core/options.js';
-import { now } from '../../src/core/timing.js';
+import { MAX_TIMER_MS, now } from '../../src/core/timing.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { captureLogger } from '../helpers/logger.js';
 
@@ -258,6 +258,33 @@ describe('leaving the line', () => {
     const settled = await settle(send(g, { deadline: now() + 1500 }));
     expect(settled).toMatchObject({ ok: false, elapsedMs: 1500 });
     expect(g.waiting).toBe(0);
+  });
+
+  it('a send that gives up leaves no timer behind when no one else waits', async () => {
+    const { gate: g } = gate({ requestsPerSecond: 1 });
+    g.pass();
+    g.report(head(429, { 'retry-after': '60' }), now(), 'GET /x');
+    await settle(send(g, { deadline: now() + 300 }));
+    expect(vi.getTimerCount()).toBe(0);
+    expect(g.closedForMs()).toBe(59_700);
+  });
+
+  it('a close longer than a timer can hold is waited in steps, no timer past MAX_TIMER_MS', async () => {
+    const made = new RateGate(
+      {},
+      { log: new LevelLogger(captureLogger().logger, 'info'), hook: undefined, maxCloseMs: 1e12, apiKey: undefined },
+    );
+    made.pass();
+    made.report(head(429, { 'retry-after': '100000000' }), now(), 'GET /x');
+    const delays: number[] = [];
+    const real = globalThis.setTimeout;
+    const spy = vi
+      .spyOn(globalThis, 'setTimeout')
+      .mockImplementation(((fn: () => void, ms?: number) => (delays.push(ms ?? 0), real(fn, ms))) as never);
+    const waiting = settle(send(made, { deadline: now() + 3 * MAX_TIMER_MS }));
+    expect(await waiting).toMatchObject({ ok: false, elapsedMs: 3 * MAX_TIMER_MS });
+    spy.mockRestore();
+    expect(Math.max(...delays)).toBeLessThanOrEqual(MAX_TIMER_MS);
   });
 
   // At 100 000, with a heap check: test/reliability/rate-gate-memory.test.ts.
