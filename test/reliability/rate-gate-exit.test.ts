@@ -11,7 +11,7 @@ const SDK = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 /** How long after its work ends the child is given to exit before it is taken for kept alive and killed. */
 const EXIT_WITHIN_MS = 3_000;
 
-const CHILD = String.raw`
+const CHILD = `
 import http from 'node:http';
 import { Client } from ${JSON.stringify(SDK)};
 
