@@ -3,9 +3,9 @@
  * and whose server is closed, must exit on its own: no timer of the gate outlives the calls waiting at it.
  * The child runs `src/index.ts` through tsx; it is given 3 s after its work ends, far below the 50 s close.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runChildUntilExit } from '../helpers/child-exit.js';
 
 const SDK = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 /** How long after its work ends the child is given to exit before it is taken for kept alive and killed. */
@@ -27,33 +27,9 @@ await new Promise((resolve) => server.close(resolve));
 console.log(JSON.stringify(names));
 `;
 
-/** Runs the child; resolves with its report and whether it exited by itself within {@link EXIT_WITHIN_MS} of it. */
-function runChild(): Promise<{ report: string; exitedOnItsOwn: boolean; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let killer: ReturnType<typeof setTimeout> | undefined;
-    const overall = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (killer === undefined && stdout.includes('\n')) killer = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(overall);
-      clearTimeout(killer);
-      resolve({ report: stdout.split('\n')[0] ?? '', exitedOnItsOwn: killer !== undefined && code !== null, stderr });
-    });
-  });
-}
-
 describe('a Node process whose calls waited at a closed gate', () => {
   it('exits on its own once they failed at their deadline and the server is closed', async () => {
-    const run = await runChild();
+    const run = await runChildUntilExit(['--import', 'tsx', '--input-type=module', '-e', CHILD], EXIT_WITHIN_MS);
     expect(run.report, run.stderr).toBe('["RateLimitError","RateLimitError"]');
     expect(run.exitedOnItsOwn, run.stderr).toBe(true);
   });
