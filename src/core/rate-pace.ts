@@ -63,7 +63,8 @@ export class Pacer {
   /** Milliseconds between sends now; 0 when unpaced. */
   intervalMs(nowMs: number): number {
     const rate = this.rate(nowMs);
-    return rate >= UNPACED_RATE ? 0 : Math.min(1000 / rate, this.#maxIntervalMs);
+    // A small `maxIntervalMs` (even 0) never undoes the user's ceiling nor a learned pace (at least MIN_RATE).
+    return rate >= UNPACED_RATE ? 0 : Math.min(1000 / rate, Math.max(this.#maxIntervalMs, 1000 / this.#ceiling, 1000 / MIN_RATE));
   }
 
   /** A response the service did not refuse, at `at` on the monotonic clock. */

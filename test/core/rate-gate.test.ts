@@ -187,6 +187,13 @@ describe('the pace the service tells', () => {
     expect(times.value[1]! - times.value[0]!).toBe(60_000);
   });
 
+  it('with maxRetryAfterMs: 0, requestsPerSecond is still the ceiling', async () => {
+    const log = new LevelLogger(captureLogger().logger, 'info');
+    const g = new RateGate({ requestsPerSecond: 2 }, { log, hook: undefined, maxCloseMs: 0, apiKey: undefined });
+    const times = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
+    expect(times.value[1]! - times.value[0]!).toBe(500);
+  });
+
   it('requestsPerSecond is a ceiling from the first send', async () => {
     const { gate: g } = gate({ requestsPerSecond: 2 });
     const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
