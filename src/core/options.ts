@@ -69,7 +69,7 @@ export type ApiKeySource = string | (() => string | Promise<string>);
  * ```
  */
 export interface RateLimitOptions {
-  /** The most requests a second the client sends, your quota if you know it. Default: learned, unbounded. */
+  /** The most requests a second the client sends, your quota if you know it; at least one a minute (1/60). Default: learned, unbounded. */
   requestsPerSecond?: number | undefined;
   /** The most requests in flight at once. Default: unbounded. */
   maxConcurrent?: number | undefined;

@@ -14,7 +14,7 @@ import { GuardedStore, isThenable } from './rate-store-guard.js';
 import { parseRetryAfter } from './retry-after.js';
 import { isRefusal, MAX_RETRY_AFTER_MS, type ResponseHead, type SendGate } from './retry.js';
 import type { ClientSettings } from './settings.js';
-import { now, type PhaseLimits, type PhaseResult, runPhase } from './timing.js';
+import { MAX_TIMER_MS, now, type PhaseLimits, type PhaseResult, runPhase } from './timing.js';
 
 /** While starting, this many sends may be in flight unpaced: a lone caller is never held; a crowd is paced. */
 const FREE_IN_FLIGHT = 4;
@@ -56,7 +56,7 @@ export class RateGate implements SendGate {
   #syncAt = 0;
 
   constructor(options: RateLimitOptions, context: GateContext) {
-    this.#pacer = new Pacer(options.requestsPerSecond);
+    this.#pacer = new Pacer(options.requestsPerSecond, context.maxCloseMs);
     this.#maxConcurrent = options.maxConcurrent ?? Infinity;
     this.#context = context;
     this.#store = new GuardedStore(options.store, options.key, context.apiKey, context.log);
@@ -97,6 +97,7 @@ export class RateGate implements SendGate {
           this.#queue.add(waiter);
           abort.addListener(() => {
             this.#queue.delete(waiter);
+            this.#idle();
           });
           this.#pump();
         }),
@@ -231,11 +232,22 @@ export class RateGate implements SendGate {
     }
   }
 
+  /** In steps of at most `MAX_TIMER_MS`: each step's {@link pump} arms the next. */
   #arm(ms: number): void {
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#pump();
-    }, ms);
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#pump();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
+  }
+
+  /** With no one waiting, no timer holds the process: the close and the slot stay as data for the next wait. */
+  #idle(): void {
+    if (this.#queue.size > 0) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   /** What other clients sharing the store learned: a close, a pace. */

@@ -16,8 +16,10 @@ export interface ToldLimit {
 
 type HeadersLike = { get(name: string): string | null };
 
-// An epoch in seconds (`X-RateLimit-Reset` of some services) rather than a number of seconds from now.
+// `X-RateLimit-Reset` past 1e9 is an epoch (2001 on), not seconds from now: in seconds up to 1e12 (year 33658),
+// in milliseconds past it (1e12 ms is 2001 again), as some services send it.
 const EPOCH_SECONDS = 1e9;
+const EPOCH_MS = 1e12;
 
 /** The number after `name=` in a header's parameters (`q=20`, `remaining=5`), or `undefined`. */
 function param(value: string | null, names: RegExp): number | undefined {
@@ -61,7 +63,7 @@ export function toldLimit(headers: HeadersLike, nowMs: number): ToldLimit | unde
   } else {
     remaining = count(remainingX);
     reset = count(headers.get('x-ratelimit-reset'));
-    if (reset !== undefined && reset > EPOCH_SECONDS) reset = Math.max(0, reset - nowMs / 1000);
+    if (reset !== undefined && reset > EPOCH_SECONDS) reset = Math.max(0, (reset > EPOCH_MS ? reset / 1000 : reset) - nowMs / 1000);
   }
   return { rate, remaining, resetMs: reset === undefined ? undefined : reset * 1000 };
 }

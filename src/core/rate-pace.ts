@@ -39,8 +39,12 @@ export class Pacer {
   #thisWindow = 0;
   #lastWindow = 0;
 
-  constructor(requestsPerSecond: number | undefined) {
+  /** The longest interval, the gate's longest close: no pace told holds a send longer than a refusal could. */
+  readonly #maxIntervalMs: number;
+
+  constructor(requestsPerSecond: number | undefined, maxIntervalMs: number) {
     this.#ceiling = requestsPerSecond ?? Infinity;
+    this.#maxIntervalMs = maxIntervalMs;
   }
 
   /** Before anything is learned or told: the slow start, which leaves a few sends in flight unpaced. */
@@ -59,7 +63,8 @@ export class Pacer {
   /** Milliseconds between sends now; 0 when unpaced. */
   intervalMs(nowMs: number): number {
     const rate = this.rate(nowMs);
-    return rate >= UNPACED_RATE ? 0 : 1000 / rate;
+    // A small `maxIntervalMs` (even 0) never undoes the user's ceiling nor a learned pace (at least MIN_RATE).
+    return rate >= UNPACED_RATE ? 0 : Math.min(1000 / rate, Math.max(this.#maxIntervalMs, 1000 / this.#ceiling, 1000 / MIN_RATE));
   }
 
   /** A response the service did not refuse, at `at` on the monotonic clock. */

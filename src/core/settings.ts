@@ -19,7 +19,7 @@ import {
   type RequestOptions,
 } from './options.js';
 import type { RateStore } from './rate-store.js';
-import { MAX_RETRIES, type RetryOptions } from './retry.js';
+import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
 import { TOKEN } from './transport.js';
 import { isHttpUrl } from './url.js';
@@ -32,6 +32,8 @@ const HEADER_VALUE = /^[\t -~\x80-\xff]*$/;
 // The rules the client's, a call's and a download's options share (download-options.ts), each message written once.
 export const func = <T>() => checked<T>('a function', (value) => typeof value === 'function');
 export const milliseconds = () => checked<number>('a number of milliseconds > 0', (v) => Number.isFinite(v) && (v as number) > 0);
+/** One request per longest `Retry-After` wait: slower, a pace's timer would outlast any wait the client takes. */
+const MIN_REQUESTS_PER_SECOND = 1000 / MAX_RETRY_AFTER_MS;
 const delay = () => checked<number>('a number of milliseconds >= 0', (v) => Number.isFinite(v) && (v as number) >= 0);
 export const retries = () =>
   checked<number>(
@@ -103,7 +105,12 @@ function buildSchemas() {
   } satisfies Record<keyof RetryOptions, unknown>);
 
   const rateLimitObject = z.strictObject({
-    requestsPerSecond: z.optional(checked<number>('a number of requests > 0', (v) => Number.isFinite(v) && (v as number) > 0)),
+    requestsPerSecond: z.optional(
+      checked<number>(
+        'a number of requests a second, at least one a minute (1/60)',
+        (v) => Number.isFinite(v) && (v as number) >= MIN_REQUESTS_PER_SECOND,
+      ),
+    ),
     maxConcurrent: z.optional(checked<number>('a whole number > 0', (v) => Number.isSafeInteger(v) && (v as number) > 0)),
     store: z.optional(
       checked<RateStore>('a RateStore (book, read, close and setPace functions)', (v) =>

@@ -2,13 +2,13 @@
  * The rate gate's schedule, on a fake clock: what closes it and for how long, the order and pace waiting
  * sends leave in, what it learns, and what a waiting call that gives up leaves behind (nothing).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
 import { memoryRateStore, type RateStore } from '../../src/core/rate-store.js';
 import type { RateLimitEvent } from '../../src/core/hooks.js';
 import type { RateLimitOptions } from '../../src/core/options.js';
-import { now } from '../../src/core/timing.js';
+import { MAX_TIMER_MS, now } from '../../src/core/timing.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { captureLogger } from '../helpers/logger.js';
 
@@ -78,6 +78,25 @@ describe('closing', () => {
     const { gate: g } = gate();
     g.pass();
     g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' }), now(), 'GET /x');
+    expect(g.closedForMs()).toBe(4000);
+  });
+
+  it.each([
+    ['X-RateLimit-Reset of a huge number of seconds', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '999999999' }],
+    ['X-RateLimit-Reset an epoch in ms, years ahead', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 1e11) }],
+    ['old RateLimit-Reset: 99999', { 'ratelimit-remaining': '0', 'ratelimit-reset': '99999' }],
+    ['RateLimit t=99999', { ratelimit: '"default";r=0;t=99999' }],
+  ])('a success whose headers say nothing remains closes it for maxRetryAfterMs at most: %s', (_, headers) => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, headers), now(), 'GET /x');
+    expect(g.closedForMs()).toBe(60_000);
+  });
+
+  it('X-RateLimit-Reset past 1e12 is an epoch in milliseconds', () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 4000) }), now(), 'GET /x');
     expect(g.closedForMs()).toBe(4000);
   });
 });
@@ -160,6 +179,21 @@ describe('the pace the service tells', () => {
     expect(times.value[2]! - times.value[1]!).toBe(200);
   });
 
+  it('a told pace slower than one request per maxRetryAfterMs is held to that', async () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(200, { 'ratelimit-policy': '"default";q=1;w=100000' }), now(), 'GET /x');
+    const times = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
+    expect(times.value[1]! - times.value[0]!).toBe(60_000);
+  });
+
+  it('with maxRetryAfterMs: 0, requestsPerSecond is still the ceiling', async () => {
+    const log = new LevelLogger(captureLogger().logger, 'info');
+    const g = new RateGate({ requestsPerSecond: 2 }, { log, hook: undefined, maxCloseMs: 0, apiKey: undefined });
+    const times = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
+    expect(times.value[1]! - times.value[0]!).toBe(500);
+  });
+
   it('requestsPerSecond is a ceiling from the first send', async () => {
     const { gate: g } = gate({ requestsPerSecond: 2 });
     const times = (await settle(Promise.all([send(g), send(g), send(g)]))) as { value: number[] };
@@ -240,6 +274,27 @@ describe('leaving the line', () => {
     const settled = await settle(send(g, { deadline: now() + 1500 }));
     expect(settled).toMatchObject({ ok: false, elapsedMs: 1500 });
     expect(g.waiting).toBe(0);
+  });
+
+  it('a send that gives up leaves no timer behind when no one else waits', async () => {
+    const { gate: g } = gate({ requestsPerSecond: 1 });
+    g.pass();
+    g.report(head(429, { 'retry-after': '60' }), now(), 'GET /x');
+    await settle(send(g, { deadline: now() + 300 }));
+    expect(vi.getTimerCount()).toBe(0);
+    expect(g.closedForMs()).toBe(59_700);
+  });
+
+  // Armed for longer than MAX_TIMER_MS, a timer fires at once: the gate would spin re-arming it (the fake clock gives up).
+  it('a close longer than a timer can hold is waited in steps of MAX_TIMER_MS', async () => {
+    const made = new RateGate(
+      {},
+      { log: new LevelLogger(captureLogger().logger, 'info'), hook: undefined, maxCloseMs: 1e12, apiKey: undefined },
+    );
+    made.pass();
+    made.report(head(429, { 'retry-after': '100000000' }), now(), 'GET /x');
+    const waited = await settle(send(made, { deadline: now() + 3 * MAX_TIMER_MS }));
+    expect(waited).toMatchObject({ ok: false, elapsedMs: 3 * MAX_TIMER_MS });
   });
 
   // At 100 000, with a heap check: test/reliability/rate-gate-memory.test.ts.

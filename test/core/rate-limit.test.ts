@@ -203,7 +203,8 @@ describe('rateLimit: false', () => {
 describe('the rateLimit option', () => {
   it.each([
     [true, 'rateLimit', 'must be false or an object'],
-    [{ requestsPerSecond: 0 }, 'rateLimit.requestsPerSecond', 'must be a number of requests > 0'],
+    [{ requestsPerSecond: 0 }, 'rateLimit.requestsPerSecond', 'must be a number of requests a second, at least one a minute (1/60)'],
+    [{ requestsPerSecond: 1e-7 }, 'rateLimit.requestsPerSecond', 'must be a number of requests a second, at least one a minute (1/60)'],
     [{ maxConcurrent: 1.5 }, 'rateLimit.maxConcurrent', 'must be a whole number > 0'],
     [{ store: {} }, 'rateLimit.store', 'must be a RateStore (book, read, close and setPace functions)'],
     [{ key: '' }, 'rateLimit.key', 'must be a non-empty string'],

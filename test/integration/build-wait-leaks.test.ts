@@ -7,13 +7,13 @@
  *
  * The child runs the SDK as shipped code: `src/index.ts` bundled by esbuild into a temporary directory.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildExit, runChildUntilExit } from '../helpers/child-exit.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** How long after the wait ends the child is given to exit before it is taken for kept alive and killed. */
@@ -102,47 +102,14 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-interface ChildRun {
-  report: { outcome: string; polls: number; listeners: number } | undefined;
-  /** True when the process exited by itself after its report (the wait had ended), false when it was killed. */
-  exitedOnItsOwn: boolean;
-  code: number | null;
-  stderr: string;
+interface ChildRun extends ChildExit {
+  readonly parsed: { outcome: string; polls: number; listeners: number } | undefined;
 }
 
 /** Runs the child for one scenario; kills it if it is still alive well after its report. */
-function runChild(scenario: string): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dir, 'child.mjs'), scenario], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let reportedAt: number | undefined;
-    let killer: ReturnType<typeof setTimeout> | undefined;
-    const overall = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (reportedAt === undefined && stdout.includes('\n')) {
-        reportedAt = performance.now();
-        killer = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS + 500);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(overall);
-      clearTimeout(killer);
-      const line = stdout.split('\n')[0];
-      const killed = code === null;
-      resolve({
-        report: line ? (JSON.parse(line) as ChildRun['report']) : undefined,
-        exitedOnItsOwn: reportedAt !== undefined && !killed,
-        code,
-        stderr,
-      });
-    });
-  });
+async function runChild(scenario: string): Promise<ChildRun> {
+  const run = await runChildUntilExit([join(dir, 'child.mjs'), scenario], EXIT_WITHIN_MS + 500, dir);
+  return { ...run, parsed: run.report ? (JSON.parse(run.report) as ChildRun['parsed']) : undefined };
 }
 
 describe('a Node process that ran a wait exits on its own', () => {
@@ -159,14 +126,14 @@ describe('a Node process that ran a wait exits on its own', () => {
     const run = await runChild(scenario);
 
     expect(run.stderr).toBe('');
-    expect(run.report).toEqual({ outcome, polls: Array.isArray(polls) ? expect.toBeOneOf(polls) : polls, listeners: 0 });
+    expect(run.parsed).toEqual({ outcome, polls: Array.isArray(polls) ? expect.toBeOneOf(polls) : polls, listeners: 0 });
     expect(run.code).toBe(0);
     expect(run.exitedOnItsOwn).toBe(true);
   });
 
   it('and this harness does notice a process kept alive by a leftover timer', async () => {
     const run = await runChild('leaky-control');
-    expect(run.report?.outcome).toBe('completed');
+    expect(run.parsed?.outcome).toBe('completed');
     expect(run.exitedOnItsOwn, 'still alive 3 s after the wait: killed').toBe(false);
   });
 });
