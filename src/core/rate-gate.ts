@@ -217,7 +217,8 @@ export class RateGate implements SendGate {
         }
       }
       if (this.#slot !== undefined) {
-        const left = this.#capped(this.#slot - Date.now());
+        // A store's slot is held to the cap, though never below the pace's own interval (`maxCloseMs` may be 0).
+        const left = Math.min(this.#slot - Date.now(), Math.max(this.#context.maxCloseMs, this.#pacer.intervalMs(Date.now())));
         if (left > 0) {
           this.#slot = Date.now() + left;
           this.#arm(left);
