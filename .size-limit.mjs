@@ -99,9 +99,10 @@ export default [
   // With the gate's final version, the waits' shared schedule and the fourth look merged: 32.66 and 35.31; the
   // fourth attack's secrets (any percent-encoding of the key, a credential's value wherever repeated) 0.49 more.
   // A call past its deadline at the gate ending with its own 429 or the deadline's error (no made-up 429), and
-  // the cap on a store's word: 0.09 and 0.11 more (33.25 and 35.92 measured).
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.3 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36 kB' }),
+  // the cap on a store's word: 0.09 and 0.11 more (33.25 and 35.92 measured); every close and pace held to
+  // maxRetryAfterMs, the gate's timer cleared when idle: 33.36 and 36.02 measured.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.4 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36.1 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -124,7 +125,7 @@ export default [
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '27.1 kB',
+    limit: '27.2 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
