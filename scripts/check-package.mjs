@@ -163,11 +163,11 @@ try {
     for (const entry of ['./index.js', './testing.js', './webhooks.js']) {
       if (!entries.has(entry)) throw new Error(`cli.js does not import ${entry} (it imports ${[...entries].join(', ')})`);
     }
-    // esbuild heads each bundled module with its path: the CLI's own, the redaction helpers (not public) and the
-    // endpoint table the plain commands are made from (data, importing nothing).
+    // esbuild heads each bundled module with its path: the CLI's own, the redaction helpers (not public; a
+    // secret's percent-encoded pattern with them) and the endpoint table the plain commands are made from.
     const bundled = [...cli.matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]);
     const copies = bundled.filter(
-      (path) => !/^src\/cli\/|^src\/core\/redact\.ts$|^src\/resources\/endpoints\.ts$|^package\.json$/.test(path),
+      (path) => !/^src\/cli\/|^src\/core\/(?:redact|percent-pattern)\.ts$|^src\/resources\/endpoints\.ts$|^package\.json$/.test(path),
     );
     if (copies.length || cli.includes('_zod')) throw new Error(`cli.js bundles ${[...new Set(copies)].join(', ') || 'zod'}`);
   });
