@@ -9,8 +9,22 @@ import { checkWaitOptions, targetOf, waitChecked, type BuildTarget, type WaitFor
  * `reason` is what `builds.wait` would have rejected with.
  */
 export type BuildWaitResult =
-  | { readonly status: 'fulfilled'; readonly buildId: string; readonly value: CompletedBuild }
-  | { readonly status: 'rejected'; readonly buildId: string; readonly reason: WfaError };
+  | {
+      /** The build completed. */
+      readonly status: 'fulfilled';
+      /** The build's id, as given or read from the workflow. */
+      readonly buildId: string;
+      /** The completed build, its `download_url` a string. */
+      readonly value: CompletedBuild;
+    }
+  | {
+      /** The wait failed: the build failed, timed out, was aborted, or a poll's error ended it. */
+      readonly status: 'rejected';
+      /** The build's id, as given or read from the workflow. */
+      readonly buildId: string;
+      /** Why: a `BuildFailedError`, `WaitTimeoutError`, `AbortError` or the poll's error. */
+      readonly reason: WfaError;
+    };
 
 const CALLER = 'builds.waitForAll';
 

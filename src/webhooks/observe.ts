@@ -19,6 +19,7 @@ export type WebhookOutcome = 'handled' | 'acknowledged' | 'duplicate' | 'rejecte
 
 /** What `onDelivery` is told about one delivery, once its answer is decided. */
 export interface WebhookDeliveryReport {
+  /** What became of the delivery: handled, acknowledged, a duplicate, rejected or failed. */
   outcome: WebhookOutcome;
   /** The status the delivery was answered with. */
   status: number;
