@@ -12,7 +12,7 @@ import { requestId, type Random } from './random.js';
 export const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** The body and headers of an answer the server gives itself. */
-export function plainError(ids: Random, message: string, code: string) {
+export function errorAnswer(ids: Random, message: string, code: string) {
   const body = JSON.stringify({ error: { message, code } });
   const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
   return { body, headers };
@@ -20,7 +20,7 @@ export function plainError(ids: Random, message: string, code: string) {
 
 /** Writes an answer on a socket Node has given up parsing, then closes it. */
 function answerOnSocket(socket: Duplex, ids: Random, status: number, message: string, code: string): void {
-  const { body, headers } = plainError(ids, message, code);
+  const { body, headers } = errorAnswer(ids, message, code);
   const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.on('error', () => undefined);
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);

@@ -12,7 +12,7 @@ import { createRandom, randomSeed, type Random } from './random.js';
 import { createMockService } from './service.js';
 import type { MockService, MockServiceOptions } from './types.js';
 import { discardRest, readBody } from './server-body.js';
-import { plainError, refuseConnect, refuseUnparsed, UNSERVED_METHODS } from './server-refusals.js';
+import { errorAnswer, refuseConnect, refuseUnparsed, UNSERVED_METHODS } from './server-refusals.js';
 
 /**
  * Options of {@link startMockServer}: where to listen, plus the service's options (or a service).
@@ -123,7 +123,7 @@ function writePlainError(res: ServerResponse, ids: Random, status: number, messa
     res.destroy();
     return;
   }
-  const { body, headers } = plainError(ids, message, code);
+  const { body, headers } = errorAnswer(ids, message, code);
   res.writeHead(status, headers);
   res.end(body);
 }
