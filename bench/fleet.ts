@@ -3,7 +3,7 @@
  * mock over loopback, limited to 20 requests a second per key (a token bucket, no rate headers), each build
  * finishing 3-10 s after its creation. (a) one client doing 200; (b) 4 processes of 50 sharing a redis-server;
  * (c) the same 4 without Redis. Each once with the gate off (today's behaviour) and once gated. Requests and
- * 429s are counted by the mock. Alone: node --import tsx bench/fleet.ts
+ * 429s are counted by the mock. Alone: node --import tsx bench/fleet.ts [abc] [--gated]
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -126,12 +126,15 @@ function describe(m: Measured): string {
 }
 
 /** Every scenario, the gate off then on; one row each (the baseline's is a figure, the gated run's a budget). */
-export async function fleet(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<FleetRow[]> {
+export async function fleet(
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  only: { scenarios?: string; gatedOnly?: boolean } = {},
+): Promise<FleetRow[]> {
   const rows: FleetRow[] = [];
   const redis = await startRedis();
   try {
-    for (const scenario of SCENARIOS) {
-      for (const gated of [false, true]) {
+    for (const scenario of SCENARIOS.filter((s) => !only.scenarios || only.scenarios.includes(s.name[1] ?? ''))) {
+      for (const gated of only.gatedOnly ? [true] : [false, true]) {
         log(`measuring fleet ${scenario.name}, ${gated ? 'gated' : 'gate off'}…`);
         const m = await measure(scenario, gated, redis);
         const failed = Object.values(m.failed).reduce((a, b) => a + b, 0);
@@ -152,5 +155,8 @@ export async function fleet(log: (line: string) => void = (line) => process.stde
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const row of await fleet()) console.log(`| ${row.name} | ${row.measured} | ${row.budget} | ${row.pass ? 'pass' : 'FAIL'} |`);
+  // `bench/fleet.ts ab --gated`: scenarios (a) and (b), gated runs only; for tuning the gate.
+  const [scenarios, gated] = process.argv.slice(2);
+  for (const row of await fleet(undefined, { scenarios, gatedOnly: gated === '--gated' }))
+    console.log(`| ${row.name} | ${row.measured} | ${row.budget} | ${row.pass ? 'pass' : 'FAIL'} |`);
 }

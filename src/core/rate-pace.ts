@@ -8,14 +8,14 @@ import type { RatePace } from './rate-store.js';
 
 /** The slow start's first rate, in requests per second. */
 const START_RATE = 20;
-/** Added per accepted response during the slow start: the rate doubles every 100 ms of sending, as TCP's window per round trip. */
-const START_STEP = 10;
+/** Added per accepted response during the slow start: the rate doubles about every 230 ms of sending, clocked by answers as TCP's window. */
+const START_STEP = 3;
 /** At or above this rate nothing is paced: the gate only watches. */
 export const UNPACED_RATE = 10_000;
 /** A refusal cuts the rate to this share of what the service was accepting. */
 const DECREASE = 0.8;
 /** After a cut the rate grows by this share of the cut rate each second (additive increase). */
-const GROWTH_SHARE = 0.05;
+const GROWTH_SHARE = 0.02;
 /** Below this no pace goes: a service that slow says so with `Retry-After`, which closes the gate instead. */
 const MIN_RATE = 0.1;
 /** What a refusal's cut compares the pace with: the responses accepted over this long. */
