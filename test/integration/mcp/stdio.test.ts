@@ -58,6 +58,8 @@ describe('over stdio', () => {
     expect(byName['workflows_delete']?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(byName['workflows_create']?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(byName['workflows_create']?.inputSchema.required).toEqual(['name', 'platform', 'trigger', 'actions']);
+    // Creating and waiting takes what creating takes, flat: one shape for the agent to learn.
+    expect(byName['workflows_create_and_wait']?.inputSchema).toEqual(byName['workflows_create']?.inputSchema);
     expect(byName['builds_get']?.outputSchema?.properties).toHaveProperty('download_url');
   });
 
@@ -78,7 +80,7 @@ describe('over stdio', () => {
     expect(await call('builds_get', { id: created['build_id'] })).toMatchObject({ status: 'building' });
     expect(await call('builds_wait', { build_id: created['build_id'] })).toMatchObject({ status: 'completed' });
     expect(await call('workflows_update', { id: created['id'], changes: { name: 'Renamed' } })).toMatchObject({ name: 'Renamed' });
-    const both = await call('workflows_create_and_wait', { workflow: WORKFLOW });
+    const both = await call('workflows_create_and_wait', WORKFLOW);
     expect(both).toMatchObject({ workflow: { name: WORKFLOW.name }, build: { status: 'completed' } });
     const first = await call('workflows_list', { limit: 1 });
     expect(first).toMatchObject({ items: [expect.any(Object)], page: 1, next_page: 2 });
