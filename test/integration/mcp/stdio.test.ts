@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tools } from '../../../src/tools/index.js';
 import { createThenWait, installPacked, type Result, startRecordedMock, WORKFLOW } from './packed.js';
@@ -45,6 +46,13 @@ afterAll(async () => {
   await Promise.all(open.map(({ client }) => client.close()));
   await mock?.close();
   packed?.remove();
+});
+
+test('the bin imports zod, the copy its dependencies install, instead of carrying a copy of its own', () => {
+  const bin = readFileSync(packed.bin, 'utf8');
+  expect(bin).toContain('from "zod/mini"');
+  // zod's core defines each of its schema classes with $constructor: a bundled copy would hold this one.
+  expect(bin).not.toContain('$constructor("$ZodType"');
 });
 
 describe('over stdio', () => {
