@@ -16,10 +16,12 @@
  * texts always means this SDK's) never a later one, nor the current one after "up to", "until" or "before".
  *
  * And every endpoint of the table (src/resources/endpoints.ts) is documented: its method in the README's
- * Resources table, its function in the guides' list of `/funcs`.
+ * Resources table, its function in the guides' list of `/funcs`; docs/mcp.md's tool table is the one the MCP
+ * server's tools make (scripts/mcp-tools.mts; `--write` makes it again).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ENDPOINTS } from '../src/resources/endpoints.js';
+import { withTable } from './mcp-tools.mts';
 
 const CODE = /^(ts|typescript|tsx|js|javascript|mjs|cjs|mts|cts)$/;
 const BLOCK = /^```([\w-]*)(?:[ \t]+(\S+))?[ \t]*\n([\s\S]*?)^```$/gm;
@@ -59,6 +61,12 @@ for (const guide of guides) {
   if (write && fixed !== read) writeFileSync(guide, fixed);
 }
 for (const file of examples) if (!included.has(file)) problems.push(`${file} is not included by any guide`);
+
+const mcp = readFileSync('docs/mcp.md', 'utf8');
+const generated = withTable(mcp);
+if (write && generated !== mcp) writeFileSync('docs/mcp.md', generated);
+else if (generated !== mcp)
+  problems.push('docs/mcp.md: the tool table is not the one the tools make (node --import tsx scripts/check-docs.mjs --write makes it)');
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Compares two versions at the precision both give: `0.1` and `0.1.0` are the same. */

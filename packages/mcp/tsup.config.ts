@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'tsup';
 
 // The SDK's public entries stay imports of the installed package, as the `wfa` build keeps them; the tools
-// (src/tools/, which the SDK does not publish) are bundled into the bin. The MCP SDK stays a dependency.
+// (src/tools/, which the SDK does not publish) are bundled into the bin. The MCP SDK and zod stay dependencies
+// (tsup leaves package.json's dependencies as imports): the SDK's files carry their own zod, not one to import.
 const sdk = resolve('../../src');
 const ownEntries = new Map([
   [resolve(sdk, 'index.ts'), 'workflow-automation-sdk'],

@@ -105,8 +105,9 @@ function endpointTool(name: EndpointName): Tool {
 
 const build = MODELS.Build() as Schema;
 
-// Waits change nothing themselves; creating and waiting creates a workflow each time it is called.
-const TASKS: Tool[] = [
+// Waits change nothing themselves; creating and waiting creates a workflow each time it is called. It takes
+// what workflows_create takes, flat: the same schema, so an agent learns one shape.
+const tasks = (create: Tool): Tool[] => [
   {
     name: 'builds_wait',
     endpoint: undefined,
@@ -124,12 +125,12 @@ const TASKS: Tool[] = [
     name: 'workflows_create_and_wait',
     endpoint: undefined,
     description:
-      'Create a workflow and wait until its build ends: the workflow and its completed build in one step. The workflow argument takes exactly what workflows_create takes (see there for its fields). Sends progress notifications while the build runs; fails as a tool error if the build fails or takes longer than 10 minutes, and the workflow then still exists (find it with workflows_list).',
-    arguments: toolSchema(strictObject({ workflow: MODELS.WorkflowCreate() as Schema })),
+      'Create a workflow and wait until its build ends: the workflow and its completed build in one step. Its arguments are exactly those of workflows_create (see there for the fields). Sends progress notifications while the build runs; fails as a tool error if the build fails or takes longer than 10 minutes, and the workflow then still exists (find it with workflows_list).',
+    arguments: create.arguments,
     result: toolSchema(strictObject({ workflow: MODELS.CreatedWorkflow() as Schema, build })),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     waits: true,
-    async run(client, { workflow }, { signal, onProgress }) {
+    async run(client, workflow, { signal, onProgress }) {
       return { ...(await client.workflows.createAndWait(workflow as never, { signal, onProgress })) };
     },
   },
@@ -138,5 +139,6 @@ const TASKS: Tool[] = [
 /** Every tool: the endpoints' in the table's order, then the tasks. */
 export function tools(): Tool[] {
   const names = Object.keys(ENDPOINTS) as EndpointName[];
-  return [...names.filter((name) => !(name in NOT_TOOLS)).map(endpointTool), ...TASKS];
+  const endpoints = names.filter((name) => !(name in NOT_TOOLS)).map(endpointTool);
+  return [...endpoints, ...tasks(endpoints.find((tool) => tool.endpoint === 'workflows.create')!)];
 }

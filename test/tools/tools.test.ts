@@ -55,6 +55,12 @@ describe('the tools', () => {
     },
   );
 
+  test('workflows_create_and_wait takes what workflows_create takes, flat: the same schema', () => {
+    const all = tools();
+    const named = (name: string) => all.find((tool) => tool.name === name)!;
+    expect(named('workflows_create_and_wait').arguments).toBe(named('workflows_create').arguments);
+  });
+
   test("arguments are checked by the SDK's own schemas, naming the field", () => {
     const create = tools().find((tool) => tool.name === 'workflows_create')!;
     const result = create.arguments['~standard'].validate({ name: '', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });

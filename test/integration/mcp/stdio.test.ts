@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tools } from '../../../src/tools/index.js';
 import { createThenWait, installPacked, type Result, startRecordedMock, WORKFLOW } from './packed.js';
@@ -47,6 +48,13 @@ afterAll(async () => {
   packed?.remove();
 });
 
+test('the bin imports zod, the copy its dependencies install, instead of carrying a copy of its own', () => {
+  const bin = readFileSync(packed.bin, 'utf8');
+  expect(bin).toContain('from "zod/mini"');
+  // zod's core defines each of its schema classes with $constructor: a bundled copy would hold this one.
+  expect(bin).not.toContain('$constructor("$ZodType"');
+});
+
 describe('over stdio', () => {
   test('initialises and lists one tool per tool of the SDK, with its schemas and hints', async () => {
     const { client } = await connect();
@@ -58,6 +66,8 @@ describe('over stdio', () => {
     expect(byName['workflows_delete']?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(byName['workflows_create']?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(byName['workflows_create']?.inputSchema.required).toEqual(['name', 'platform', 'trigger', 'actions']);
+    // Creating and waiting takes what creating takes, flat: one shape for the agent to learn.
+    expect(byName['workflows_create_and_wait']?.inputSchema).toEqual(byName['workflows_create']?.inputSchema);
     expect(byName['builds_get']?.outputSchema?.properties).toHaveProperty('download_url');
   });
 
@@ -78,7 +88,7 @@ describe('over stdio', () => {
     expect(await call('builds_get', { id: created['build_id'] })).toMatchObject({ status: 'building' });
     expect(await call('builds_wait', { build_id: created['build_id'] })).toMatchObject({ status: 'completed' });
     expect(await call('workflows_update', { id: created['id'], changes: { name: 'Renamed' } })).toMatchObject({ name: 'Renamed' });
-    const both = await call('workflows_create_and_wait', { workflow: WORKFLOW });
+    const both = await call('workflows_create_and_wait', WORKFLOW);
     expect(both).toMatchObject({ workflow: { name: WORKFLOW.name }, build: { status: 'completed' } });
     const first = await call('workflows_list', { limit: 1 });
     expect(first).toMatchObject({ items: [expect.any(Object)], page: 1, next_page: 2 });
