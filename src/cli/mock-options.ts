@@ -50,12 +50,28 @@ export function failBuildsOption(value: string | undefined): boolean | number | 
     const share = Number(text);
     if (share <= 1) return share;
   } else if (text !== '') {
-    const pattern = new RegExp(`^${text.split('*').map(escapeRegExp).join('.*')}$`, 's');
-    return (workflow) => pattern.test(workflow.name);
+    return (workflow) => matchesGlob(text, workflow.name);
   }
   throw new UsageError(`--fail-builds must be all, a share from 0 to 1 (0.2) or a workflow name pattern (*nightly*), got "${value}"`);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Whether the whole of `text` is `pattern`, where each `*` is any text. Each piece between stars is searched
+ * once, leftmost first, which is enough for `*` alone: no backtracking, so a name sent by any client cannot
+ * stall the mock (a regular expression of many `.*` can).
+ */
+export function matchesGlob(pattern: string, text: string): boolean {
+  const pieces = pattern.split('*');
+  const first = pieces[0] ?? '';
+  if (pieces.length === 1) return text === first;
+  const last = pieces[pieces.length - 1] ?? '';
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = text.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
