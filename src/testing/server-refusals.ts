@@ -4,9 +4,10 @@
  * parser refuses); those are written on the socket, which then closes.
  */
 
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { requestId, type Random } from './random.js';
+import { BODY_TOO_LARGE, MAX_BODY_BYTES } from './validate.js';
 
 /** Methods Fetch refuses to carry, so the service never sees them: TRACE and TRACK would echo the request. */
 export const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -16,6 +17,22 @@ export function errorAnswer(ids: Random, message: string, code: string) {
   const body = JSON.stringify({ error: { message, code } });
   const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
   return { body, headers };
+}
+
+/**
+ * A request sent with `Expect: 100-continue` (Node's `checkContinue`): one whose declared length is over the
+ * service's limit is refused before `100 Continue`, so the sender never uploads it, and the connection closes
+ * (its body was never read). Returns whether it was refused; otherwise the sender is asked for the body.
+ */
+export function refusedBeforeContinue(req: IncomingMessage, res: ServerResponse, ids: Random): boolean {
+  if (!(Number(req.headers['content-length']) > MAX_BODY_BYTES)) {
+    res.writeContinue();
+    return false;
+  }
+  const { body, headers } = errorAnswer(ids, BODY_TOO_LARGE.message, BODY_TOO_LARGE.code);
+  res.writeHead(BODY_TOO_LARGE.status, { ...headers, connection: 'close' });
+  res.end(body);
+  return true;
 }
 
 /** Writes an answer on a socket Node has given up parsing, then closes it. */

@@ -12,7 +12,7 @@ import { createRandom, randomSeed, type Random } from './random.js';
 import { createMockService } from './service.js';
 import type { MockService, MockServiceOptions } from './types.js';
 import { discardRest, readBody } from './server-body.js';
-import { errorAnswer, refuseConnect, refuseUnparsed, UNSERVED_METHODS } from './server-refusals.js';
+import { errorAnswer, refuseConnect, refusedBeforeContinue, refuseUnparsed, UNSERVED_METHODS } from './server-refusals.js';
 
 /**
  * Options of {@link startMockServer}: where to listen, plus the service's options (or a service).
@@ -186,6 +186,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer((req, res) => {
     latest.set(req.socket, res);
     void respond(service, req, res, fallbackHost, ids);
+  });
+  server.on('checkContinue', (req, res) => {
+    latest.set(req.socket, res);
+    if (!refusedBeforeContinue(req, res, ids)) void respond(service, req, res, fallbackHost, ids);
   });
   server.on('connect', (_req, socket) => refuseConnect(socket, ids));
   server.on('clientError', (error, socket) => refuseUnparsed(error, socket, ids, latest.get(socket)));

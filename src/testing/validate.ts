@@ -119,6 +119,9 @@ function nesting(text: string): number {
 /** The largest request body the service reads; the HTTP server stops reading one byte past it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The service's answer to a body over {@link MAX_BODY_BYTES}, whether read or only declared. */
+export const BODY_TOO_LARGE = { status: 413, message: `Request body exceeds ${MAX_BODY_BYTES} bytes`, code: 'payload_too_large' } as const;
+
 /**
  * Reads a request body as JSON; one over {@link MAX_BODY_BYTES} is a 413, an empty body or malformed JSON a
  * 400, one nested too deep a 422.
@@ -126,7 +129,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export async function readJson(request: Request): Promise<unknown> {
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) {
-    throw new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, 'payload_too_large');
+    throw new HttpError(BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.code);
   }
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') throw new HttpError(400, 'Request body is empty; expected JSON', 'invalid_json');

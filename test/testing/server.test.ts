@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { createMockService, DEFAULT_MOCK_USER, startMockServer } from '../../src/testing/index.js';
 import { reply, useStarted, WORKFLOW } from './helpers.js';
@@ -153,6 +154,55 @@ describe('startMockServer', () => {
     const res = await fetch(`${mock.url}/v1/workflows`, json('POST', { name: 'x'.repeat(1024 * 1024) }, mock.apiKey));
     expect(res.status).toBe(413);
     await res.arrayBuffer();
+  });
+
+  test('a declared body over 1 MiB sent with Expect: 100-continue gets 413 before any upload, then the close', async () => {
+    const mock = await server();
+    const answer = await new Promise<{ status: number; continued: boolean; headers: Record<string, unknown> }>((resolve, reject) => {
+      let continued = false;
+      const headers = {
+        'content-type': 'application/json',
+        'x-api-key': mock.apiKey,
+        'content-length': String(20 * 1024 * 1024),
+        expect: '100-continue',
+      };
+      const req = httpRequest(`${mock.url}/v1/workflows`, { method: 'POST', headers });
+      // Sent only on 100 Continue, as curl does: a sender that waits is never asked to upload.
+      req.on('continue', () => {
+        continued = true;
+        req.destroy();
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, continued, headers: res.headers }));
+      });
+      req.on('error', reject);
+    });
+
+    expect(answer).toMatchObject({
+      status: 413,
+      continued: false,
+      headers: { connection: 'close', 'x-request-id': expect.stringMatching(/^req_/) },
+    });
+  });
+
+  test('a body within bounds sent with Expect: 100-continue is asked for and served', async () => {
+    const mock = await server();
+    const body = JSON.stringify(WORKFLOW);
+    const status = await new Promise<number>((resolve, reject) => {
+      const headers = {
+        'content-type': 'application/json',
+        'x-api-key': mock.apiKey,
+        'content-length': String(Buffer.byteLength(body)),
+        expect: '100-continue',
+      };
+      const req = httpRequest(`${mock.url}/v1/workflows`, { method: 'POST', headers });
+      req.on('continue', () => req.end(body));
+      req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)));
+      req.on('error', reject);
+    });
+
+    expect(status).toBe(201);
   });
 
   test("failNext(1, 'network') drops the connection, so fetch rejects", async () => {
