@@ -3,6 +3,8 @@
  * `process`, so that the entry point is the one place that touches the real process.
  */
 
+import { printable } from './printable.js';
+
 /** A stream a command writes to: `process.stdout`, `process.stderr`, or a test double. */
 export interface Output {
   write(text: string): unknown;
@@ -38,7 +40,11 @@ export interface Context {
   readonly stdin?: Input | undefined;
 }
 
-/** Writes a value as indented JSON and a newline: readable as is, and what `jq` expects. */
+/**
+ * Writes a value as indented JSON and a newline: readable as is, and what `jq` expects. The characters
+ * `JSON.stringify` leaves raw in strings (DEL, C1, format characters, U+2028) are escaped as `\u` sequences,
+ * line by line so that the indentation's line breaks stay: the same JSON value, safe on a terminal.
+ */
 export function printJson(output: Output, value: unknown): void {
-  output.write(`${JSON.stringify(value, null, 2)}\n`);
+  output.write(`${JSON.stringify(value, null, 2).split('\n').map(printable).join('\n')}\n`);
 }

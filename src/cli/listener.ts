@@ -155,7 +155,7 @@ class Listener {
       this.context.signal.removeEventListener('abort', stop);
     }
     this.delivered += 1;
-    this.context.stdout.write(`${JSON.stringify(record)}\n`);
+    this.context.stdout.write(`${printable(JSON.stringify(record))}\n`);
     const outcome = record['status'] !== undefined ? String(record['status']) : `failed (${String(record['error'])})`;
     this.context.stderr.write(`${printable(`build.completed ${workflowId} (${buildId}) -> ${forwardTo}: ${outcome}`)}\n`);
   }

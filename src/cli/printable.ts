@@ -1,12 +1,22 @@
 /**
- * Text from the service (an error's message, a build's status or logs) made safe to print on a terminal:
- * control characters and the Unicode ones that reorder or break lines are shown escaped, not obeyed.
+ * Text from the service (an error's message, a build's status or logs, a download URL, JSON output) made safe
+ * to print on a terminal: control and format characters are shown escaped, not obeyed.
  */
 
-// C0 and C1 controls and DEL (tab is kept), the line and paragraph separators, and the bidirectional overrides.
-const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+// C0 and C1 controls and DEL (tab is kept), format characters (bidirectional overrides, zero-width and soft
+// hyphen: they reorder or hide text), and the line and paragraph separators.
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
-/** `text` with each character that would move the cursor, clear the screen or start a new line escaped (`\u001b`). */
+/**
+ * `text` with each character that would move the cursor, clear the screen, reorder, hide or break the text
+ * escaped as `\u001b` (one per UTF-16 unit: also valid inside a JSON string).
+ */
 export function printable(text: string): string {
-  return text.replace(UNSAFE, (char) => (char === '\t' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(UNSAFE, (char) => (char === '\t' ? char : escaped(char)));
+}
+
+function escaped(char: string): string {
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }

@@ -7,6 +7,7 @@ import { showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson } from './context.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
 
 const USAGE = 'wfa wait-build <build_id> [options]';
@@ -41,7 +42,7 @@ export const waitBuild: Command = {
       const build = await client.waitForBuild(buildId, options);
       display.finish();
       if (values.json) printJson(context.stdout, build);
-      else context.stdout.write(`${build.download_url}\n`);
+      else context.stdout.write(`${printable(build.download_url)}\n`);
       return ExitCode.Ok;
     } catch (error) {
       display.finish();

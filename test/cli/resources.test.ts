@@ -162,6 +162,60 @@ describe("the service's text on the terminal", () => {
   });
 });
 
+describe("the service's text on stdout", () => {
+  // Each one would move the cursor, set the title, reorder or hide text, or break a line on a terminal.
+  const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007|\u009b31m\u0085|\u202eevil\u2028line\u2029|\u007f|\u200b\u00ad\u2060\u{e0001}';
+  const RAW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+  const rawIn = (text: string) => RAW.test(text.replaceAll('\n', ''));
+
+  test('a download URL printed by wait-build is escaped, not obeyed', async () => {
+    service.use(
+      http.get(`${BASE_URL}/api/v1/builds/:id`, ({ params }) =>
+        HttpResponse.json({
+          id: params['id'],
+          status: 'completed',
+          progress: 100,
+          download_url: `https://cdn.example.com/a${HOSTILE}.zip`,
+        }),
+      ),
+    );
+
+    const result = await runCli(['wait-build', 'bld_1'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout).toBe(
+      'https://cdn.example.com/a\\u001b[2J\\u001b]0;pwned\\u0007|\\u009b31m\\u0085|\\u202eevil\\u2028line\\u2029|\\u007f|\\u200b\\u00ad\\u2060\\udb40\\udc01.zip\n',
+    );
+  });
+
+  test('JSON output escapes them as \\u sequences, so it still parses to what the service sent', async () => {
+    service.use(
+      http.get(`${BASE_URL}/api/v1/workflows/:id`, ({ params }) =>
+        HttpResponse.json({ ...WORKFLOW, id: params['id'], name: HOSTILE, status: 'active', created_at: '2026-01-01T00:00:00Z' }),
+      ),
+    );
+
+    const result = await runCli(['workflows', 'get', 'wf_1'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(rawIn(result.stdout)).toBe(false);
+    expect(parse(result.stdout)).toMatchObject({ name: HOSTILE });
+  });
+
+  test('a format character in an error message is escaped on stderr too', async () => {
+    service.use(
+      http.get(`${BASE_URL}/*/workflows/:id`, () =>
+        HttpResponse.json({ error: { message: `gone${HOSTILE}`, code: 'not_found' } }, { status: 404 }),
+      ),
+    );
+
+    const result = await runCli(['workflows', 'get', 'wf_1'], { env: ENV });
+
+    expect(result.stderr).toContain('gone\\u001b[2J');
+    expect(rawIn(result.stderr)).toBe(false);
+  });
+});
+
 describe('wfa workflows create', () => {
   test('--file creates the workflow and prints it', async () => {
     service.useMock();
