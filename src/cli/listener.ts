@@ -4,6 +4,7 @@
  */
 import { AbortError, AuthenticationError, NotFoundError, PermissionDeniedError } from '../core/errors.js';
 import type { Client } from '../index.js';
+import { readBoundedAnswer } from '../testing/bounded-answer.js';
 import type { WebhookSignaturePreset } from '../webhooks/index.js';
 import type { Context } from './context.js';
 import { ExitCode } from './exit-codes.js';
@@ -145,8 +146,9 @@ class Listener {
         redirect: 'manual',
         signal: timeout.signal,
       });
-      await response.arrayBuffer().catch(() => undefined);
       record['status'] = response.status;
+      // Past the bound the rest is not read: aborting drops the connection.
+      if (!(await readBoundedAnswer(response.body).catch(() => true))) timeout.abort(new Error('answer too long'));
     } catch (error) {
       if (this.context.signal.aborted) throw error;
       record['error'] = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);

@@ -203,3 +203,45 @@ test('a receiver that refuses the signature gets the delivery once, and the 401 
   expect(rx.handled).toEqual([]);
   expect(result.stderr).toContain(': 401');
 });
+
+test("a receiver's endless answer is read up to 64 KiB, then the connection is dropped: the delivery is printed with its status", async ({
+  onTestFinished,
+}) => {
+  let written = 0;
+  let closed = false;
+  const endless = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    const chunk = Buffer.alloc(64 * 1024, 120);
+    const pump = (): void => {
+      while (!res.destroyed) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+    };
+    res.on('close', () => (closed = true));
+    pump();
+  });
+  await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => {
+    endless.closeAllConnections();
+    return new Promise<void>((resolve) => endless.close(() => resolve()));
+  });
+  const mock = await countingMock({ onTestFinished });
+  const workflow = await mock.client.workflows.create(INPUT);
+  await mock.service.flush();
+
+  const forwardTo = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hooks`;
+  const running = startCli(['listen', '--forward-to', forwardTo, '--workflow', workflow.id, '--interval', '100ms'], {
+    env: { WFA_BASE_URL: mock.server.url, WFA_API_KEY: mock.server.apiKey },
+    timeoutMs: 60_000,
+  });
+  onTestFinished(() => void running.child.kill('SIGKILL'));
+  await running.waitFor(/"status":200/, { ms: 30_000 });
+  await until(() => closed, "the receiver's connection closed");
+  running.child.kill('SIGINT');
+  await running.finished;
+
+  // What the sockets buffer between the two, at most a few MiB on loopback: never the whole answer.
+  expect(written).toBeLessThan(32 * 1024 * 1024);
+});
