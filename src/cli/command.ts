@@ -1,4 +1,5 @@
 /** The shape every `wfa` command has, and command groups (`wfa workflows list|get|create`). */
+import { ValidationError } from '../core/errors.js';
 import { splitCommand } from './args.js';
 import { CONNECTION_VALUE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
@@ -29,13 +30,15 @@ export function usageOf(command: Command): string {
 
 /**
  * Runs a command. A {@link UsageError} it throws without a usage line (a bad `--limit`, an invalid workflow
- * file) gets the command's own here, so that no command can leave it out.
+ * file), or a `ValidationError` of the SDK (an argument refused before any request: an empty id), gets the
+ * command's own here, so that no command can leave it out.
  */
 export async function runCommand(command: Command, args: readonly string[], context: Context): Promise<ExitCode> {
   try {
     return await command.run(args, context);
   } catch (error) {
     if (error instanceof UsageError && error.usage === undefined) throw new UsageError(error.message, usageOf(command));
+    if (ValidationError.is(error)) throw new UsageError(error.message, usageOf(command), error);
     throw error;
   }
 }

@@ -19,9 +19,10 @@ import { printable } from './printable.js';
 export class UsageError extends Error {
   /** The usage line to show after the message; when not given, the command that threw it adds its own (`runCommand`). */
   readonly usage: string | undefined;
-  constructor(message: string, usage?: string) {
-    super(message);
-    this.name = 'UsageError';
+  /** With `cause`, the SDK's {@link ValidationError} of an argument (an empty id): shown under its own name. */
+  constructor(message: string, usage?: string, cause?: Error) {
+    super(message, cause && { cause });
+    this.name = cause?.name ?? 'UsageError';
     this.usage = usage;
   }
 }

@@ -242,6 +242,31 @@ describe('usage errors', () => {
     expect(rest[1]).toBe('Run with --help for details.');
   });
 
+  // The SDK's own check of an argument, before any request: the command line's fault, so the usage follows too.
+  test.each([
+    [
+      'an empty workflow id',
+      ['workflows', 'get', ''],
+      'wfa: ValidationError: Invalid workflow: id: must be a non-empty string',
+      'wfa workflows get ',
+    ],
+    [
+      'an order id of 2000 characters',
+      ['orders', 'get', 'o'.repeat(2000)],
+      'wfa: ValidationError: Invalid order: id: is 2000 characters long',
+      'wfa orders get ',
+    ],
+    ['an empty id to delete', ['workflows', 'delete', ''], 'wfa: ValidationError: Invalid workflow: id:', 'wfa workflows delete '],
+  ])('%s: the SDK refuses it before any request, and the usage line follows', async (_label, args, message, usage) => {
+    const result = await runMain(args, { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: API_KEY });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    const [first, ...rest] = result.stderr.split('\n');
+    expect(first).toContain(message);
+    expect(rest[0]).toMatch(new RegExp(`^Usage: ${usage}`));
+    expect(rest[1]).toBe('Run with --help for details.');
+  });
+
   test('as a process, a usage error exits 1 with the message on stderr', async () => {
     const result = await runCli(['orders', 'get']);
 
