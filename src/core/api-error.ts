@@ -1,4 +1,5 @@
 /** `ApiError`, the error for an HTTP error status: its subclasses by status, and its message. Imports no HTTP code. */
+import { redact } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 import { WfaError } from './wfa-error.js';
 
@@ -40,7 +41,7 @@ export class ApiError extends WfaError {
   readonly code: string | undefined;
   /** The error body as received: parsed JSON, text, or `undefined` when empty. */
   readonly body: unknown;
-  /** The response headers, names in lower case. */
+  /** The response headers, names in lower case; a credential-named one's value (`set-cookie`, `x-api-key`) is `[redacted]`. */
   readonly headers: Record<string, string>;
   /** The service's request id (`x-request-id` or `request-id`), for support tickets. */
   readonly requestId: string | undefined;
@@ -58,7 +59,7 @@ export class ApiError extends WfaError {
     this.status = init.status;
     this.code = codeOf(init.body);
     this.body = init.body;
-    this.headers = init.headers;
+    this.headers = redact(init.headers, []);
     this.requestId = requestId;
     this.method = init.method;
     this.url = init.url;

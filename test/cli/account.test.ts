@@ -402,6 +402,27 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
 
+  test("list masks by the SDK's one credential-name rule: prefixed, camelCase, bracketed names, numbers", async () => {
+    service.reply('GET', '/api/v1/integrations', 200, {
+      data: [
+        {
+          id: 'int_1',
+          platform: 'shopify',
+          extra: { clientSecret: PLATFORM_KEY, 'user[password]': 'pw', pin_token: 123456, tokens_used: 3 },
+        },
+      ],
+    });
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)[0].extra).toEqual({
+      clientSecret: '****b1a0',
+      'user[password]': '****',
+      pin_token: '****',
+      tokens_used: 3,
+    });
+  });
+
   /** A careless service's record: the key in a nested credential field, a URL, a base64 fingerprint, a property name. */
   const echoing = (key: string) => ({
     id: 'int_1',
