@@ -1,5 +1,4 @@
 /** `ApiError`, the error for an HTTP error status: its subclasses by status, and its message. Imports no HTTP code. */
-import { redact } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 import { WfaError } from './wfa-error.js';
 
@@ -9,7 +8,7 @@ export interface ApiErrorInit {
   status: number;
   /** The error body as received. It appears in messages and logs, so the core removes secrets from it first. */
   body: unknown;
-  /** The response headers, names in lower case (`x-request-id` becomes `requestId`). */
+  /** The response headers, names in lower case (`x-request-id` becomes `requestId`); the core redacts them first, as for `body`. */
   headers: Record<string, string>;
   /** The request method, upper case. */
   method: string;
@@ -59,7 +58,7 @@ export class ApiError extends WfaError {
     this.status = init.status;
     this.code = codeOf(init.body);
     this.body = init.body;
-    this.headers = redact(init.headers, []);
+    this.headers = init.headers;
     this.requestId = requestId;
     this.method = init.method;
     this.url = init.url;
