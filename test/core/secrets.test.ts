@@ -338,16 +338,6 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['an escaped quote inside', '[{"client_secret":"a\\"b","n":1}]', '[{"client_secret":"[redacted]","n":1}]'],
     ['form fields', 'token=t_1&error=bad&api_key=k_2', 'token=[redacted]&error=bad&api_key=[redacted]'],
     ["a Python repr's single quotes", "{'password': 'it\\'s', 'n': 1}", "{'password': '[redacted]', 'n': 1}"],
-  ])('%s', (_, text, shown) => {
-    expect(redactText(text, [])).toBe(shown);
-  });
-
-  it('leaves names that only contain a credential word, not as their last word, alone', () => {
-    const text = '{"tokens":"a","secretary":"b","tokens_used":12,"token_type":"bearer"} max_tokens=5&next_token_id=d';
-    expect(redactText(text, [])).toBe(text);
-  });
-
-  it.each([
     [
       'a prefixed name in any case style',
       'user_password=a db-secret=b clientSecret=c auth.token=d',
@@ -362,9 +352,14 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['a structure cut before its end', '{"password":["a","b', '{"password":[redacted]'],
     ['a number', '{"pin_token":12345,"n":1}', '{"pin_token":[redacted],"n":1}'],
     ['`key` alone', '?key=AIza0123&monkey=1', '?key=[redacted]&monkey=1'],
-  ])('hides %s', (_, text, shown) => {
+  ])('%s (redacting it again changes nothing)', (_, text, shown) => {
     expect(redactText(text, [])).toBe(shown);
     expect(redactText(shown, [])).toBe(shown);
+  });
+
+  it('leaves names that only contain a credential word, not as their last word, alone', () => {
+    const text = '{"tokens":"a","secretary":"b","tokens_used":12,"token_type":"bearer"} max_tokens=5&next_token_id=d';
+    expect(redactText(text, [])).toBe(text);
   });
 
   it('in a parsed body, hides a credential-named field whatever its value, and copies of what it held', () => {

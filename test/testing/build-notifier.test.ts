@@ -10,6 +10,12 @@ afterEach(() => {
   for (const service of services.splice(0)) service.close();
 });
 
+/** Creates a workflow on the mock, which starts its build. */
+function createWorkflow(service: MockService): Promise<Response> {
+  const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
+  return service.handle(new Request('http://mock.test/v1/workflows', { method: 'POST', headers, body: JSON.stringify(WORKFLOW) }));
+}
+
 /** A mock on fake timers whose webhook receiver answers each POST with the next of `answers` (then 200). */
 async function delivering(answers: (number | 'drop')[], options: MockServiceOptions = {}) {
   fakeClockInThisTest();
@@ -23,12 +29,7 @@ async function delivering(answers: (number | 'drop')[], options: MockServiceOpti
   });
   const service = createMockService({ buildDurationMs: 0, webhookUrl: 'https://hooks.example.test/in', fetch, ...options });
   services.push(service);
-  const init = {
-    method: 'POST',
-    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(WORKFLOW),
-  };
-  const workflow = (await reply(await service.handle(new Request('http://mock.test/v1/workflows', init)))).body;
+  const workflow = (await reply(await createWorkflow(service))).body;
   await service.flush();
   const start = Date.now();
   return { service, posts, workflow, sinceStart: () => posts.map((post) => post.at - start) };
@@ -127,12 +128,7 @@ describe("the receiver's answer", () => {
       fetch: async () => new Response(endless, { status: 200 }),
     });
     services.push(service);
-    const init = {
-      method: 'POST',
-      headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify(WORKFLOW),
-    };
-    await service.handle(new Request('http://mock.test/v1/workflows', init));
+    await createWorkflow(service);
     await service.flush();
 
     expect(service.webhookDeliveries().map((delivery) => delivery.status)).toEqual([200]);
@@ -167,12 +163,7 @@ describe('redirects', () => {
       });
       services.push(service);
       try {
-        const init = {
-          method: 'POST',
-          headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify(WORKFLOW),
-        };
-        await service.handle(new Request('http://mock.test/v1/workflows', init));
+        await createWorkflow(service);
         await service.flush();
         expect(seen.map((delivery) => [delivery.status, delivery.retryInMs])).toEqual([[status, 1]]);
         await both;
