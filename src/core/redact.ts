@@ -12,7 +12,7 @@ export const REDACTED = '[redacted]';
  * (`user_password`, `clientSecret`, `x-access-token`, `user[password]`, `auth.token`), or `key` alone.
  * In text, each letter may be percent-encoded or JSON-escaped (`%74oken`, `\u0074oken`).
  */
-const CREDENTIAL_WORD = 'password|passwd|secret|token|authorization|cookie|credentials?|(?:api|private|secret|access)[-_.]?key';
+const CREDENTIAL_WORD = 'password|passwd|pwd|secret|token|authorization|cookie|credentials?|(?:api|private|secret|access)[-_.]?key';
 /** A letter as is, `%74` or `\u0074`, either case: the `i` flag covers the letter and the hex digits, not 0x54 for 0x74. */
 const anyForm = (letter: string): string => {
   const code = letter.charCodeAt(0);
@@ -30,12 +30,12 @@ export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
  * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not; `:`, `=`,
- * `=>` or `>` (an XML element); then `Bearer `/`Basic ` maybe, and a quoted string (its closing quote cut off too),
+ * `=>`, `>` (an XML element) or `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted string (its closing quote cut off too),
  * a `{` or `[` (a structure, hidden to its end), or what comes before a space or one of `&,;)<>}"'`.
  * Groups: 1 all before the value, 3 its quote, 4 or 6 the value, 5 a structure's opening.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `((?<![\\w.%\\\\[\\]/-])(["']?)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\2\\s*(?::|=>?|>)\\s*(?:(?:bearer|basic)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([[{])|([^\\s&,;)<>}"']*))`,
+  `((?<![\\w.%\\\\[\\]/-])(["']?)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\2\\s*(?::|=>?|>|%3[ad])\\s*(?:(?:bearer|basic|token|digest)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([[{])|([^\\s&,;)<>}"']*))`,
   'gi',
 );
 /** Values of credential fields shorter than this are not hidden elsewhere too: they would mangle ordinary words. */
