@@ -353,7 +353,11 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['a number', '{"pin_token":12345,"n":1}', '{"pin_token":[redacted],"n":1}'],
     ['`key` alone', '?key=AIza0123&monkey=1', '?key=[redacted]&monkey=1'],
     ['a query inside a URL', '?next=%2Fa%3Fpassword%3Dp1%26b%3D1', '?next=%2Fa%3Fpassword%3D[redacted]'],
-    ['an Authorization header of any common scheme', 'authorization: Token t1, authorization: Digest d1', 'authorization: Token [redacted], authorization: Digest [redacted]'],
+    [
+      'an Authorization header of any common scheme',
+      'authorization: Token t1, authorization: Digest d1',
+      'authorization: Token [redacted], authorization: Digest [redacted]',
+    ],
   ])('%s (redacting it again changes nothing)', (_, text, shown) => {
     expect(redactText(text, [])).toBe(shown);
     expect(redactText(shown, [])).toBe(shown);
