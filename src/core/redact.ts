@@ -30,8 +30,9 @@ export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
  * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not; `:`, `=`,
- * `=>`, `>` (an XML element) or `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted string (its closing quote cut off too),
- * a `{` or `[` (a structure, hidden to its end), or what comes before a space or one of `&,;)<>}"'`.
+ * `=>`, `>` (an XML element) or `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted
+ * string (its closing quote cut off too), a `{` or `[` (a structure, hidden to its end), or what comes before a
+ * space or one of `&,;)<>}"'`.
  * Groups: 1 all before the value, 3 its quote, 4 or 6 the value, 5 a structure's opening.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
