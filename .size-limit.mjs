@@ -100,9 +100,10 @@ export default [
   // fourth attack's secrets (any percent-encoding of the key, a credential's value wherever repeated) 0.49 more.
   // A call past its deadline at the gate ending with its own 429 or the deadline's error (no made-up 429), and
   // the cap on a store's word: 0.09 and 0.11 more (33.25 and 35.92 measured); every close and pace held to
-  // maxRetryAfterMs, the gate's timer cleared when idle: 33.36 and 36.02 measured.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.4 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36.1 kB' }),
+  // maxRetryAfterMs, the gate's timer cleared when idle: 33.36 and 36.02 measured. Round 7's one credential-name
+  // rule (prefixed, encoded and XML names, any value type, credential headers): 33.66 and 36.33 measured.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.7 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36.4 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -121,11 +122,11 @@ export default [
     limit: '3.75 kB',
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
-  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets, 27.02 with the gate's deadline errors).
+  // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets, 27.02 with the gate's deadline errors, 27.41 with round 7's one credential-name rule).
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '27.2 kB',
+    limit: '27.45 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
