@@ -17,7 +17,7 @@ const FORBIDDEN = [
 ];
 // Node-only code bundled into another chunk shows only in the text: zod's compiled parser keeps its name.
 const NODE_ONLY_STRINGS = ['$ZodObjectJIT', 'node:http is not available', 'is in a folder that does not exist'];
-const guard = (allowOtel, refuse) => ({
+const guard = (allowOtel, refuse, forbid) => ({
   name: 'no-ky-no-otel',
   setup(build) {
     build.initialOptions.metafile = true;
@@ -30,7 +30,7 @@ const guard = (allowOtel, refuse) => ({
         ...imports.map((i) => `node_modules/${i.path}/`),
       ]);
       if (inputs.length === 0) throw new Error('no metafile: the guard cannot see what was bundled');
-      for (const [pattern, what] of FORBIDDEN) {
+      for (const [pattern, what] of [...FORBIDDEN, ...forbid]) {
         if (allowOtel && what !== 'ky') continue;
         const found = inputs.filter((input) => pattern.test(input));
         if (found.length) throw new Error(`the bundle holds ${what}: ${found.slice(0, 3).join(', ')}`);
@@ -46,14 +46,14 @@ const guard = (allowOtel, refuse) => ({
  * would drop the entry's exports and so shake off what an app may import); and the guard: no ky anywhere, and no
  * OpenTelemetry or otel code but in the /otel entry.
  */
-const check = ({ allowOtel = false, refuse = [], ...options }) => ({
+const check = ({ allowOtel = false, refuse = [], forbid = [], ...options }) => ({
   gzip: true,
   modifyEsbuildConfig: (config) => ({
     ...config,
     format: 'esm',
     platform: 'browser',
     metafile: true,
-    plugins: [...(config.plugins ?? []), guard(allowOtel, refuse)],
+    plugins: [...(config.plugins ?? []), guard(allowOtel, refuse, forbid)],
   }),
   ...options,
 });
@@ -100,9 +100,11 @@ export default [
   // fourth attack's secrets (any percent-encoding of the key, a credential's value wherever repeated) 0.49 more.
   // A call past its deadline at the gate ending with its own 429 or the deadline's error (no made-up 429), and
   // the cap on a store's word: 0.09 and 0.11 more (33.25 and 35.92 measured); every close and pace held to
-  // maxRetryAfterMs, the gate's timer cleared when idle: 33.36 and 36.02 measured.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.4 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36.1 kB' }),
+  // maxRetryAfterMs, the gate's timer cleared when idle: 33.36 and 36.02 measured. Round 7: the builds' functions
+  // apart from the class and the file writer's seam imported on first use (a lazy wrapper), 0.05 and 0.1 more; the
+  // one credential-name rule (prefixed, encoded and XML names, any value type, credential headers), 0.3 more.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '33.75 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '36.45 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -122,10 +124,12 @@ export default [
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
   // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets, 27.02 with the gate's deadline errors).
+  // Round 7: 27.13 to 26.81 once the app no longer reaches the downloads (where the rest goes: bench/README.md),
+  // then 0.3 more for the one credential-name rule.
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '27.2 kB',
+    limit: '27.15 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
@@ -133,6 +137,9 @@ export default [
       'must not be less than intervalMs',
       'nothing to download',
     ],
+    // Not even as a module reached: esbuild keeps what an `import()` names when the code holding it is shaken
+    // off, and wraps the modules the two share in lazy initialisers (0.32 kB).
+    forbid: [[/(^|\/)dist\/transfer-[^/]*\.js$/, "the downloads' transfer"]],
   }),
   // The root entry shakes as well as the subpaths do: error classes alone carry neither zod nor the client.
   check({

@@ -8,6 +8,6 @@ export { createCore } from './resources/create-core.js';
 export type { Core } from './resources/resource.js';
 export { workflowsList, workflowsCreate, workflowsGet, workflowsUpdate, workflowsDelete } from './resources/workflows.js';
 export { ordersList, ordersGet } from './resources/orders.js';
-export { buildsGet, waitForBuild } from './resources/builds.js';
+export { buildsGet, waitForBuild } from './resources/build-calls.js';
 export { integrationsSave, integrationsList, integrationsDelete } from './resources/integrations.js';
 export { authIssueKey } from './resources/auth.js';

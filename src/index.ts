@@ -78,8 +78,7 @@ export type {
 } from './resources/workflow.js';
 export { Orders, type OrderListParams } from './resources/orders.js';
 export type { Order } from './resources/order.js';
-export type { Build, BuildStatus, CompletedBuild, UnknownBuildStatus } from './resources/build.js';
-export { isCompletedBuild } from './resources/build.js';
+export { isCompletedBuild, type Build, type BuildStatus, type CompletedBuild, type UnknownBuildStatus } from './resources/build.js';
 export { Builds } from './resources/builds.js';
 export type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './resources/build-wait.js';
 export type { BuildNotice } from './resources/build-notify.js';

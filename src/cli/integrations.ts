@@ -18,6 +18,9 @@ const SAVE_USAGE = 'wfa integrations save <platform> [--label <label>]  (the key
 // refused without being quoted.
 const KEY_ARGUMENT = /^-{1,2}(?:k|api-?key|integration-?key|token|secret|pass)/i;
 
+/** Control, format (bidi, zero-width), lone surrogate and line or paragraph separator characters: no key has them. */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
 async function readKey(context: Context, platform: string): Promise<string> {
   const fromEnv = context.env['WFA_INTEGRATION_KEY'];
   if (fromEnv !== undefined) return fromEnv.trim();
@@ -63,11 +66,12 @@ Examples:
     const client = await createClient(values, context);
     const key = await readKey(context, platform);
     if (!key) throw new UsageError('the key is empty', SAVE_USAGE);
-    // A stray escape, NUL or second line (a paste, a file of several lines) would be saved as part of the key and fail later.
-    const control = [...key].findIndex((char) => /\p{Cc}/u.test(char));
+    // One check for every source of the key. A stray escape, NUL or second line (a paste, a file of several lines)
+    // would be saved as part of the key and fail later; a bidi override or zero-width character hides in a terminal.
+    const control = [...key].findIndex((char) => UNSEEN.test(char));
     if (control >= 0) {
       throw new UsageError(
-        `the key has a control character at position ${control + 1}; nothing was saved (the key is not shown)`,
+        `the key has a control or format character at position ${control + 1}; nothing was saved (the key is not shown)`,
         SAVE_USAGE,
       );
     }

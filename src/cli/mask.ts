@@ -1,10 +1,8 @@
-/** How wfa (and the MCP server) show a record that may hold a credential: masked, never as received. */
-import { redactText, usableSecrets } from '../core/redact.js';
-
-// A field named for a credential is masked whatever the service put in it (it may echo a key back).
-const SECRET_FIELD = /key|token|secret|password|credential/i;
-/** Shorter values of credential-named fields are not searched for elsewhere: they would mangle ordinary words. */
-const MIN_FOUND_LENGTH = 8;
+/**
+ * How wfa (and the MCP server) show a record that may hold a credential: masked, never as received. A field is
+ * a credential's by redaction's one rule (`isCredentialName`), and masked whatever the service put in it.
+ */
+import { credentialCopies, isCredentialName, redactText, usableSecrets } from '../core/redact.js';
 
 /** The end of a key the service returned masked itself (`shpa…9XYZ`, `****9XYZ`): what follows its last mask character. */
 const SHOWN_BY_SERVICE = /[…*•]([^…*•]{1,4})$/u;
@@ -19,31 +17,22 @@ export function mask(value: string): string {
   return shown === undefined ? '****' : `****${shown}`;
 }
 
-/** Every string under a credential-named field, at any depth. */
-function credentialValues(value: unknown, inSecret: boolean, out: Set<string>, depth = 0): Set<string> {
-  if (typeof value === 'string' && inSecret && value.length >= MIN_FOUND_LENGTH) out.add(value);
-  if (typeof value !== 'object' || value === null || depth > 64) return out;
-  for (const [name, inner] of Object.entries(value)) {
-    credentialValues(inner, inSecret || (!Array.isArray(value) && SECRET_FIELD.test(name)), out, depth + 1);
-  }
-  return out;
-}
-
 /**
  * A copy of a record with every string under a credential-named field masked, and every copy of those values
  * and of each `known` value (the key just sent) hidden elsewhere, property names included, in every form the SDK's
  * redaction knows (JSON, URL, base64, hex).
  */
 export function masked(value: unknown, ...known: (string | undefined)[]): unknown {
-  const secrets = usableSecrets([...known, ...credentialValues(value, false, new Set())]);
+  const secrets = usableSecrets([...known, ...credentialCopies(value)]);
   const hide = (text: string) => secrets.reduce((out, secret) => redactText(out, [secret], mask(secret)), text);
   const walk = (inner: unknown, inSecret: boolean, depth: number): unknown => {
+    if (inSecret && typeof inner === 'number') return mask(String(inner));
     if (typeof inner === 'string') return inSecret ? mask(inner) : hide(inner);
     if (typeof inner !== 'object' || inner === null) return inner;
     if (depth > 64) return '****';
     if (Array.isArray(inner)) return inner.map((item) => walk(item, inSecret, depth + 1));
     return Object.fromEntries(
-      Object.entries(inner).map(([name, item]) => [hide(name), walk(item, inSecret || SECRET_FIELD.test(name), depth + 1)]),
+      Object.entries(inner).map(([name, item]) => [hide(name), walk(item, inSecret || isCredentialName(name), depth + 1)]),
     );
   };
   return walk(value, false, 0);

@@ -8,7 +8,7 @@ export interface ApiErrorInit {
   status: number;
   /** The error body as received. It appears in messages and logs, so the core removes secrets from it first. */
   body: unknown;
-  /** The response headers, names in lower case (`x-request-id` becomes `requestId`). */
+  /** The response headers, names in lower case (`x-request-id` becomes `requestId`); the core redacts them first, as for `body`. */
   headers: Record<string, string>;
   /** The request method, upper case. */
   method: string;
@@ -40,7 +40,7 @@ export class ApiError extends WfaError {
   readonly code: string | undefined;
   /** The error body as received: parsed JSON, text, or `undefined` when empty. */
   readonly body: unknown;
-  /** The response headers, names in lower case. */
+  /** The response headers, names in lower case; a credential-named one's value (`set-cookie`, `x-api-key`) is `[redacted]`. */
   readonly headers: Record<string, string>;
   /** The service's request id (`x-request-id` or `request-id`), for support tickets. */
   readonly requestId: string | undefined;

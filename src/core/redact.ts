@@ -8,20 +8,35 @@ import { literalPattern, type PercentPatterns, percentPatterns } from './percent
 export const REDACTED = '[redacted]';
 
 /**
- * Field names whose string values are credentials: `api_key`, `apiKey`, `password`, `access_token`,
- * `client_secret`, `authorization`.
+ * The one rule for a credential's name: a name ending in one of these words, in any case, after any prefix
+ * (`user_password`, `clientSecret`, `x-access-token`, `user[password]`, `auth.token`), or `key` alone.
+ * In text, each letter may be percent-encoded or JSON-escaped (`%74oken`, `\u0074oken`).
  */
-const CREDENTIAL_NAME = 'api[-_]?key|password|secret|client[-_]?secret|(?:access|refresh)[-_]?token|token|authorization';
-const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
+const CREDENTIAL_WORD = 'password|passwd|pwd|secret|token|authorization|cookie|credentials?|(?:api|private|secret|access)[-_.]?key';
+/** A letter as is, `%74` or `\u0074`, either case: the `i` flag covers the letter and the hex digits, not 0x54 for 0x74. */
+const anyForm = (letter: string): string => {
+  const code = letter.charCodeAt(0);
+  return `(?:${letter}|(?:%|\\\\u00)[${code >> 4}${(code >> 4) - 2}]${(code & 15).toString(16)})`;
+};
+/** The rule's words in text, and a name's closing bracket (`user[password]`, `user%5Bpassword%5D`). */
+const WORD_IN_TEXT = `(?:${CREDENTIAL_WORD.replace(/[a-z]/g, anyForm)})(?:\\]|%5d)?`;
+/** Characters of a name before its credential word: word characters, `.-[`, `%` escapes, `\` escapes. */
+const NAME_PART = '[\\w.%\\\\[-]';
+const CREDENTIAL_FIELD = new RegExp(`^(?:[^]*(?:${CREDENTIAL_WORD})\\]?|key)$`, 'i');
+
+/** Whether a field or header of this name holds a credential (the rule above), so that its value is hidden. */
+export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test(name);
+
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
- * log line): the name after no letter, digit or `_`, quoted or not, or in brackets (`client[secret]`); `:`, `=` or
- * `=>`; then `Bearer `/`Basic ` maybe, and a quoted string (its closing quote cut off too) or what comes before a
- * space or one of `&,;)<>}"'` (not `]`: the value may be `[redacted]` already, and redacting twice must change nothing).
- * Groups: 1 all before the value, 3 its quote, 4 or 5 the value. One pass, no recursion, whatever the depth.
+ * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not; `:`, `=`,
+ * `=>`, `>` (an XML element) or `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted
+ * string (its closing quote cut off too), a `{` or `[` (a structure, hidden to its end), or what comes before a
+ * space or one of `&,;)<>}"'`.
+ * Groups: 1 all before the value, 3 its quote, 4 or 6 the value, 5 a structure's opening.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `((?<!\\w)(["']?)(?:${CREDENTIAL_NAME})\\2\\]?\\s*(?::|=>?)\\s*(?:(?:bearer|basic)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([^\\s&,;)<>}"']*))`,
+  `((?<![\\w.%\\\\[\\]/-])(["']?)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\2\\s*(?::|=>?|>|%3[ad])\\s*(?:(?:bearer|basic|token|digest)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([[{])|([^\\s&,;)<>}"']*))`,
   'gi',
 );
 /** Values of credential fields shorter than this are not hidden elsewhere too: they would mangle ordinary words. */
@@ -127,12 +142,11 @@ function addByteForms(bytes: Uint8Array, out: Set<string>): void {
  * and the value of a field named for a credential, in JSON or form text, and every copy of that value.
  */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
-  return hide(text, secrets, copiesPattern(credentialValues(text)), replacement);
+  return hide(text, secrets, copiesPattern(credentialCopies(text)), replacement);
 }
 
 function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
-  const field = (_match: string, before: string, _nameQuote: string, quote = ''): string => `${before}${quote}${replacement}${quote}`;
-  let out = text.replace(CREDENTIAL_IN_TEXT, field);
+  let out = hideFields(text, replacement);
   if (copies) out = out.replace(copies, replacement);
   const searches = secrets.map(searchFor);
   for (const { percent } of searches) out = out.replace(percent.whole, replacement);
@@ -155,22 +169,51 @@ function hide(text: string, secrets: readonly string[], copies: RegExp | undefin
   return cut < out.length ? out.slice(0, cut) + replacement : out;
 }
 
+/** Each credential field's value in text replaced, a structure's (`{…}`, `[…]`) to its end. One pass, whatever the depth. */
+function hideFields(text: string, replacement: string): string {
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(CREDENTIAL_IN_TEXT)) {
+    if (match.index < from) continue;
+    const [whole, before = '', , quote = '', , opening] = match;
+    out += `${text.slice(from, match.index)}${before}${quote}${replacement}${quote}`;
+    from = opening ? structureEnd(text, match.index + whole.length - 1) : match.index + whole.length;
+  }
+  return out + text.slice(from);
+}
+
+/** Where the structure opening at `start` ends: after its matching bracket, strings skipped, or the text's end if cut. */
+function structureEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let at = start; at < text.length; at++) {
+    const c = text[at];
+    if (c === '"') {
+      while (++at < text.length && text[at] !== '"') if (text[at] === '\\') at++;
+    } else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return at + 1;
+  }
+  return text.length;
+}
+
 /** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
 function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
   if (typeof value === 'string') {
     if (named) out.add(value);
-    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) out.add(match[4] ?? match[5] ?? '');
+    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) out.add(match[4] ?? match[6] ?? '');
   } else if (typeof value === 'object' && value !== null && depth <= 64) {
     const list = Array.isArray(value);
-    for (const [key, item] of Object.entries(value)) credentialValues(item, out, !list && CREDENTIAL_FIELD.test(key), depth + 1);
+    for (const [key, item] of Object.entries(value)) credentialValues(item, out, named || (!list && isCredentialName(key)), depth + 1);
   }
   return out;
 }
 
-/** One pattern for the long enough values, longest first so that none leaves a piece of a longer one. */
-function copiesPattern(values: Set<string>): RegExp | undefined {
-  const long = [...values].filter((value) => value.length >= MIN_COPY_LENGTH).sort((a, b) => b.length - a.length);
-  return long.length > 0 ? new RegExp(long.slice(0, MAX_COPIES).map(literalPattern).join('|'), 'g') : undefined;
+/** The values of credential fields long enough to be hidden wherever else they are copied, longest first. */
+export const credentialCopies = (value: unknown): string[] =>
+  [...credentialValues(value)].filter((copy) => copy.length >= MIN_COPY_LENGTH).sort((a, b) => b.length - a.length);
+
+/** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
+function copiesPattern(copies: string[]): RegExp | undefined {
+  return copies.length > 0 ? new RegExp(copies.slice(0, MAX_COPIES).map(literalPattern).join('|'), 'g') : undefined;
 }
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
@@ -183,7 +226,7 @@ export function redactAndCut(text: string, secrets: readonly string[], limit: nu
  * A credential field's value is hidden wherever else the body copies it.
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
-  return redactWith(value, secrets, copiesPattern(credentialValues(value)), 0);
+  return redactWith(value, secrets, copiesPattern(credentialCopies(value)), 0);
 }
 
 function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | undefined, depth: number): T {
@@ -201,8 +244,8 @@ function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | un
 }
 
 function redactField(key: string, item: unknown, secrets: readonly string[], copies: RegExp | undefined, depth: number): unknown {
+  if (isCredentialName(key)) return REDACTED;
   if (typeof item !== 'string') return redactWith(item, secrets, copies, depth + 1);
-  if (CREDENTIAL_FIELD.test(key)) return REDACTED;
   const text = hide(item, secrets, copies, REDACTED);
   return SIGNED_URL_FIELD.test(key) ? withoutQuery(text) : text;
 }

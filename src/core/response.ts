@@ -3,13 +3,13 @@ import { ApiError, ResponseValidationError, type Issue } from './errors.js';
 import { messageFromBody, pathOf } from './api-error.js';
 import type { ResponseDetails } from './options.js';
 import type { ResponseSpec } from './request.js';
-import { redact, redactAndCut, redactText } from './redact.js';
+import { isCredentialName, REDACTED, redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';
 
-/** Header names in lower case (as `Headers` gives them), values with the secrets removed. */
+/** Header names in lower case (as `Headers` gives them), values with the secrets removed; a credential-named one's whole. */
 export function redactHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[name] = redactText(value, secrets);
+  for (const [name, value] of headers) out[name] = isCredentialName(name) ? REDACTED : redactText(value, secrets);
   return out;
 }
 

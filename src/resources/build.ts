@@ -93,7 +93,7 @@ const NO_URL = 'must be an http(s) URL on a completed build';
 
 let build: Schema<Build> | undefined;
 /**
- * What builds are checked against, wherever the SDK reads one (built on first use, as in workflow.ts). The
+ * What builds are checked against, wherever the SDK reads one (built on first use, as every model's is). The
  * refinement is what makes it a `Build`, so that the cast holds; a `javascript:` URL is refused.
  */
 export const buildSchema = () =>

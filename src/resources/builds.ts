@@ -1,15 +1,15 @@
 /** `client.builds`: read a build, wait for it to complete, or watch it change. */
 import type { RequestOptions } from '../core/options.js';
-import { BUILD_MODELS, type Build, type CompletedBuild } from './build.js';
-import * as waits from './build-wait.js';
-import type { BuildTarget, WaitForBuildOptions, WatchBuildOptions } from './build-wait.js';
+import type { Build, CompletedBuild } from './build.js';
+import { watchBuild, type BuildTarget, type WaitForBuildOptions, type WatchBuildOptions } from './build-wait.js';
 import type { ApiPromise } from './api-promise.js';
-import { Resource, coreOf, send, type Core } from './resource.js';
+import { Resource, coreOf } from './resource.js';
 import type { DownloadOptions } from '../core/download-options.js';
 import type { DownloadedFile } from '../core/write-to-file.js';
 import { downloadFile, downloadStream, type DownloadTarget } from './download-target.js';
 import { notifyWaits, type BuildNotice } from './build-notify.js';
 import { waitForAll, type BuildWaitResult } from './build-wait-all.js';
+import { buildsGet, waitForBuild } from './build-calls.js';
 
 /**
  * `client.builds`: read a build's state, wait for it to finish, or watch it change.
@@ -93,7 +93,7 @@ export class Builds extends Resource {
    * ```
    */
   watch(target: BuildTarget, options?: WatchBuildOptions | null): AsyncGenerator<Build, void, undefined> {
-    return waits.watchBuild(coreOf(this), target, options);
+    return watchBuild(coreOf(this), target, options);
   }
 
   /**
@@ -129,22 +129,4 @@ export class Builds extends Resource {
   async downloadToFile(target: DownloadTarget, path: string, options?: DownloadOptions | null): Promise<DownloadedFile> {
     return downloadFile(this, target, path, options);
   }
-}
-
-/** `client.builds.get` as a function of a core (the `/funcs` entry). */
-export function buildsGet(core: Core, id: string, options?: RequestOptions): ApiPromise<Build> {
-  return send(coreOf(core), 'builds.get', BUILD_MODELS, { id, options });
-}
-
-/**
- * `client.waitForBuild` as a function of a core (the `/funcs` entry): polls a build until it completes and
- * resolves with it, rejecting as `client.builds.wait` documents.
- *
- * @example
- * ```ts
- * const build = await waitForBuild(core, workflow, { timeoutMs: 300_000 });
- * ```
- */
-export function waitForBuild(core: Core, target: BuildTarget, options?: WaitForBuildOptions | null): Promise<CompletedBuild> {
-  return waits.waitForBuild(coreOf(core), target, options);
 }

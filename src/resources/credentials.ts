@@ -11,7 +11,6 @@ export interface Credentials {
   password: string;
 }
 
-// Built on first use (workflow.ts says why).
 let credentials: Schema<Credentials> | undefined;
 export const credentialsSchema = () =>
   (credentials ??= parsesTo<Credentials>()(

@@ -2,7 +2,6 @@
 import { downloadOptionsSchema, type DownloadOptions } from '../core/download-options.js';
 import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
 import { noFileSystem, pastDeadline } from '../core/failures.js';
-import { loadFileWriter } from '../core/file-writer.js';
 import { now } from '../core/timing.js';
 import { hasCredentials } from '../core/url.js';
 import { checkInput, idSegment } from '../core/schema.js';
@@ -122,7 +121,7 @@ export async function downloadStream(builds: Resource, target: DownloadTarget, o
 /** `builds.downloadToFile`: the artifact written to `path`, which is checked before anything is sent. */
 export async function downloadFile(builds: Resource, target: DownloadTarget, path: string, options: unknown): Promise<DownloadedFile> {
   const start = await prepare(builds, target, options, true);
-  const writer = await loadFileWriter?.();
+  const writer = await (await import('../core/file-writer.js')).loadFileWriter?.(); // not loaded by the root's import
   if (!writer) throw noFileSystem();
   return writer.writeToFile(start, path);
 }

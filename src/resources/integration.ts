@@ -28,7 +28,6 @@ export interface IntegrationSaveParams {
 }
 
 /** The spec does not show the record, so every field is optional and kept. */
-// Built on first use (workflow.ts says why).
 let integration: Schema<Integration> | undefined;
 export const integrationSchema = () =>
   (integration ??= parsesTo<Integration>()(

@@ -10,6 +10,5 @@ export interface Order {
   [key: string]: unknown;
 }
 
-// Built on first use (workflow.ts says why).
 let order: Schema<Order> | undefined;
 export const orderSchema = () => (order ??= parsesTo<Order>()(looseObject({ id: stringOrNumber(), status: optional(string()) })));

@@ -90,7 +90,6 @@ export interface WorkflowCreateParams {
 /** What `workflows.update` takes: the fields to change, at least one. */
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 
-// Every schema here is built on its first use, once: an app builds (and bundles) only those its calls use.
 const config = () => optional(looseObject({}));
 
 const workflowShape = () => ({

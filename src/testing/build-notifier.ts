@@ -98,6 +98,8 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
           // The same webhook-id on every attempt, so that a receiver's dedupe can tell a retry.
           headers: { 'content-type': 'application/json', 'user-agent': 'workflow-automation-sdk-mock', 'webhook-id': id },
           body: JSON.stringify(payload),
+          // A 3xx is a failed delivery, as at real senders: following it would post the event wherever it points.
+          redirect: 'manual',
           signal: controller.signal,
         });
         delivery.status = response.status;

@@ -366,10 +366,30 @@ describe('wfa integrations', () => {
     const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
 
     expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control character at position \d+; nothing was saved/);
+    expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control or format character at position \d+; nothing was saved/);
     expect(result.stderr).toMatch(/^Usage: wfa integrations save /m);
     expect(service.requests).toEqual([]);
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
+  });
+
+  test.each([
+    ['a bidi override (U+202E)', `${PLATFORM_KEY.slice(0, 8)}\u202e${PLATFORM_KEY.slice(8)}`],
+    ['a zero-width space (U+200B)', `${PLATFORM_KEY}\u200b`],
+    ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
+    ['a line separator (U+2028)', `${PLATFORM_KEY}\u2028x`],
+  ])('save refuses a key with %s from every source (WFA_INTEGRATION_KEY, stdin), sending nothing', async (_, key) => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${key}\n`);
+    for (const result of [
+      await run(['integrations', 'save', 'shopify'], { env: { ...ENV, WFA_INTEGRATION_KEY: key } }),
+      await run(['integrations', 'save', 'shopify'], { env: ENV, stdin }),
+    ]) {
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control or format character at position \d+; nothing was saved/);
+      expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
+    }
+    expect(service.requests).toEqual([]);
   });
 
   test('list shows the last four characters of a key the service returns masked, so two keys can be told apart', async () => {
@@ -400,6 +420,27 @@ describe('wfa integrations', () => {
       { id: 'int_1', platform: 'shopify', label: 'Main', api_key: '****b1a0', extra: { token: '****b1a0' } },
     ]);
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+  });
+
+  test("list masks by the SDK's one credential-name rule: prefixed, camelCase, bracketed names, numbers", async () => {
+    service.reply('GET', '/api/v1/integrations', 200, {
+      data: [
+        {
+          id: 'int_1',
+          platform: 'shopify',
+          extra: { clientSecret: PLATFORM_KEY, 'user[password]': 'pw', pin_token: 123456, tokens_used: 3 },
+        },
+      ],
+    });
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)[0].extra).toEqual({
+      clientSecret: '****b1a0',
+      'user[password]': '****',
+      pin_token: '****',
+      tokens_used: 3,
+    });
   });
 
   /** A careless service's record: the key in a nested credential field, a URL, a base64 fingerprint, a property name. */

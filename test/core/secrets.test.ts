@@ -3,7 +3,16 @@ import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
-import { REDACTED, redact, redactAndCut, redactText, safeCause, secretForms, usableSecrets } from '../../src/core/redact.js';
+import {
+  isCredentialName,
+  REDACTED,
+  redact,
+  redactAndCut,
+  redactText,
+  safeCause,
+  secretForms,
+  usableSecrets,
+} from '../../src/core/redact.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 import { captureLogger } from '../helpers/logger.js';
@@ -151,7 +160,7 @@ describe('secrets never appear in errors, their causes, or log lines', () => {
 
 describe('redact', () => {
   it('replaces secrets in strings, keys and nested values, copying only objects', () => {
-    const out = redact({ a: 'x SECRET y', list: ['SECRET'], SECRET: 1, n: 2 }, ['SECRET']);
+    const out = redact({ a: 'x S3CR3T y', list: ['S3CR3T'], S3CR3T: 1, n: 2 }, ['S3CR3T']);
     expect(out).toEqual({ a: 'x [redacted] y', list: ['[redacted]'], '[redacted]': 1, n: 2 });
   });
 
@@ -329,12 +338,59 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['an escaped quote inside', '[{"client_secret":"a\\"b","n":1}]', '[{"client_secret":"[redacted]","n":1}]'],
     ['form fields', 'token=t_1&error=bad&api_key=k_2', 'token=[redacted]&error=bad&api_key=[redacted]'],
     ["a Python repr's single quotes", "{'password': 'it\\'s', 'n': 1}", "{'password': '[redacted]', 'n': 1}"],
-  ])('%s', (_, text, shown) => {
+    [
+      'a prefixed name in any case style',
+      'user_password=a db-secret=b clientSecret=c auth.token=d',
+      'user_password=[redacted] db-secret=[redacted] clientSecret=[redacted] auth.token=[redacted]',
+    ],
+    ['a cursor named like a credential (hidden: harmless)', 'page_token=c', 'page_token=[redacted]'],
+    ['a name percent-encoded', 'access%5Ftoken=a&%74oken=b&%54OKEN=c', 'access%5Ftoken=[redacted]&%74oken=[redacted]&%54OKEN=[redacted]'],
+    ['a name JSON-escaped', '{"\\u0074oken":"a","n":1}', '{"\\u0074oken":"[redacted]","n":1}'],
+    ['a bracketed name', 'user[password]=a&user%5Bpassword%5D=b', 'user[password]=[redacted]&user%5Bpassword%5D=[redacted]'],
+    ['XML elements and attributes', '<e token="a"><api_key>b</api_key>ok</e>', '<e token="[redacted]"><api_key>[redacted]</api_key>ok</e>'],
+    ['a structure under a credential name, to its end', '{"token":{"v":"a]}","w":[1]},"n":1}', '{"token":[redacted],"n":1}'],
+    ['a structure cut before its end', '{"password":["a","b', '{"password":[redacted]'],
+    ['a number', '{"pin_token":12345,"n":1}', '{"pin_token":[redacted],"n":1}'],
+    ['`key` alone', '?key=AIza0123&monkey=1', '?key=[redacted]&monkey=1'],
+    ['a query inside a URL', '?next=%2Fa%3Fpassword%3Dp1%26b%3D1', '?next=%2Fa%3Fpassword%3D[redacted]'],
+    [
+      'an Authorization header of any common scheme',
+      'authorization: Token t1, authorization: Digest d1',
+      'authorization: Token [redacted], authorization: Digest [redacted]',
+    ],
+  ])('%s (redacting it again changes nothing)', (_, text, shown) => {
     expect(redactText(text, [])).toBe(shown);
+    expect(redactText(shown, [])).toBe(shown);
   });
 
-  it('leaves names that only contain a credential name alone', () => {
-    const text = '{"tokens":"a","secretary":"b"} page_token=c&next_token_id=d';
+  it('leaves names that only contain a credential word, not as their last word, alone', () => {
+    const text = '{"tokens":"a","secretary":"b","tokens_used":12,"token_type":"bearer"} max_tokens=5&next_token_id=d';
     expect(redactText(text, [])).toBe(text);
   });
+
+  it('in a parsed body, hides a credential-named field whatever its value, and copies of what it held', () => {
+    const body = { token: { value: 'tok_held_0123' }, password: ['pw_held_4567'], n: 1, note: 'was tok_held_0123' };
+    expect(redact(body, [])).toEqual({ token: '[redacted]', password: '[redacted]', n: 1, note: 'was [redacted]' });
+  });
+});
+
+describe('isCredentialName: the one rule', () => {
+  it.each([
+    'token',
+    'user_password',
+    'x-access-token',
+    'userPassword',
+    'clientSecret',
+    'private_key',
+    'set-cookie',
+    'proxy-authorization',
+    'x-api-key',
+    'credentials',
+    'user[password]',
+    'key',
+  ])('%s is a credential name', (name) => expect(isCredentialName(name)).toBe(true));
+  it.each(['tokens_used', 'token_type', 'max_tokens', 'secretary', 'keys', 'monkey', 'public_key_id', 'x-request-id'])(
+    '%s is not',
+    (name) => expect(isCredentialName(name)).toBe(false),
+  );
 });

@@ -18,11 +18,15 @@ interface Raw {
   answer: { text: string; end: boolean };
   requests: number;
   connections: number;
+  /** When set, the server ends each connection this long after each response, still without `Connection: close`. */
+  closeAfterMs?: number;
+  /** The body of each request the server read. */
+  bodies: string[];
 }
 
 let server: Server;
 let url: string;
-const raw: Raw = { answer: { text: '', end: false }, requests: 0, connections: 0 };
+const raw: Raw = { answer: { text: '', end: false }, requests: 0, connections: 0, bodies: [] };
 const sockets = new Set<Socket>();
 let baseline: Map<string, number>;
 
@@ -42,13 +46,23 @@ beforeAll(async () => {
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     let text = '';
+    let closing = false;
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
       if (!complete(text)) return;
+      raw.bodies.push(text.slice(text.indexOf('\r\n\r\n') + 4));
       text = '';
+      // A request that crosses the server's close is read (it may have been acted on) and never answered.
+      if (closing) return;
       raw.requests++;
       if (raw.answer.end) socket.end(raw.answer.text);
       else socket.write(raw.answer.text);
+      const close = raw.closeAfterMs;
+      if (close !== undefined)
+        setTimeout(() => {
+          closing = true;
+          socket.end();
+        }, close);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,6 +78,8 @@ function answer(text: string, end = false): void {
   raw.answer = { text, end };
   raw.requests = 0;
   raw.connections = 0;
+  raw.bodies = [];
+  raw.closeAfterMs = undefined;
 }
 
 const response = (head: string, body = BODY) => `${head}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -85,6 +101,29 @@ describe(`the wire, on ${TRANSPORT}`, () => {
     expect(failed).toBe(0);
     expect(raw.requests).toBe(60);
     expect(raw.connections).toBe(60);
+  });
+
+  // Decided (issue 35): undici's pool gives no honest signal that a POST on a socket closing under it was not
+  // sent, so on `fetch` some POSTs fail with ConnectionError (UND_ERR_SOCKET) and none is sent again; node:http
+  // checks the socket first, and fails only when the close crosses the request on the wire (a few, or none).
+  it('a server that ends each connection 1–20 ms after its response: each POST answered or a ConnectionError, none sent twice', async () => {
+    answer(response('HTTP/1.1 201 Created\r\ncontent-type: application/json'));
+    // Retries allowed: a POST that may have been acted on must still not go again.
+    const c = client({ maxRetries: 2 });
+    let failed = 0;
+    for (let i = 0; i < 60; i++) {
+      raw.closeAfterMs = 1 + (i % 20);
+      const result = await settle(c.workflows.create({ name: `post ${i}`, platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }));
+      if (result === 'resolved') continue;
+      failed++;
+      expect(result).toBeInstanceOf(ConnectionError);
+    }
+    const names = raw.bodies.map((body) => (JSON.parse(body) as { name: string }).name);
+    expect(names.length - new Set(names).size).toBe(0);
+    console.info(`[wire-parity] ${TRANSPORT}: ${failed} of 60 POSTs failed against a close 1-20 ms after each response`);
+    // The pool (fetch's is global) must not hand a later test a socket whose close is still on its way.
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
   });
 
   it('the same server: 60 GETs in a row all answered', async () => {

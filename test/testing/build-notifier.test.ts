@@ -1,12 +1,20 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createMockService, type MockService, type MockServiceOptions, type MockWebhookDelivery } from '../../src/testing/index.js';
 import { fakeClockInThisTest } from '../helpers/clock.js';
-import { reply, WORKFLOW } from './helpers.js';
+import { reply, startReceiver, WORKFLOW } from './helpers.js';
 
 const services: MockService[] = [];
 afterEach(() => {
   for (const service of services.splice(0)) service.close();
 });
+
+/** Creates a workflow on the mock, which starts its build. */
+function createWorkflow(service: MockService): Promise<Response> {
+  const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
+  return service.handle(new Request('http://mock.test/v1/workflows', { method: 'POST', headers, body: JSON.stringify(WORKFLOW) }));
+}
 
 /** A mock on fake timers whose webhook receiver answers each POST with the next of `answers` (then 200). */
 async function delivering(answers: (number | 'drop')[], options: MockServiceOptions = {}) {
@@ -21,12 +29,7 @@ async function delivering(answers: (number | 'drop')[], options: MockServiceOpti
   });
   const service = createMockService({ buildDurationMs: 0, webhookUrl: 'https://hooks.example.test/in', fetch, ...options });
   services.push(service);
-  const init = {
-    method: 'POST',
-    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(WORKFLOW),
-  };
-  const workflow = (await reply(await service.handle(new Request('http://mock.test/v1/workflows', init)))).body;
+  const workflow = (await reply(await createWorkflow(service))).body;
   await service.flush();
   const start = Date.now();
   return { service, posts, workflow, sinceStart: () => posts.map((post) => post.at - start) };
@@ -125,15 +128,58 @@ describe("the receiver's answer", () => {
       fetch: async () => new Response(endless, { status: 200 }),
     });
     services.push(service);
-    const init = {
-      method: 'POST',
-      headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify(WORKFLOW),
-    };
-    await service.handle(new Request('http://mock.test/v1/workflows', init));
+    await createWorkflow(service);
     await service.flush();
 
     expect(service.webhookDeliveries().map((delivery) => delivery.status)).toEqual([200]);
     expect(pulled).toBeLessThan(10);
   });
+});
+
+describe('redirects', () => {
+  test.each([301, 302, 303, 307, 308])(
+    'a %d is a failed delivery, retried, and never followed (here to another origin, over real sockets)',
+    async (status) => {
+      const elsewhere = await startReceiver(200);
+      const redirecting = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(status, { location: elsewhere.url }).end());
+      });
+      await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+      const { port } = redirecting.address() as AddressInfo;
+      const seen: MockWebhookDelivery[] = [];
+      let twice = (): void => {};
+      const both = new Promise<void>((resolve) => {
+        twice = resolve;
+      });
+      const service = createMockService({
+        buildDurationMs: 0,
+        webhookUrl: `http://127.0.0.1:${port}/in`,
+        webhookRetryDelaysMs: [1],
+        onWebhookDelivery: (delivery) => {
+          seen.push(delivery);
+          if (seen.length === 2) twice();
+        },
+      });
+      services.push(service);
+      try {
+        await createWorkflow(service);
+        await service.flush();
+        expect(seen.map((delivery) => [delivery.status, delivery.retryInMs])).toEqual([[status, 1]]);
+        await both;
+
+        expect(seen.map((delivery) => [delivery.attempt, delivery.status])).toEqual([
+          [1, status],
+          [2, status],
+        ]);
+        expect(elsewhere.received).toEqual([]);
+      } finally {
+        await elsewhere.close();
+        await new Promise<void>((resolve) => {
+          redirecting.close(() => resolve());
+          redirecting.closeAllConnections();
+        });
+      }
+    },
+  );
 });
