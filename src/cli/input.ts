@@ -3,7 +3,7 @@
  * piped on stdin. What is read is returned only: never echoed, logged or put in an error.
  */
 import type { Context, Input } from './context.js';
-import { ConfigError, InterruptedError } from './errors.js';
+import { ConfigError, InterruptedError, UsageError } from './errors.js';
 
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
@@ -75,17 +75,29 @@ export async function ask(context: Context, label: string, options: { echo: bool
 }
 
 /** At most this much is read from a pipe: a key is short, and a wrong redirect (`< big.iso`) must not fill memory. */
-const MAX_PIPED = 64 * 1024;
+export const MAX_PIPED = 64 * 1024;
 
-/** Reads all of a piped stdin as one value, without its final newline; at most `max` characters. */
+/** `text` without its final line break, `\n` or a CRLF file's `\r\n`: only that, never other spaces. */
+export function withoutFinalLineBreak(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+/**
+ * Reads all of a piped stdin as one value, without its final line break; at most `max` bytes. Decoded as
+ * UTF-8 once whole (a character split between two chunks stays whole); bytes that are not UTF-8 are refused
+ * rather than read as U+FFFD. A BOM is kept, for the caller to judge.
+ */
 export async function readPiped(context: Context, what: string, max = MAX_PIPED): Promise<string> {
   const input = context.stdin;
   if (!input) throw new ConfigError(`No input to read ${what} from`);
-  let text = '';
+  const chunks: Buffer[] = [];
+  let size = 0;
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer | string) => {
-      text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-      if (text.length > max) finish(new ConfigError(`${what} on stdin is longer than ${max} characters`));
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(bytes);
+      size += bytes.length;
+      if (size > max) finish(new ConfigError(`${what} on stdin is longer than ${max} bytes`));
     };
     const onEnd = () => finish();
     const onAbort = () => finish(new InterruptedError());
@@ -103,5 +115,9 @@ export async function readPiped(context: Context, what: string, max = MAX_PIPED)
     input.on('end', onEnd);
     input.resume();
   });
-  return text.replace(/\r?\n$/, '');
+  try {
+    return withoutFinalLineBreak(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks)));
+  } catch {
+    throw new UsageError(`${what} on stdin is not valid UTF-8`);
+  }
 }

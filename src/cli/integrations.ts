@@ -8,7 +8,7 @@ import { CONNECTION_HELP, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { ask, readPiped } from './input.js';
+import { ask, MAX_PIPED, readPiped, withoutFinalLineBreak } from './input.js';
 import { masked } from './mask.js';
 import { resourceCommands } from './resource-commands.js';
 
@@ -21,12 +21,26 @@ const KEY_ARGUMENT = /^-{1,2}(?:k|api-?key|integration-?key|token|secret|pass)/i
 /** Control, format (bidi, zero-width), lone surrogate and line or paragraph separator characters: no key has them. */
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 
+// Only the final line break of a file or `echo` is removed, from every source: any other space around a key is
+// a paste gone wrong, refused rather than trimmed into a key the user never saw.
 async function readKey(context: Context, platform: string): Promise<string> {
   const fromEnv = context.env['WFA_INTEGRATION_KEY'];
-  if (fromEnv !== undefined) return fromEnv.trim();
-  if (context.stdin?.isTTY) return (await ask(context, `API key for ${platform} (not shown): `, { echo: false })).trim();
+  if (fromEnv !== undefined) return withoutFinalLineBreak(fromEnv);
+  if (context.stdin?.isTTY) return ask(context, `API key for ${platform} (not shown): `, { echo: false });
   if (!context.stdin) throw new ConfigError('No key: set WFA_INTEGRATION_KEY, or pipe the key on stdin');
-  return (await readPiped(context, 'the key')).trim();
+  return readPiped(context, 'the key');
+}
+
+/** What is wrong with a key, whatever its source, or `undefined`; never quoting it. */
+function keyProblem(key: string): string | undefined {
+  if (key.length > MAX_PIPED) return `the key is longer than ${MAX_PIPED} characters`;
+  if (key.trim() === '') return 'the key is empty';
+  // A stray escape, NUL or second line (a paste, a file of several lines) would be saved as part of the key and
+  // fail later; a bidi override or zero-width character hides in a terminal.
+  const unseen = [...key].findIndex((char) => UNSEEN.test(char));
+  if (unseen >= 0) return `the key has a control or format character at position ${unseen + 1}; nothing was saved (the key is not shown)`;
+  if (/^\s|\s$/u.test(key)) return 'the key starts or ends with a space (or a no-break space); nothing was saved (the key is not shown)';
+  return undefined;
 }
 
 const save: Command = {
@@ -40,6 +54,8 @@ service decides) and prints the saved record as JSON, its key masked (****abcd).
 The key is never an argument, which other users could see in \`ps\`. It is read from, in order:
   WFA_INTEGRATION_KEY     the variable, if set
   stdin                   typed when asked, with nothing shown, on a terminal; else everything piped in
+Only the final line break is removed; a key with a control or format character, or a space at either end,
+is refused and nothing is saved.
 
 Options:
   --label <label>        a name to tell keys for the same platform apart
@@ -65,16 +81,8 @@ Examples:
       throw new UsageError('wfa integrations save takes one argument, the platform; the key is read from stdin', SAVE_USAGE);
     const client = await createClient(values, context);
     const key = await readKey(context, platform);
-    if (!key) throw new UsageError('the key is empty', SAVE_USAGE);
-    // One check for every source of the key. A stray escape, NUL or second line (a paste, a file of several lines)
-    // would be saved as part of the key and fail later; a bidi override or zero-width character hides in a terminal.
-    const control = [...key].findIndex((char) => UNSEEN.test(char));
-    if (control >= 0) {
-      throw new UsageError(
-        `the key has a control or format character at position ${control + 1}; nothing was saved (the key is not shown)`,
-        SAVE_USAGE,
-      );
-    }
+    const problem = keyProblem(key);
+    if (problem !== undefined) throw new UsageError(problem, SAVE_USAGE);
     const saved = await client.integrations.save(
       { platform, api_key: key, ...(values.label === undefined ? {} : { label: values.label }) },
       { signal: context.signal },

@@ -377,6 +377,10 @@ describe('wfa integrations', () => {
     ['a zero-width space (U+200B)', `${PLATFORM_KEY}\u200b`],
     ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
     ['a line separator (U+2028)', `${PLATFORM_KEY}\u2028x`],
+    ['a paragraph separator (U+2029)', `${PLATFORM_KEY}\u2029x`],
+    ['a word joiner (U+2060)', `${PLATFORM_KEY}\u2060`],
+    ['a soft hyphen (U+00AD)', `${PLATFORM_KEY.slice(0, 8)}\u00ad${PLATFORM_KEY.slice(8)}`],
+    ['two line breaks at the end', `${PLATFORM_KEY}\n\n`],
   ])('save refuses a key with %s from every source (WFA_INTEGRATION_KEY, stdin), sending nothing', async (_, key) => {
     service.useMock();
     const stdin = new PassThrough();
@@ -390,6 +394,81 @@ describe('wfa integrations', () => {
       expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
     }
     expect(service.requests).toEqual([]);
+  });
+
+  // Only the final line break (a file's, or `echo`'s) is removed: any other space around a key is a paste gone
+  // wrong, refused rather than trimmed into a key the user never checked.
+  test.each([
+    ['trailing spaces', `${PLATFORM_KEY}   `],
+    ['a leading space', ` ${PLATFORM_KEY}`],
+    ['a no-break space at the end', `${PLATFORM_KEY}\u00a0`],
+    ['a tab at the end', `${PLATFORM_KEY}\t`],
+  ])('save refuses a key with %s from every source, sending nothing', async (_, key) => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${key}\n`);
+    for (const result of [
+      await run(['integrations', 'save', 'shopify'], { env: { ...ENV, WFA_INTEGRATION_KEY: key } }),
+      await run(['integrations', 'save', 'shopify'], { env: ENV, stdin }),
+    ]) {
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toMatch(/^wfa: UsageError: the key (starts or ends with a space|has a control or format character)/);
+      expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
+    }
+    expect(service.requests).toEqual([]);
+  });
+
+  test.each([
+    ['a final LF', `${PLATFORM_KEY}\n`],
+    ['a final CRLF', `${PLATFORM_KEY}\r\n`],
+    ['no line break', PLATFORM_KEY],
+  ])('save keeps a piped key whole, without %s', async (_, piped) => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(piped);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((service.single().body as { api_key: string }).api_key).toBe(PLATFORM_KEY);
+  });
+
+  test('save refuses a lone carriage return at the end (not a CRLF line end), piped or in the variable', async () => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(`${PLATFORM_KEY}\r`);
+    for (const result of [
+      await run(['integrations', 'save', 'shopify'], { env: { ...ENV, WFA_INTEGRATION_KEY: `${PLATFORM_KEY}\r` } }),
+      await run(['integrations', 'save', 'shopify'], { env: ENV, stdin }),
+    ]) {
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toContain(`wfa: UsageError: the key has a control or format character at position ${PLATFORM_KEY.length + 1};`);
+    }
+    expect(service.requests).toEqual([]);
+  });
+
+  test('save refuses a piped key that is not valid UTF-8, instead of saving U+FFFD in its place', async () => {
+    service.useMock();
+    const stdin = new PassThrough();
+    stdin.end(Buffer.concat([Buffer.from(PLATFORM_KEY), Buffer.from([0xff, 0x0a])]));
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: UsageError: the key on stdin is not valid UTF-8\nUsage: wfa integrations save /);
+    expect(service.requests).toEqual([]);
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
+  });
+
+  test('save keeps a character split across two chunks of the pipe whole', async () => {
+    service.useMock();
+    const key = `${PLATFORM_KEY}é`;
+    const bytes = Buffer.from(key);
+    const stdin = new PassThrough();
+    stdin.write(bytes.subarray(0, bytes.length - 1));
+    setTimeout(() => stdin.end(bytes.subarray(bytes.length - 1)), 0);
+    const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((service.single().body as { api_key: string }).api_key).toBe(key);
   });
 
   test('list shows the last four characters of a key the service returns masked, so two keys can be told apart', async () => {
