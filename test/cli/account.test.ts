@@ -372,38 +372,24 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
   });
 
-  test.each([
-    ['a bidi override (U+202E)', `${PLATFORM_KEY.slice(0, 8)}\u202e${PLATFORM_KEY.slice(8)}`],
-    ['a zero-width space (U+200B)', `${PLATFORM_KEY}\u200b`],
-    ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`],
-    ['a line separator (U+2028)', `${PLATFORM_KEY}\u2028x`],
-    ['a paragraph separator (U+2029)', `${PLATFORM_KEY}\u2029x`],
-    ['a word joiner (U+2060)', `${PLATFORM_KEY}\u2060`],
-    ['a soft hyphen (U+00AD)', `${PLATFORM_KEY.slice(0, 8)}\u00ad${PLATFORM_KEY.slice(8)}`],
-    ['two line breaks at the end', `${PLATFORM_KEY}\n\n`],
-  ])('save refuses a key with %s from every source (WFA_INTEGRATION_KEY, stdin), sending nothing', async (_, key) => {
-    service.useMock();
-    const stdin = new PassThrough();
-    stdin.end(`${key}\n`);
-    for (const result of [
-      await run(['integrations', 'save', 'shopify'], { env: { ...ENV, WFA_INTEGRATION_KEY: key } }),
-      await run(['integrations', 'save', 'shopify'], { env: ENV, stdin }),
-    ]) {
-      expect(result.code).toBe(ExitCode.Usage);
-      expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control or format character at position \d+; nothing was saved/);
-      expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
-    }
-    expect(service.requests).toEqual([]);
-  });
-
   // Only the final line break (a file's, or `echo`'s) is removed: any other space around a key is a paste gone
   // wrong, refused rather than trimmed into a key the user never checked.
+  const UNSEEN_CHARACTER = 'has a control or format character at position';
+  const SPACE_AT_AN_END = 'starts or ends with a space';
   test.each([
-    ['trailing spaces', `${PLATFORM_KEY}   `],
-    ['a leading space', ` ${PLATFORM_KEY}`],
-    ['a no-break space at the end', `${PLATFORM_KEY}\u00a0`],
-    ['a tab at the end', `${PLATFORM_KEY}\t`],
-  ])('save refuses a key with %s from every source, sending nothing', async (_, key) => {
+    ['a bidi override (U+202E)', `${PLATFORM_KEY.slice(0, 8)}\u202e${PLATFORM_KEY.slice(8)}`, UNSEEN_CHARACTER],
+    ['a zero-width space (U+200B)', `${PLATFORM_KEY}\u200b`, UNSEEN_CHARACTER],
+    ['an escape sequence', `${PLATFORM_KEY}\u001b[2J`, UNSEEN_CHARACTER],
+    ['a line separator (U+2028)', `${PLATFORM_KEY}\u2028x`, UNSEEN_CHARACTER],
+    ['a paragraph separator (U+2029)', `${PLATFORM_KEY}\u2029x`, UNSEEN_CHARACTER],
+    ['a word joiner (U+2060)', `${PLATFORM_KEY}\u2060`, UNSEEN_CHARACTER],
+    ['a soft hyphen (U+00AD)', `${PLATFORM_KEY.slice(0, 8)}\u00ad${PLATFORM_KEY.slice(8)}`, UNSEEN_CHARACTER],
+    ['two line breaks at the end', `${PLATFORM_KEY}\n\n`, UNSEEN_CHARACTER],
+    ['a tab at the end', `${PLATFORM_KEY}\t`, UNSEEN_CHARACTER],
+    ['trailing spaces', `${PLATFORM_KEY}   `, SPACE_AT_AN_END],
+    ['a leading space', ` ${PLATFORM_KEY}`, SPACE_AT_AN_END],
+    ['a no-break space at the end', `${PLATFORM_KEY}\u00a0`, SPACE_AT_AN_END],
+  ])('save refuses a key with %s from every source (WFA_INTEGRATION_KEY, stdin), sending nothing', async (_, key, message) => {
     service.useMock();
     const stdin = new PassThrough();
     stdin.end(`${key}\n`);
@@ -412,7 +398,7 @@ describe('wfa integrations', () => {
       await run(['integrations', 'save', 'shopify'], { env: ENV, stdin }),
     ]) {
       expect(result.code).toBe(ExitCode.Usage);
-      expect(result.stderr).toMatch(/^wfa: UsageError: the key (starts or ends with a space|has a control or format character)/);
+      expect(result.stderr).toMatch(new RegExp(`^wfa: UsageError: the key ${message}.*; nothing was saved`));
       expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
     }
     expect(service.requests).toEqual([]);
