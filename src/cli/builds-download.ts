@@ -9,6 +9,7 @@ import { expectPositionals, parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import type { Output } from './context.js';
+import { UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { formatBytes, renderBar } from './progress.js';
 import { printable } from './printable.js';
@@ -73,6 +74,7 @@ export const downloadCommand: Command = {
     );
     if (values.help) return showHelp(context, HELP);
     const [buildId = ''] = expectPositionals(positionals, ['build_id'], USAGE);
+    if (values.output === '') throw new UsageError('-o, --output needs a file path');
     const given = values.output ?? `${buildId.replace(/[^\w.-]/g, '_')}.zip`;
     const path = isAbsolute(given) ? given : join(context.cwd, given);
     // Read before any request: a bad --timeout is a usage error, whatever state the build is in.

@@ -85,4 +85,11 @@ describe('wfa builds download', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toMatch(/missing <build_id>/);
   });
+
+  test('an empty -o is a usage error, before any request', async () => {
+    const result = await runMain(['builds', 'download', 'bld_1', '-o', ''], { WFA_BASE_URL: 'http://127.0.0.1:9', WFA_API_KEY: API_KEY });
+
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(/^wfa: UsageError: -o, --output needs a file path\nUsage: wfa builds download /);
+  });
 });
