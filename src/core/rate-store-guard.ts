@@ -24,6 +24,8 @@ export class GuardedStore {
   #key: string | undefined;
   #downUntil = 0;
   #failing = false;
+  /** A late answer since the last answer in time already sent asks back to the store. */
+  #resumed = false;
 
   constructor(shared: RateStore | undefined, key: string | undefined, apiKey: string | undefined, log: LevelLogger) {
     this.shared = shared;
@@ -85,14 +87,15 @@ export class GuardedStore {
       answer.then(
         (value) => {
           clearTimeout(timer);
-          // Any answer, a late one too, shows a working store (a loaded one): it is asked again at once.
-          this.#downUntil = 0;
-          // Only an answer in time ends the outage: a store late again and again warns once.
-          if (state === 'asked' && this.#failing) {
-            this.#failing = false;
-            this.#log.log('info', 'rate store: answering again; the budget is shared again');
+          if (state === 'asked') {
+            this.#answered();
+            resolve(value);
+          } else if (!this.#resumed) {
+            // A first late answer shows a working store, a loaded one: it is asked again at once. Late again
+            // before an answer in time, it is slow: the gate paces alone until the retry.
+            this.#resumed = true;
+            this.#downUntil = 0;
           }
-          if (state === 'asked') resolve(value);
           state = 'answered';
         },
         (error: unknown) => {
@@ -107,9 +110,17 @@ export class GuardedStore {
     });
   }
 
+  /** An answer in time ends the outage, so a store late again and again warns once. */
+  #answered(): void {
+    this.#resumed = false;
+    if (!this.#failing) return;
+    this.#failing = false;
+    this.#log.log('info', 'rate store: answering again; the budget is shared again');
+  }
+
   /**
    * `reason`: the error's name only, since a store's message may quote its URL, password included. The store
-   * is asked again after {@link STORE_RETRY_MS}, or sooner when a late answer comes back.
+   * is asked again after {@link STORE_RETRY_MS}, or at a first late answer.
    */
   #failed(what: string, reason: string): void {
     this.#downUntil = now() + STORE_RETRY_MS;

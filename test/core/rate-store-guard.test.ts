@@ -84,17 +84,33 @@ describe('pacing alone after the store failed', () => {
     expect(lines[1]).toBe('[wfa] rate store: answering again; the budget is shared again');
   });
 
-  it('a store late again and again warns once, until it answers in time', async () => {
+  it('a store late twice in a row is slow: the gate paces alone until the retry, with one warning', async () => {
     const { store, asked } = heldStore();
     const { guard, lines } = guarded(store);
     for (let i = 0; i < 3; i++) {
       book(guard);
       await vi.advanceTimersByTimeAsync(300);
-      asked[i]!(SHARED_SLOT);
+      asked[i]?.(SHARED_SLOT);
       await vi.advanceTimersByTimeAsync(1);
     }
+    expect(asked).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(5_000);
+    book(guard);
     expect(asked).toHaveLength(3);
     expect(lines).toHaveLength(1);
+  });
+
+  it('late, then in time, then late: each late answer sends asks back to the store', async () => {
+    const { store, asked } = heldStore();
+    const { guard } = guarded(store);
+    for (const lateMs of [300, 10, 300, 10]) {
+      book(guard);
+      await vi.advanceTimersByTimeAsync(lateMs);
+      asked.at(-1)!(SHARED_SLOT);
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    book(guard);
+    expect(asked).toHaveLength(5);
   });
 
   it('a store that never answers is asked again after 5 s, with no second warning', async () => {
