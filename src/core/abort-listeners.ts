@@ -21,7 +21,8 @@ export function onAbort(signal: AbortSignal, listener: Listener): () => void {
       // A copy: a listener may remove another while the abort is told; each still hears it.
       for (const told of [...each]) told(signal.reason);
     };
-    bySignal.set(signal, (entry = { each, heard }));
+    entry = { each, heard };
+    bySignal.set(signal, entry);
     signal.addEventListener('abort', heard, { once: true });
   }
   const { each, heard } = entry;
