@@ -26,7 +26,10 @@ await redis?.connect();
 const result: WorkerResult = { failed: {}, warnings: {}, lastFinishedAt: 0, startedAt: 0, endedAt: 0 };
 // A `warn` line counted by what it is about, so that a store that fell back (`rate store: ...`) shows.
 const warn = (line: string) => {
-  const what = line.split(/[(;]/)[0]!.trim();
+  const what = line
+    .replace(/^\[wfa\] /, '')
+    .split(/[(;]/)[0]!
+    .trim();
   result.warnings[what] = (result.warnings[what] ?? 0) + 1;
 };
 const client = new Client({

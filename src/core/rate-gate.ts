@@ -3,6 +3,7 @@
  * for every call; waiting calls leave in order, at the pace `rate-pace.ts` learns, booked in the `RateStore`.
  * Open and unpaced, passing costs a few field reads. Why this design: docs/design.md ("The rate gate").
  */
+import { onAbort } from './abort-listeners.js';
 import type { Hook, RateLimitEvent } from './hooks.js';
 import { runHook } from './hooks.js';
 import type { LevelLogger } from './logger.js';
@@ -15,6 +16,8 @@ import { parseRetryAfter } from './retry-after.js';
 import { isRefusal, MAX_RETRY_AFTER_MS, type ResponseHead, type SendGate } from './retry.js';
 import type { ClientSettings } from './settings.js';
 import { MAX_TIMER_MS, now, type PhaseLimits, type PhaseResult, runPhase } from './timing.js';
+
+const DONE: PhaseResult<void> = { type: 'done', value: undefined };
 
 /** While starting, this many sends may be in flight unpaced: a lone caller is never held; a crowd is paced. */
 const FREE_IN_FLIGHT = 4;
@@ -84,28 +87,43 @@ export class RateGate implements SendGate {
     return this.#pacer.starting && this.#inFlight < FREE_IN_FLIGHT && !this.#store.shared;
   }
 
-  /** Waits in line, within the call's signal and deadline; on `done` the send is in flight until {@link report}. */
-  async wait(limits: PhaseLimits): Promise<PhaseResult<void>> {
+  /**
+   * Waits in line, within the call's signal and deadline; on `done` the send is in flight until {@link report}.
+   * The signal is heard through `onAbort`, which adds one listener however many calls wait on it.
+   */
+  async wait({ signal, deadline }: PhaseLimits): Promise<PhaseResult<void>> {
+    if (signal?.aborted) return { type: 'aborted', reason: signal.reason };
     let released = false;
     const result = await runPhase(
       (abort) =>
-        new Promise<void>((resolve) => {
-          const waiter = (): void => {
-            released = true;
-            resolve();
-          };
-          this.#queue.add(waiter);
-          abort.addListener(() => {
+        new Promise<PhaseResult<void>>((resolve) => {
+          const leave = (): void => {
+            stop?.();
             this.#queue.delete(waiter);
             this.#idle();
-          });
+          };
+          const waiter = (): void => {
+            released = true;
+            stop?.();
+            resolve(DONE);
+          };
+          const stop =
+            signal &&
+            onAbort(signal, (reason) => {
+              leave();
+              resolve({ type: 'aborted', reason });
+            });
+          // The deadline: the phase aborts its work.
+          abort.addListener(leave);
+          this.#queue.add(waiter);
           this.#pump();
         }),
-      limits,
+      { deadline },
     );
+    const ended = result.type === 'done' ? result.value : result;
     // Released at the moment the call gave up: the slot is handed back.
-    if (result.type !== 'done' && released) this.report(undefined, 0, '');
-    return result;
+    if (ended.type !== 'done' && released) this.report(undefined, 0, '');
+    return ended;
   }
 
   /** Each passed send ends here: with its response's head, or `undefined` when it got none. `what` names it for the log. */

@@ -8,9 +8,9 @@ import { sha256Hex } from './sha256.js';
 import { memoryRateStore, type RateState, type RateStore } from './rate-store.js';
 import { now } from './timing.js';
 
-/** A store call slower than this is a failing store. */
+/** A store call unanswered this long (and one turn of the event loop more) is a failing store. */
 const STORE_TIMEOUT_MS = 250;
-/** After a store failed, the gate paces on its own this long before asking it again. */
+/** After a store failed, the gate paces on its own at most this long before asking it again. */
 const STORE_RETRY_MS = 5000;
 
 export const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
@@ -24,6 +24,8 @@ export class GuardedStore {
   #key: string | undefined;
   #downUntil = 0;
   #failing = false;
+  /** A late answer since the last answer in time already sent asks back to the store. */
+  #resumed = false;
 
   constructor(shared: RateStore | undefined, key: string | undefined, apiKey: string | undefined, log: LevelLogger) {
     this.shared = shared;
@@ -55,8 +57,8 @@ export class GuardedStore {
   }
 
   /**
-   * Asks the shared store, or `fallback` while it is failing (or has no key yet). A throw, a rejection or a
-   * wait past {@link STORE_TIMEOUT_MS} falls back too; nothing here rejects.
+   * Asks the shared store, or `fallback` while it is failing (or has no key yet). A throw, a rejection or no
+   * answer within {@link STORE_TIMEOUT_MS} falls back too; nothing here rejects.
    */
   #ask<T>(what: string, ask: (store: RateStore, key: string) => T | PromiseLike<T>, fallback: () => T): T | PromiseLike<T> {
     const store = this.shared;
@@ -71,36 +73,62 @@ export class GuardedStore {
     }
     if (!isThenable(answer)) return answer;
     return new Promise<T>((resolve) => {
+      let state: 'asked' | 'answered' | 'late' = 'asked';
+      // A timer fires late when the event loop was busy, before the loop reads the reply the store sent in
+      // time: one more turn (a zero delay runs after the loop's I/O) tells a busy process from a slow store.
       const timer = setTimeout(() => {
-        this.#failed(what, `no answer within ${STORE_TIMEOUT_MS} ms`);
-        resolve(fallback());
+        setTimeout(() => {
+          if (state !== 'asked') return;
+          state = 'late';
+          this.#failed(what, `no answer within ${STORE_TIMEOUT_MS} ms`);
+          resolve(fallback());
+        }, 0);
       }, STORE_TIMEOUT_MS);
       answer.then(
         (value) => {
           clearTimeout(timer);
-          if (this.#failing && now() >= this.#downUntil) {
-            this.#failing = false;
-            this.#log.log('info', 'rate store: answering again; the budget is shared again');
+          if (state === 'asked') {
+            this.#answered();
+            resolve(value);
+          } else if (!this.#resumed) {
+            // A first late answer shows a working store, a loaded one: it is asked again at once. Late again
+            // before an answer in time, it is slow: the gate paces alone until the retry.
+            this.#resumed = true;
+            this.#downUntil = 0;
           }
-          resolve(value);
+          state = 'answered';
         },
         (error: unknown) => {
           clearTimeout(timer);
-          this.#failed(what, thrownName(error));
-          resolve(fallback());
+          if (state === 'asked') {
+            this.#failed(what, thrownName(error));
+            resolve(fallback());
+          }
+          state = 'answered';
         },
       );
     });
   }
 
-  /** `reason`: the error's name only, since a store's message may quote its URL, password included. */
+  /** An answer in time ends the outage, so a store late again and again warns once. */
+  #answered(): void {
+    this.#resumed = false;
+    if (!this.#failing) return;
+    this.#failing = false;
+    this.#log.log('info', 'rate store: answering again; the budget is shared again');
+  }
+
+  /**
+   * `reason`: the error's name only, since a store's message may quote its URL, password included. The store
+   * is asked again after {@link STORE_RETRY_MS}, or at a first late answer.
+   */
   #failed(what: string, reason: string): void {
     this.#downUntil = now() + STORE_RETRY_MS;
     if (this.#failing) return;
     this.#failing = true;
     this.#log.log(
       'warn',
-      `rate store: ${what} failed (${reason}); pacing on this client alone, the store is asked again in ${STORE_RETRY_MS} ms`,
+      `rate store: ${what} failed (${reason}); pacing on this client alone until it answers (at most ${STORE_RETRY_MS} ms)`,
     );
   }
 

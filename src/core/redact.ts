@@ -149,7 +149,7 @@ function hide(text: string, secrets: readonly string[], copies: RegExp | undefin
   let out = hideFields(text, replacement);
   if (copies) out = out.replace(copies, replacement);
   const searches = secrets.map(searchFor);
-  for (const { percent } of searches) out = out.replace(percent.whole, replacement);
+  for (const { percent } of searches) out = percent.replaceIn(out, replacement);
   const forms = searches.flatMap((search) => search.forms);
   for (const form of forms) out = out.replaceAll(form, replacement);
   // The longest head of any form the text ends with, only where the text has its first characters: forms that
@@ -162,9 +162,8 @@ function hide(text: string, secrets: readonly string[], copies: RegExp | undefin
     }
   }
   for (const { percent } of searches) {
-    const from = Math.max(0, out.length - percent.reach);
-    const head = percent.head.exec(out.slice(from));
-    if (head && head[0].length >= MIN_SECRET_LENGTH) cut = Math.min(cut, from + head.index);
+    const start = percent.headStart(out);
+    if (start !== -1 && out.length - start >= MIN_SECRET_LENGTH) cut = Math.min(cut, start);
   }
   return cut < out.length ? out.slice(0, cut) + replacement : out;
 }

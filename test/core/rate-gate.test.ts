@@ -2,6 +2,7 @@
  * The rate gate's schedule, on a fake clock: what closes it and for how long, the order and pace waiting
  * sends leave in, what it learns, and what a waiting call that gives up leaves behind (nothing).
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
@@ -312,6 +313,55 @@ describe('leaving the line', () => {
     g.report(head(200), now(), 'GET /x');
     await Promise.all(passing);
     expect(g.waiting).toBe(0);
+  });
+});
+
+describe('many waiting sends on one signal', () => {
+  it('add one abort listener to it, not one each: Node warns of none with 1 000 waiting', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const { gate: g } = gate();
+      g.pass();
+      g.report(head(429, { 'retry-after': '5' }), now(), 'GET /x');
+      const controller = new AbortController();
+      const waiting = Array.from({ length: 1000 }, () => send(g, { signal: controller.signal }).catch((e: Error) => e.message));
+      expect(g.waiting).toBe(1000);
+      controller.abort();
+      expect(await Promise.all(waiting)).toEqual(Array(1000).fill('aborted'));
+      await settle(Promise.resolve());
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('an abort ends every one of them at once, each with the reason; the others wait on', async () => {
+    const { gate: g } = gate();
+    g.pass();
+    g.report(head(429, { 'retry-after': '5' }), now(), 'GET /x');
+    const controller = new AbortController();
+    const results: unknown[] = [];
+    const shared = Array.from({ length: 50 }, () => g.wait({ signal: controller.signal, deadline: Infinity }).then((r) => results.push(r)));
+    const other = send(g);
+    controller.abort();
+    await Promise.all(shared);
+    expect(results).toEqual(Array(50).fill({ type: 'aborted', reason: controller.signal.reason }));
+    expect((controller.signal.reason as Error).name).toBe('AbortError');
+    expect(g.waiting).toBe(1);
+    expect(await settle(other)).toMatchObject({ ok: true, elapsedMs: 5000 });
+  });
+
+  it('a signal keeps one listener while sends wait on it, and none once the last has passed', async () => {
+    const { gate: g } = gate({ maxConcurrent: 1, requestsPerSecond: 100_000 });
+    const { signal } = new AbortController();
+    expect(g.pass()).toBe(true);
+    const passing = Array.from({ length: 100 }, () => send(g, { signal }).then(() => g.report(head(200), now(), 'GET /x')));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    g.report(head(200), now(), 'GET /x');
+    await Promise.all(passing);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
 

@@ -2,8 +2,10 @@
  * The rate gate over real sockets: 200 creates at once through one client, against a service that allows 20
  * requests a second, all succeed with few 429s and no workflow created twice; with the service's `RateLimit`
  * headers, paced to them without a 429. A call past its deadline at the gate ends with the 429 it got, or a
- * TimeoutError when it got none. And 100 000 calls waiting at the gate hold nothing once they settle.
+ * TimeoutError when it got none. And 100 000 calls waiting at the gate, on a signal each or one shared, hold
+ * nothing once they settle.
  */
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LevelLogger } from '../../src/core/logger.js';
 import { RateGate } from '../../src/core/rate-gate.js';
@@ -102,8 +104,10 @@ describe('memory', () => {
       { log, hook: undefined, maxCloseMs: 60_000, apiKey: undefined },
     );
     const head = { status: 200, headers: new Headers() };
+    // Held by the test throughout, as a server's shutdown signal is by its process.
+    const longLived = new AbortController();
     expect(gate.pass()).toBe(true);
-    /** `calls` wait and give up, then `calls` wait and pass; returns the heap per waiting call. */
+    /** `calls` wait and give up, then `calls` pass; the same on one shared signal; returns the heap per waiting call. */
     const round = async (calls: number): Promise<number> => {
       const start = process.memoryUsage().heapUsed;
       const controllers = Array.from({ length: calls }, () => new AbortController());
@@ -115,6 +119,16 @@ describe('memory', () => {
       const passed = Array.from({ length: calls }, () => gate.wait({ deadline: Infinity }).then(() => gate.report(head, now(), '')));
       gate.report(head, now(), '');
       await Promise.all(passed);
+      // One signal shared by every call: its one listener must not keep what passed, nor what its abort ended.
+      const sharedAbort = new AbortController();
+      const abortedTogether = Array.from({ length: calls }, () => gate.wait({ signal: sharedAbort.signal, deadline: Infinity }));
+      sharedAbort.abort();
+      await Promise.all(abortedTogether);
+      const passedShared = Array.from({ length: calls }, () =>
+        gate.wait({ signal: longLived.signal, deadline: Infinity }).then(() => gate.report(head, now(), '')),
+      );
+      gate.report(head, now(), '');
+      await Promise.all(passedShared);
       expect(gate.pass()).toBe(true);
       return perWaiting;
     };
@@ -134,8 +148,9 @@ describe('memory', () => {
     // Node itself keeps about 15 bytes per AbortSignal aborted (seen without the SDK, in a bare loop); a waiting
     // call holds about 2.7 KB, so a waiter left behind would show as 100 times this bound.
     const perSettled = growth / 100_000;
+    expect(getEventListeners(longLived.signal, 'abort')).toHaveLength(0);
     figure({
-      name: 'rate gate: heap left per call after 200 000 waits settled',
+      name: 'rate gate: heap left per call after 400 000 waits settled',
       value: Math.round(perSettled),
       unit: 'bytes/call',
       bound: 64,

@@ -548,6 +548,31 @@ describe('a key echoed percent-encoded by any encoder, each character literal or
       });
 });
 
+describe('a key of any length (a long JWT): a search linear in it, the call failing with its own error', () => {
+  let server: FaultServer;
+  beforeEach(async () => {
+    server = await startFaultServer();
+  });
+  afterEach(async () => server.close());
+
+  // Nested or one-piece patterns of a key this long were more than the regular expression engine compiles: the
+  // process died out of memory near 2,800 characters, and past 10,000 a SyntaxError spelled the key out.
+  for (const length of [3_000, 12_000])
+    it(`${length} characters, echoed as is, every byte percent-encoded, and cut short at the end`, async ({ expect }) => {
+      const key = Array.from({ length }, (_, i) => 'Ab9_-x'[i % 6]).join('');
+      const encoded = [...Buffer.from(key)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      const body = { error: { code: 'bad_key', message: `invalid key ${key} (${encoded})` }, echo: `…${encoded.slice(0, -4)}` };
+      server.otherwise({ kind: 'json', status: 401, body });
+      const client = new Client({ baseUrl: server.url, apiKey: key, apiPrefix: '/v1', maxRetries: 0 });
+      const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+      const texts = renderings(error);
+      expect(WfaError.is(error) ? error.name : String(error).slice(0, 200)).toBe('AuthenticationError');
+      // Any 32 characters of the key, as is or encoded, would be too many.
+      const pieces = [key.slice(100, 132), encoded.slice(300, 396), encoded.slice(-100)];
+      expect(pieces.filter((piece) => texts.some((t) => t.includes(piece)))).toEqual([]);
+    });
+});
+
 describe("a credential field's value: hidden in its field, in every copy elsewhere, and in the text layouts covered", () => {
   const TOK = 'tok_LEAKMEtokenvalue77';
   const BODIES: [name: string, body: string][] = [

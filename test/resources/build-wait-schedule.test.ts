@@ -3,6 +3,7 @@
  * in flight, about the service's pace in polls a second when the client is paced, each wait's own deadline,
  * signal and onProgress, deliveries (`builds.notify`) that end a wait with one poll, and `builds.waitForAll`.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbortError, BuildFailedError, Client, ValidationError, WaitTimeoutError, WfaError } from '../../src/index.js';
 import { MAX_POLLS_IN_FLIGHT, PollSchedule, type Place } from '../../src/resources/poll-schedule.js';
@@ -166,6 +167,17 @@ describe('PollSchedule', () => {
     expect(await turn).toEqual({ aborted: controller.signal.reason });
     schedule.leave(place);
     expect(vi.getTimerCount()).toBe(0);
+  });
+  it('hears a signal 200 waits share through one listener; its abort ends them all, and leaves none', async () => {
+    const schedule = new PollSchedule(1);
+    const controller = new AbortController();
+    const turns = Array.from({ length: 200 }, (_, i) =>
+      schedule.turn(schedule.join(`b:${i}`), 60_000, { deadline: Infinity, signal: controller.signal }),
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    expect(await Promise.all(turns)).toEqual(Array(200).fill({ aborted: controller.signal.reason }));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
 
