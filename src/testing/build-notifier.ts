@@ -8,10 +8,9 @@
 import { buildStatus, endsAt } from './builds.js';
 import type { Store, StoredBuild } from './store.js';
 import type { MockWebhookDelivery, MockWebhookEvent } from './types.js';
+import { readBoundedAnswer } from './bounded-answer.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
-// What is read of a receiver's answer: its body means nothing to the sender, and may be endless.
-const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface BuildNotifier {
   /** Settles every build that has ended on the clock, sending the webhooks that are due. */
@@ -36,20 +35,6 @@ export interface NotifierDeps {
   retryDelaysMs: readonly number[];
   /** Told of each attempt once its outcome is known. */
   onDelivery: (delivery: MockWebhookDelivery) => void;
-}
-
-/** Reads at most `MAX_ANSWER_BYTES` of a body; false when there was more (the caller then drops the connection). */
-async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<boolean> {
-  if (body === null) return true;
-  // Read rather than cancel(): under msw's fetch interceptor, cancelling a passed-through body never settles.
-  const reader = body.getReader();
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return true;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) return false;
-  }
 }
 
 // fetch's own message is "fetch failed"; what failed (a refused connection, a reset) is in its cause.
@@ -103,7 +88,7 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
           signal: controller.signal,
         });
         delivery.status = response.status;
-        if (!(await readBounded(response.body))) controller.abort(new Error('answer too long'));
+        if (!(await readBoundedAnswer(response.body))) controller.abort(new Error('answer too long'));
       } catch (error) {
         if (delivery.status === undefined) delivery.error = describeFailure(error);
       } finally {
