@@ -5,25 +5,13 @@
  * @module
  */
 
+import { now, timedOut, within } from '../core/timing.js';
 import type { WebhookEvent } from './parse.js';
 
-/** What a bounded step settles with when its time ran out. */
-export const timedOut = Symbol('timed out');
+export { timedOut, within };
 
 /** Runs a user's callback within the handler's time bound: a sync throw counts as a rejection. */
 export type Run = <T>(callback: () => T | Promise<T>) => Promise<T | typeof timedOut>;
-
-/** What `work` settles with, or `timedOut` after `ms`; the timer never outlives the race. */
-export async function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
-  // setTimeout fires at once past 2^31 - 1 ms: a longer bound is no bound.
-  if (ms > 2 ** 31 - 1) return work;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([work, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(resolve, ms, timedOut)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export const tooLarge = Symbol('too large');
 export const tooSlow = Symbol('too slow');
@@ -48,9 +36,9 @@ export async function readBody(
   try {
     // Inside the `try`: a stream that fails to start is a 400, not a crash.
     reader = request.body.getReader();
-    const deadline = Date.now() + timeoutMs;
+    const deadline = now() + timeoutMs;
     for (;;) {
-      const read = await within(Math.max(0, deadline - Date.now()), reader.read());
+      const read = await within(deadline - now(), reader.read());
       if (read === timedOut) {
         await reader.cancel().catch(() => {});
         return tooSlow;
