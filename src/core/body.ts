@@ -2,6 +2,7 @@
  * Reading response bodies within a size limit, inside the attempt that fetched them (so its timeout and retries
  * cover them), and writing request bodies as JSON.
  */
+import { readBounded } from './bounded-read.js';
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
 import { contentEncoded, letGo, type TransportResponse } from './transport.js';
@@ -25,28 +26,11 @@ export async function readText(response: TransportResponse, limit: number, trunc
     return undefined;
   }
   const iterator = response.body[Symbol.asyncIterator]();
-  // Kept as bytes and decoded once: a body that turns out too large costs no string.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  try {
-    for (;;) {
-      const { done, value } = await iterator.next();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        void letGo(response.body);
-        if (!truncate) return undefined;
-        chunks.push(value.subarray(0, value.byteLength - (size - limit)));
-        cut = true;
-        break;
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
+  const { bytes, cut } = await readBounded<never>(() => iterator.next(), limit, truncate).catch((error: unknown) => {
     throw new AttemptFailure({ kind: 'body-read', cause: error });
-  }
-  const bytes = chunks.length === 1 ? chunks[0]! : joined(chunks);
+  });
+  if (cut) void letGo(response.body);
+  if (!bytes) return undefined;
   // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
   return cut ? new TextDecoder().decode(bytes, { stream: true }) : UTF8.decode(bytes);
 }
@@ -54,16 +38,6 @@ export async function readText(response: TransportResponse, limit: number, trunc
 // One decoder for every whole body: Node builds a decoder's converter on its first use, which costs more than
 // decoding a small body. Decoding in one go, not chunk by chunk, is faster again.
 const UTF8 = new TextDecoder();
-
-function joined(chunks: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
 
 /** Values `JSON.stringify` would silently turn into `{}` or drop, by what the caller is told they are. */
 const NOT_JSON: [string, (value: object) => boolean][] = [

@@ -12,13 +12,9 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 const BASE_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
-/**
- * The backoff before the `n`th retry (1 for the first): `baseMs` times `factor` per retry after the first, at
- * most `maxMs`; `jitter` makes half of it random (equal jitter), so that clients that failed together spread out.
- */
-export function backoff(n: number, { baseMs = BASE_BACKOFF_MS, maxMs = MAX_BACKOFF_MS, factor = 2, jitter = false } = {}): number {
-  const step = Math.min(baseMs * factor ** (n - 1), maxMs);
-  return jitter ? step / 2 + (Math.random() * step) / 2 : step;
+/** The `n`th backoff step (0 for the first): `baseMs` times `factor` to the `n`, at most `maxMs`. */
+export function backoff(n: number, baseMs = BASE_BACKOFF_MS, maxMs = MAX_BACKOFF_MS, factor = 2): number {
+  return Math.min(baseMs * factor ** n, maxMs);
 }
 
 /** The most retries a call may ask for (`maxRetries`): more would only hammer a service that keeps failing. */
@@ -211,7 +207,9 @@ function retryDelay(outcome: ResponseHead | { error: unknown }, retry: number, p
   if (!judged || !(ask(policy, retry, judged) ?? judged.retryable)) return undefined;
   const { retryAfter } = judged;
   if (retryAfter !== undefined) return retryAfter > maxRetryAfterMs ? undefined : retryAfter;
-  return backoff(retry, { baseMs: baseDelayMs, maxMs: maxDelayMs, jitter: true });
+  // Equal jitter: half the step fixed, half random, so clients that failed together spread out.
+  const step = backoff(retry - 1, baseDelayMs, maxDelayMs);
+  return step / 2 + (Math.random() * step) / 2;
 }
 
 /** What hooks and logs call a retried failure: the transport's error, or the SDK error it would become. */

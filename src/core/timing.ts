@@ -30,16 +30,10 @@ export function atDeadline(deadline: number, expired: () => void): () => void {
 export const timedOut = Symbol('timed out');
 
 /** What `work` settles with, or {@link timedOut} after `ms`; the timer never outlives the race. */
-export async function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
-  let disarm: (() => void) | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<typeof timedOut>((resolve) => (disarm = atDeadline(now() + ms, () => resolve(timedOut)))),
-    ]);
-  } finally {
-    disarm?.();
-  }
+export function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
+  let disarm!: () => void;
+  const timer = new Promise<typeof timedOut>((resolve) => (disarm = atDeadline(now() + ms, () => resolve(timedOut))));
+  return Promise.race([work, timer]).finally(disarm);
 }
 
 /**

@@ -158,7 +158,7 @@ export class Transfer {
       throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
     }
     this.#spec.log.log('warn', `download of ${shown} interrupted after ${this.#received} bytes; retry ${this.#fails}`);
-    const wait = this.#fails === 1 ? 0 : backoff(this.#fails - 1);
+    const wait = this.#fails === 1 ? 0 : backoff(this.#fails - 2);
     const slept = await sleepWithin(wait, { signal, deadline });
     if (typeof slept === 'object') throw aborted(slept.aborted);
     if (slept === 'deadline') throw this.#pastDeadline();

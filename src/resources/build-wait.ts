@@ -228,7 +228,7 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
         failed = 0;
       }
       // A Retry-After is a floor for the next poll, but no longer than the SDK ever sleeps on one.
-      const interval = backoff(failed + 1, { baseMs: intervalMs, maxMs: settings.maxIntervalMs, factor: BACKOFF });
+      const interval = backoff(failed, intervalMs, settings.maxIntervalMs, BACKOFF);
       dueAt = now() + Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
     }
   } catch (thrown) {

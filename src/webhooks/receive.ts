@@ -5,6 +5,7 @@
  * @module
  */
 
+import { readBounded } from '../core/bounded-read.js';
 import { now, timedOut, within } from '../core/timing.js';
 import type { WebhookEvent } from './parse.js';
 
@@ -23,48 +24,28 @@ export async function readBody(
   limit: number,
   timeoutMs: number,
 ): Promise<Uint8Array | typeof tooLarge | typeof tooSlow | typeof unreadable> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
+  // Without the header, Number(null) is 0: no refusal before reading.
+  if (Number(request.headers.get('content-length')) > limit) {
     await request.body?.cancel().catch(() => {});
     return tooLarge;
   }
   if (!request.body) return new Uint8Array(0);
 
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
     // Inside the `try`: a stream that fails to start is a 400, not a crash.
-    reader = request.body.getReader();
+    const open = request.body.getReader();
+    reader = open;
     const deadline = now() + timeoutMs;
-    for (;;) {
-      const read = await within(deadline - now(), reader.read());
-      if (read === timedOut) {
-        await reader.cancel().catch(() => {});
-        return tooSlow;
-      }
-      const { done, value } = read;
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return tooLarge;
-      }
-      chunks.push(value);
-    }
+    const read = await readBounded<typeof timedOut>(() => within(deadline - now(), open.read()), limit);
+    if (read !== timedOut && read.bytes) return read.bytes;
+    await open.cancel().catch(() => {});
+    return read === timedOut ? tooSlow : tooLarge;
   } catch {
     return unreadable;
   } finally {
     reader?.releaseLock();
   }
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /** Gives `error` to `onError` within the bound; an `onError` that fails itself is logged with the error. */
