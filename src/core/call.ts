@@ -43,6 +43,8 @@ export class Call<T> {
   readonly method: string;
   /** Requests sent: retries, redirects and the prefix fallback included. */
   attempts = 0;
+  /** The last response's status and URL, for `onError`. */
+  last: { readonly status: number; readonly url: string } | undefined;
   secrets: string[] = [];
   deadline: number;
   protected options: CallOptions = {};
@@ -183,11 +185,23 @@ export class Call<T> {
     };
   }
 
-  /** One request, its body read, within the attempt's timeout. */
+  /** One request, its body read, within the attempt's timeout; hooks wrap its two named steps. */
   protected async attempt(request: Outgoing, abort: AbortSource): Promise<Received> {
     this.attempts++;
-    return this.read(request, await this.transmit(request, this.headers, abort));
+    const response = await this.transmit(request, await this.headersFor(request.url), abort);
+    this.last = { status: response.status, url: request.url };
+    const received = await this.read(request, response);
+    await this.heard(request, response, received, abort);
+    return received;
   }
+
+  /** The headers an attempt sends: the call's (a `beforeRequest` hook adds to a copy). */
+  protected headersFor(_url: string): Record<string, string> | Promise<Record<string, string>> {
+    return this.headers;
+  }
+
+  /** What an attempt does once its response is read: nothing (an `afterResponse` hook runs here). */
+  protected heard(_request: Outgoing, _response: TransportResponse, _received: Received, _abort: AbortSource): Promise<void> | void {}
 
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSource): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
