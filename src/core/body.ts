@@ -26,7 +26,7 @@ export async function readText(response: TransportResponse, limit: number, trunc
     return undefined;
   }
   const iterator = response.body[Symbol.asyncIterator]();
-  const { bytes, cut } = await readBounded<never>(() => iterator.next(), limit, truncate).catch((error: unknown) => {
+  const { bytes, cut } = await readBounded(() => iterator.next(), limit, truncate).catch((error: unknown) => {
     throw new AttemptFailure({ kind: 'body-read', cause: error });
   });
   if (cut) void letGo(response.body);

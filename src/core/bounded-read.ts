@@ -2,28 +2,26 @@
 
 /**
  * Reads `next` to its end, or until past `limit` bytes: then `cut`, with the first `limit` bytes when `head`
- * is asked for. Anything but a chunk that `next` gives (a time bound's mark) ends the read and is returned.
+ * is asked for. Throws what `next` throws.
  */
-export async function readBounded<Stop extends symbol>(
-  next: () => Promise<{ done?: boolean | undefined; value?: Uint8Array | undefined } | Stop>,
+export async function readBounded(
+  next: () => Promise<{ done?: boolean | undefined; value?: Uint8Array | undefined }>,
   limit: number,
   head = false,
-): Promise<{ bytes: Uint8Array | undefined; cut: boolean } | Stop> {
+): Promise<{ bytes: Uint8Array | undefined; cut: boolean }> {
   // Kept as bytes and joined once: a body that turns out too large costs no string.
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const read = await next();
-    if (typeof read === 'symbol') return read;
-    if (read.done) return { bytes: joined(chunks, size), cut: false };
-    const value = read.value!;
-    size += value.byteLength;
+    const { done, value } = await next();
+    if (done) return { bytes: joined(chunks, size), cut: false };
+    size += value!.byteLength;
     if (size > limit) {
       if (!head) return { bytes: undefined, cut: true };
-      chunks.push(value.subarray(0, value.byteLength - (size - limit)));
+      chunks.push(value!.subarray(0, value!.byteLength - (size - limit)));
       return { bytes: joined(chunks, limit), cut: true };
     }
-    chunks.push(value);
+    chunks.push(value!);
   }
 }
 

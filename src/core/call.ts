@@ -17,13 +17,6 @@ import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js
 import { type AbortSource, now } from './timing.js';
 import { abortWith, asResponse, letGo, type TransportResponse, untilEnd } from './transport.js';
 
-/** One request of the call: redirects may change all three. */
-export interface Outgoing {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string | undefined;
-}
-
 /** One attempt's response, its body read; for a raw success, left unread for the caller. */
 export interface Received {
   readonly status: number;
@@ -32,6 +25,16 @@ export interface Received {
   readonly url: string;
   readonly raw?: TransportResponse | undefined;
 }
+
+/** One request of the call: redirects may change all three. */
+export interface Outgoing {
+  readonly method: string;
+  readonly url: string;
+  readonly body: string | undefined;
+}
+
+/** The status a browser gives a redirect it hides from scripts (`redirect: 'manual'`). */
+const HIDDEN_REDIRECT = 0;
 
 const MAX_REDIRECTS = 5;
 // Many servers and proxies refuse longer URLs, and an error quotes its URL.
@@ -140,19 +143,19 @@ export class Call<T> {
     const search = this.search && `${url.includes('?') ? '&' : '?'}${this.search}`;
     let request: Outgoing = { method: this.method, url: url + search, body: this.body };
     for (let hops = 0; ; hops++) {
-      if (request.url.length > MAX_URL_LENGTH) {
-        const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
-        throw new ValidationError('request', [{ path: ['url'], message, code: 'too_big' }]);
-      }
       const received = await this.sendWithRetries(request);
       const { status } = received;
-      if (status < 300 && status !== 0) return received;
-      if (status >= 400) throw this.statusError(request, received);
+      if (status < 300 && status !== HIDDEN_REDIRECT) return received;
       request = this.redirect(request, received, hops);
     }
   }
 
+  /** One request with its retries: a response, or the SDK's error (an error status's too). */
   protected async sendWithRetries(request: Outgoing): Promise<Received> {
+    if (request.url.length > MAX_URL_LENGTH) {
+      const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
+      throw new ValidationError('request', [{ path: ['url'], message, code: 'too_big' }]);
+    }
     const { log } = this.core;
     const started = log.enabled('debug') ? Date.now() : 0;
     if (started) log.log('debug', `→ ${request.method} ${request.url}`, this.secrets);
@@ -163,6 +166,7 @@ export class Call<T> {
       throw this.mapFailure(error, request);
     }
     if (started) log.log('debug', `← ${received.status} ${request.method} ${request.url} (${Date.now() - started} ms)`, this.secrets);
+    if (received.status >= 400) throw this.statusError(request, received);
     return received;
   }
 
@@ -191,7 +195,7 @@ export class Call<T> {
     const response = await this.transmit(request, await this.headersFor(request.url), abort);
     this.last = { status: response.status, url: request.url };
     const received = await this.read(request, response);
-    await this.heard(request, response, received, abort);
+    await this.heard(received, abort);
     return received;
   }
 
@@ -201,7 +205,7 @@ export class Call<T> {
   }
 
   /** What an attempt does once its response is read: nothing (an `afterResponse` hook runs here). */
-  protected heard(_request: Outgoing, _response: TransportResponse, _received: Received, _abort: AbortSource): Promise<void> | void {}
+  protected heard(_received: Received, _abort: AbortSource): Promise<void> | void {}
 
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSource): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
@@ -250,30 +254,28 @@ export class Call<T> {
   /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
   protected mapFailure(error: unknown, request: Outgoing): unknown {
     if (!(error instanceof AttemptFailure)) return error;
-    const { method, url } = request;
-    const shownUrl = redactText(url, this.secrets);
+    // The request as every message names it: its method and URL, secrets removed.
+    const what = `${request.method} ${redactText(request.url, this.secrets)}`;
     const { failure } = error;
     switch (failure.kind) {
       case 'abort':
-        return abortedBy(`${method} ${shownUrl}`, failure.cause);
+        return abortedBy(what, failure.cause);
       case 'deadline': {
         const waited = failure.gateMs === undefined ? '' : `; it waited ${failure.gateMs} ms at the client's rate gate`;
         // The service's own refusal, as received: only how long the call waited at the gate is added.
         if (failure.refusal) return this.statusError(request, failure.refusal as Received, `${waited}, until the call's deadline`);
-        return this.pastDeadline(`${method} ${shownUrl}`, waited);
+        return this.pastDeadline(what, waited);
       }
       case 'should-retry':
-        return new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {
-          cause: safeCause(failure.cause, this.secrets),
-        });
+        return new WfaError(`retry.shouldRetry threw on ${what}; not retried`, { cause: safeCause(failure.cause, this.secrets) });
       case 'timeout':
-        return new TimeoutError(`${method} ${shownUrl} timed out after ${this.timeoutMs} ms`, this.timeoutMs);
+        return new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, this.timeoutMs);
     }
     const { cause } = failure;
     const codes = networkErrorCodes(cause);
     const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
-    const what = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
-    const message = redactText(`${what}: ${detail} (${method} ${shownUrl})`, this.secrets);
+    const why = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
+    const message = redactText(`${why}: ${detail} (${what})`, this.secrets);
     return new ConnectionError(message, { cause: safeCause(cause, this.secrets) });
   }
 
@@ -281,7 +283,7 @@ export class Call<T> {
   protected redirect(request: Outgoing, received: Received, hops: number): Outgoing {
     const { status } = received;
     const { url, method } = request;
-    if (status === 0) {
+    if (status === HIDDEN_REDIRECT) {
       const shownUrl = redactText(url, this.secrets);
       throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
     }

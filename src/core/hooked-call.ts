@@ -9,7 +9,7 @@ import { abortedBy } from './failures.js';
 import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';
 import type { CoreResponse } from './request.js';
 import { type AbortSource, now, runPhase } from './timing.js';
-import { letGo, type TransportResponse } from './transport.js';
+import { letGo } from './transport.js';
 import { redactText } from './redact.js';
 import { redactHeaders } from './response.js';
 import type { RetryPolicy } from './retry.js';
@@ -56,11 +56,11 @@ export class HookedCall<T> extends Call<T> {
     return beforeRequest ? this.#beforeRequest(beforeRequest, url) : this.headers;
   }
 
-  protected override async heard({ url }: Outgoing, response: TransportResponse, received: Received, abort: AbortSource): Promise<void> {
+  protected override async heard(received: Received, abort: AbortSource): Promise<void> {
     const { afterResponse } = this.#hooks;
     if (!afterResponse) return;
-    const responseHeaders = new Headers(redactHeaders(response.headers, this.secrets));
-    const context = { ...this.context(url), status: response.status, responseHeaders };
+    const { url, status, headers } = received;
+    const context = { ...this.context(url), status, responseHeaders: new Headers(redactHeaders(headers, this.secrets)) };
     // A raw success is never handed out if the hook fails, or if the attempt ends first (its timeoutMs, the
     // caller's signal) while the hook runs, slow or hung: its body, connection and abort listener are let go.
     const stop = (): void => void letGo(received.raw?.body);

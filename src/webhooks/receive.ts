@@ -34,15 +34,21 @@ export async function readBody(
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     // Inside the `try`: a stream that fails to start is a 400, not a crash.
-    const open = request.body.getReader();
-    reader = open;
+    reader = request.body.getReader();
     const deadline = now() + timeoutMs;
-    const read = await readBounded<typeof timedOut>(() => within(deadline - now(), open.read()), limit);
-    if (read !== timedOut && read.bytes) return read.bytes;
-    await open.cancel().catch(() => {});
-    return read === timedOut ? tooSlow : tooLarge;
-  } catch {
-    return unreadable;
+    const next = async () => {
+      const read = await within(deadline - now(), reader!.read());
+      if (read === timedOut) throw tooSlow;
+      return read;
+    };
+    const { bytes } = await readBounded(next, limit);
+    if (bytes) return bytes;
+    await reader.cancel().catch(() => {});
+    return tooLarge;
+  } catch (error) {
+    if (error !== tooSlow) return unreadable;
+    await reader?.cancel().catch(() => {});
+    return tooSlow;
   } finally {
     reader?.releaseLock();
   }
