@@ -19,9 +19,9 @@ export const ERROR_BODY_BYTES = 64 * 1024;
 export async function readText(response: TransportResponse, limit: number, truncate: boolean): Promise<string | undefined> {
   if (response.body === null) return '';
   // Transports undo gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
-  // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read.
-  const declared = contentEncoded(response.headers) ? NaN : Number(response.headers.get('content-length') ?? NaN);
-  if (declared > limit && !truncate) {
+  // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read (none
+  // is Number(null), 0: never refused).
+  if (!truncate && !contentEncoded(response.headers) && Number(response.headers.get('content-length')) > limit) {
     void letGo(response.body);
     return undefined;
   }

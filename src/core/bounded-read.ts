@@ -7,7 +7,7 @@
 export async function readBounded(
   next: () => Promise<{ done?: boolean | undefined; value?: Uint8Array | undefined }>,
   limit: number,
-  head = false,
+  head?: boolean,
 ): Promise<{ bytes: Uint8Array | undefined; cut: boolean }> {
   // Kept as bytes and joined once: a body that turns out too large costs no string.
   const chunks: Uint8Array[] = [];

@@ -208,8 +208,7 @@ function retryDelay(outcome: ResponseHead | { error: unknown }, retry: number, p
   const { retryAfter } = judged;
   if (retryAfter !== undefined) return retryAfter > maxRetryAfterMs ? undefined : retryAfter;
   // Equal jitter: half the step fixed, half random, so clients that failed together spread out.
-  const step = backoff(retry - 1, baseDelayMs, maxDelayMs);
-  return step / 2 + (Math.random() * step) / 2;
+  return (backoff(retry - 1, baseDelayMs, maxDelayMs) * (1 + Math.random())) / 2;
 }
 
 /** What hooks and logs call a retried failure: the transport's error, or the SDK error it would become. */
