@@ -30,9 +30,8 @@ export async function readText(response: TransportResponse, limit: number, trunc
     throw new AttemptFailure({ kind: 'body-read', cause: error });
   });
   if (cut) void letGo(response.body);
-  if (!bytes) return undefined;
   // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
-  return cut ? new TextDecoder().decode(bytes, { stream: true }) : UTF8.decode(bytes);
+  return bytes && (cut ? new TextDecoder().decode(bytes, { stream: true }) : UTF8.decode(bytes));
 }
 
 // One decoder for every whole body: Node builds a decoder's converter on its first use, which costs more than

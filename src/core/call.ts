@@ -1,17 +1,18 @@
 /**
- * One call, top to bottom: prepare it, send it with retries, follow a redirect, map a failure to the SDK's
- * error, read the body. A client with hooks runs `HookedCall` (`hooked-call.ts`), which wraps the send.
+ * One call, top to bottom: prepare it, send it with retries, follow a redirect, read the body; a failure's
+ * error is `call-failure.ts`'s. A client with hooks runs `HookedCall`, which wraps two of an attempt's steps.
  */
 import { resolveKey } from './api-key.js';
+import { apiError, mapFailure, statusError } from './call-failure.js';
 import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
-import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
-import { messageFromBody, pathOf } from './api-error.js';
+import { pathOf } from './api-error.js';
 import { queryString } from './query.js';
-import { redact, redactText, safeCause, usableSecrets } from './redact.js';
+import { redactText, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
-import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
-import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
+import { notFoundUnderBoth, parseBody, responseDetails } from './response.js';
+import { AttemptFailure, callDeadline, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
 import { type AbortSource, now } from './timing.js';
@@ -33,9 +34,6 @@ export interface Outgoing {
   readonly body: string | undefined;
 }
 
-/** The status a browser gives a redirect it hides from scripts (`redirect: 'manual'`). */
-const HIDDEN_REDIRECT = 0;
-
 const MAX_REDIRECTS = 5;
 // Many servers and proxies refuse longer URLs, and an error quotes its URL.
 const MAX_URL_LENGTH = 8192;
@@ -51,7 +49,7 @@ export class Call<T> {
   secrets: string[] = [];
   deadline: number;
   protected options: CallOptions = {};
-  protected timeoutMs: number;
+  timeoutMs: number;
   protected headers: Record<string, string> = {};
   protected body: string | undefined;
   protected search = '';
@@ -145,7 +143,8 @@ export class Call<T> {
     for (let hops = 0; ; hops++) {
       const received = await this.sendWithRetries(request);
       const { status } = received;
-      if (status < 300 && status !== HIDDEN_REDIRECT) return received;
+      // Status 0: a redirect the browser hid from scripts (`redirect: 'manual'`), refused by `redirect`.
+      if (status < 300 && status !== 0) return received;
       request = this.redirect(request, received, hops);
     }
   }
@@ -163,10 +162,10 @@ export class Call<T> {
     try {
       received = await withRetries((abort) => this.attempt(request, abort), this.retryPolicy(request));
     } catch (error) {
-      throw this.mapFailure(error, request);
+      throw mapFailure(this, error, request);
     }
     if (started) log.log('debug', `← ${received.status} ${request.method} ${request.url} (${Date.now() - started} ms)`, this.secrets);
-    if (received.status >= 400) throw this.statusError(request, received);
+    if (received.status >= 400) throw statusError(this.secrets, request, received);
     return received;
   }
 
@@ -246,48 +245,20 @@ export class Call<T> {
   }
 
   /** The error of `what` running past the call's deadline. */
-  protected pastDeadline(what: string, where = ''): TimeoutError {
+  pastDeadline(what: string, where = ''): TimeoutError {
     const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
     return pastDeadline(what, ms, "the call's", where);
-  }
-
-  /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
-  protected mapFailure(error: unknown, request: Outgoing): unknown {
-    if (!(error instanceof AttemptFailure)) return error;
-    // The request as every message names it: its method and URL, secrets removed.
-    const what = `${request.method} ${redactText(request.url, this.secrets)}`;
-    const { failure } = error;
-    switch (failure.kind) {
-      case 'abort':
-        return abortedBy(what, failure.cause);
-      case 'deadline': {
-        const waited = failure.gateMs === undefined ? '' : `; it waited ${failure.gateMs} ms at the client's rate gate`;
-        // The service's own refusal, as received: only how long the call waited at the gate is added.
-        if (failure.refusal) return this.statusError(request, failure.refusal as Received, `${waited}, until the call's deadline`);
-        return this.pastDeadline(what, waited);
-      }
-      case 'should-retry':
-        return new WfaError(`retry.shouldRetry threw on ${what}; not retried`, { cause: safeCause(failure.cause, this.secrets) });
-      case 'timeout':
-        return new TimeoutError(`${what} timed out after ${this.timeoutMs} ms`, this.timeoutMs);
-    }
-    const { cause } = failure;
-    const codes = networkErrorCodes(cause);
-    const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
-    const why = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
-    const message = redactText(`${why}: ${detail} (${what})`, this.secrets);
-    return new ConnectionError(message, { cause: safeCause(cause, this.secrets) });
   }
 
   /** The next request of a redirect. Only within the service root (or, for a foreign call, its origin), so the key never leaves it. */
   protected redirect(request: Outgoing, received: Received, hops: number): Outgoing {
     const { status } = received;
     const { url, method } = request;
-    if (status === HIDDEN_REDIRECT) {
+    if (status === 0) {
       const shownUrl = redactText(url, this.secrets);
       throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
     }
-    const refuse = (message: string) => this.apiError(request, received, undefined, message);
+    const refuse = (message: string) => apiError(this.secrets, request, received, undefined, message);
     const location = received.headers.get('location');
     const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
     if (!next) throw refuse('Redirect without a usable Location header');
@@ -302,18 +273,6 @@ export class Call<T> {
     }
     const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
     return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
-  }
-
-  /** The error of an error status, its body read; `note` is added to the message the body gives. */
-  protected statusError(request: Outgoing, received: Received, note = ''): ApiError {
-    const body = redact(parseErrorBody(received.text), this.secrets);
-    return this.apiError(request, received, body, note ? messageFromBody(received.status, body) + note : undefined);
-  }
-
-  /** The `ApiError` of a response, secrets removed from what it quotes. */
-  protected apiError({ method, url }: Outgoing, { status, headers }: Received, body: unknown, message?: string): ApiError {
-    const shown = { headers: redactHeaders(headers, this.secrets), url: redactText(url, this.secrets) };
-    return ApiError.from({ status, method, body, message, ...shown });
   }
 
   /** The data, checked, and the response's details; every value handed out has the call's secrets removed. */

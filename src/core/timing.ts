@@ -13,7 +13,7 @@ export function now(): number {
 
 /**
  * Calls `expired` once {@link now} reaches `deadline` (at once for a NaN one, never for `Infinity`), armed in
- * steps of at most {@link MAX_TIMER_MS}; returns what disarms it. Every timed bound of the package is this timer.
+ * steps of at most {@link MAX_TIMER_MS}; returns what disarms it. Every time bound of the package is this timer.
  */
 export function atDeadline(deadline: number, expired: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -24,16 +24,6 @@ export function atDeadline(deadline: number, expired: () => void): () => void {
   };
   arm();
   return () => clearTimeout(timer);
-}
-
-/** What a bounded step settles with when its time ran out. */
-export const timedOut = Symbol('timed out');
-
-/** What `work` settles with, or {@link timedOut} after `ms`; the timer never outlives the race. */
-export function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
-  let disarm!: () => void;
-  const timer = new Promise<typeof timedOut>((resolve) => (disarm = atDeadline(now() + ms, () => resolve(timedOut))));
-  return Promise.race([work, timer]).finally(disarm);
 }
 
 /**

@@ -6,10 +6,18 @@
  */
 
 import { readBounded } from '../core/bounded-read.js';
-import { now, timedOut, within } from '../core/timing.js';
+import { atDeadline, now } from '../core/timing.js';
 import type { WebhookEvent } from './parse.js';
 
-export { timedOut, within };
+/** What a bounded step settles with when its time ran out. */
+export const timedOut = Symbol('timed out');
+
+/** What `work` settles with, or {@link timedOut} after `ms`; the timer never outlives the race. */
+export function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
+  let disarm!: () => void;
+  const timer = new Promise<typeof timedOut>((resolve) => (disarm = atDeadline(now() + ms, () => resolve(timedOut))));
+  return Promise.race([work, timer]).finally(disarm);
+}
 
 /** Runs a user's callback within the handler's time bound: a sync throw counts as a rejection. */
 export type Run = <T>(callback: () => T | Promise<T>) => Promise<T | typeof timedOut>;
