@@ -1,5 +1,5 @@
 /** `ApiError`, the error for an HTTP error status: its subclasses by status, and its message. Imports no HTTP code. */
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter, requestIdOf } from './retry-after.js';
 import { WfaError } from './wfa-error.js';
 
 /** Facts about the HTTP request that failed, as the core hands them to {@link ApiError}; public for tests and wrappers. */
@@ -52,7 +52,7 @@ export class ApiError extends WfaError {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    const requestId = init.headers['x-request-id'] ?? init.headers['request-id'];
+    const requestId = requestIdOf(init.headers);
     const reason = init.message ?? messageFromBody(init.status, init.body);
     super(`${init.status} ${reason} (${init.method} ${pathOf(init.url)}${requestId ? `, request id ${requestId}` : ''})`);
     this.status = init.status;

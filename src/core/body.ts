@@ -2,6 +2,7 @@
  * Reading response bodies within a size limit, inside the attempt that fetched them (so its timeout and retries
  * cover them), and writing request bodies as JSON.
  */
+import { readBounded } from './bounded-read.js';
 import { ValidationError } from './errors.js';
 import { AttemptFailure } from './retry.js';
 import { contentEncoded, letGo, type TransportResponse } from './transport.js';
@@ -18,52 +19,24 @@ export const ERROR_BODY_BYTES = 64 * 1024;
 export async function readText(response: TransportResponse, limit: number, truncate: boolean): Promise<string | undefined> {
   if (response.body === null) return '';
   // Transports undo gzip, br and deflate, so with a Content-Encoding the declared length is the wire's, not what
-  // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read.
-  const declared = contentEncoded(response.headers) ? NaN : Number(response.headers.get('content-length') ?? NaN);
-  if (declared > limit && !truncate) {
+  // the body inflates to: only an unencoded body may be refused by its Content-Length before it is read (none
+  // is Number(null), 0: never refused).
+  if (!truncate && !contentEncoded(response.headers) && Number(response.headers.get('content-length')) > limit) {
     void letGo(response.body);
     return undefined;
   }
   const iterator = response.body[Symbol.asyncIterator]();
-  // Kept as bytes and decoded once: a body that turns out too large costs no string.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  try {
-    for (;;) {
-      const { done, value } = await iterator.next();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        void letGo(response.body);
-        if (!truncate) return undefined;
-        chunks.push(value.subarray(0, value.byteLength - (size - limit)));
-        cut = true;
-        break;
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
+  const { bytes, cut } = await readBounded(() => iterator.next(), limit, truncate).catch((error: unknown) => {
     throw new AttemptFailure({ kind: 'body-read', cause: error });
-  }
-  const bytes = chunks.length === 1 ? chunks[0]! : joined(chunks);
+  });
+  if (cut) void letGo(response.body);
   // No final flush on a cut body: a half character would decode to U+FFFD and hide a secret's head from redaction.
-  return cut ? new TextDecoder().decode(bytes, { stream: true }) : UTF8.decode(bytes);
+  return bytes && (cut ? new TextDecoder().decode(bytes, { stream: true }) : UTF8.decode(bytes));
 }
 
 // One decoder for every whole body: Node builds a decoder's converter on its first use, which costs more than
 // decoding a small body. Decoding in one go, not chunk by chunk, is faster again.
 const UTF8 = new TextDecoder();
-
-function joined(chunks: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
 
 /** Values `JSON.stringify` would silently turn into `{}` or drop, by what the caller is told they are. */
 const NOT_JSON: [string, (value: object) => boolean][] = [

@@ -1,28 +1,22 @@
 /**
- * One call, top to bottom: prepare it, send it with retries, follow a redirect, map a failure to the SDK's
- * error, read the body. A client with hooks runs `HookedCall` (`hooked-call.ts`), which wraps the send.
+ * One call, top to bottom: prepare it, send it with retries, follow a redirect, read the body; a failure's
+ * error is `call-failure.ts`'s. A client with hooks runs `HookedCall`, which wraps two of an attempt's steps.
  */
 import { resolveKey } from './api-key.js';
+import { apiError, mapFailure, statusError } from './call-failure.js';
 import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
-import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
-import { messageFromBody, pathOf } from './api-error.js';
+import { pathOf } from './api-error.js';
 import { queryString } from './query.js';
-import { redact, redactText, safeCause, usableSecrets } from './redact.js';
+import { redactText, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
-import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
-import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
+import { notFoundUnderBoth, parseBody, responseDetails } from './response.js';
+import { AttemptFailure, callDeadline, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
 import { type AbortSource, now } from './timing.js';
 import { abortWith, asResponse, letGo, type TransportResponse, untilEnd } from './transport.js';
-
-/** One request of the call: redirects may change all three. */
-export interface Outgoing {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string | undefined;
-}
 
 /** One attempt's response, its body read; for a raw success, left unread for the caller. */
 export interface Received {
@@ -31,6 +25,13 @@ export interface Received {
   readonly text: string;
   readonly url: string;
   readonly raw?: TransportResponse | undefined;
+}
+
+/** One request of the call: redirects may change all three. */
+export interface Outgoing {
+  readonly method: string;
+  readonly url: string;
+  readonly body: string | undefined;
 }
 
 const MAX_REDIRECTS = 5;
@@ -43,10 +44,12 @@ export class Call<T> {
   readonly method: string;
   /** Requests sent: retries, redirects and the prefix fallback included. */
   attempts = 0;
+  /** The last response's status and URL, for `onError`. */
+  last: { readonly status: number; readonly url: string } | undefined;
   secrets: string[] = [];
   deadline: number;
   protected options: CallOptions = {};
-  protected timeoutMs: number;
+  timeoutMs: number;
   protected headers: Record<string, string> = {};
   protected body: string | undefined;
   protected search = '';
@@ -138,19 +141,20 @@ export class Call<T> {
     const search = this.search && `${url.includes('?') ? '&' : '?'}${this.search}`;
     let request: Outgoing = { method: this.method, url: url + search, body: this.body };
     for (let hops = 0; ; hops++) {
-      if (request.url.length > MAX_URL_LENGTH) {
-        const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
-        throw new ValidationError('request', [{ path: ['url'], message, code: 'too_big' }]);
-      }
       const received = await this.sendWithRetries(request);
       const { status } = received;
+      // Status 0: a redirect the browser hid from scripts (`redirect: 'manual'`), refused by `redirect`.
       if (status < 300 && status !== 0) return received;
-      if (status >= 400) throw this.statusError(request, received);
       request = this.redirect(request, received, hops);
     }
   }
 
+  /** One request with its retries: a response, or the SDK's error (an error status's too). */
   protected async sendWithRetries(request: Outgoing): Promise<Received> {
+    if (request.url.length > MAX_URL_LENGTH) {
+      const message = `is ${request.url.length} characters long; the SDK sends at most ${MAX_URL_LENGTH}`;
+      throw new ValidationError('request', [{ path: ['url'], message, code: 'too_big' }]);
+    }
     const { log } = this.core;
     const started = log.enabled('debug') ? Date.now() : 0;
     if (started) log.log('debug', `→ ${request.method} ${request.url}`, this.secrets);
@@ -158,9 +162,10 @@ export class Call<T> {
     try {
       received = await withRetries((abort) => this.attempt(request, abort), this.retryPolicy(request));
     } catch (error) {
-      throw this.mapFailure(error, request);
+      throw mapFailure(this, error, request);
     }
     if (started) log.log('debug', `← ${received.status} ${request.method} ${request.url} (${Date.now() - started} ms)`, this.secrets);
+    if (received.status >= 400) throw statusError(this.secrets, request, received);
     return received;
   }
 
@@ -183,11 +188,23 @@ export class Call<T> {
     };
   }
 
-  /** One request, its body read, within the attempt's timeout. */
+  /** One request, its body read, within the attempt's timeout; hooks wrap its two named steps. */
   protected async attempt(request: Outgoing, abort: AbortSource): Promise<Received> {
     this.attempts++;
-    return this.read(request, await this.transmit(request, this.headers, abort));
+    const response = await this.transmit(request, await this.headersFor(request.url), abort);
+    this.last = { status: response.status, url: request.url };
+    const received = await this.read(request, response);
+    await this.heard(received, abort);
+    return received;
   }
+
+  /** The headers an attempt sends: the call's (a `beforeRequest` hook adds to a copy). */
+  protected headersFor(_url: string): Record<string, string> | Promise<Record<string, string>> {
+    return this.headers;
+  }
+
+  /** What an attempt does once its response is read: nothing (an `afterResponse` hook runs here). */
+  protected heard(_received: Received, _abort: AbortSource): Promise<void> | void {}
 
   protected async transmit(request: Outgoing, headers: Record<string, string>, attempt: AbortSource): Promise<TransportResponse> {
     // A raw body is read after the call returns: the caller's signal must still reach it, until that body ends.
@@ -228,39 +245,9 @@ export class Call<T> {
   }
 
   /** The error of `what` running past the call's deadline. */
-  protected pastDeadline(what: string, where = ''): TimeoutError {
+  pastDeadline(what: string, where = ''): TimeoutError {
     const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
     return pastDeadline(what, ms, "the call's", where);
-  }
-
-  /** What a send that got no usable response becomes: the SDK's error, with secrets removed. */
-  protected mapFailure(error: unknown, request: Outgoing): unknown {
-    if (!(error instanceof AttemptFailure)) return error;
-    const { method, url } = request;
-    const shownUrl = redactText(url, this.secrets);
-    const { failure } = error;
-    switch (failure.kind) {
-      case 'abort':
-        return abortedBy(`${method} ${shownUrl}`, failure.cause);
-      case 'deadline': {
-        const waited = failure.gateMs === undefined ? '' : `; it waited ${failure.gateMs} ms at the client's rate gate`;
-        // The service's own refusal, as received: only how long the call waited at the gate is added.
-        if (failure.refusal) return this.statusError(request, failure.refusal as Received, `${waited}, until the call's deadline`);
-        return this.pastDeadline(`${method} ${shownUrl}`, waited);
-      }
-      case 'should-retry':
-        return new WfaError(`retry.shouldRetry threw on ${method} ${shownUrl}; not retried`, {
-          cause: safeCause(failure.cause, this.secrets),
-        });
-      case 'timeout':
-        return new TimeoutError(`${method} ${shownUrl} timed out after ${this.timeoutMs} ms`, this.timeoutMs);
-    }
-    const { cause } = failure;
-    const codes = networkErrorCodes(cause);
-    const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
-    const what = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
-    const message = redactText(`${what}: ${detail} (${method} ${shownUrl})`, this.secrets);
-    return new ConnectionError(message, { cause: safeCause(cause, this.secrets) });
   }
 
   /** The next request of a redirect. Only within the service root (or, for a foreign call, its origin), so the key never leaves it. */
@@ -271,7 +258,7 @@ export class Call<T> {
       const shownUrl = redactText(url, this.secrets);
       throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
     }
-    const refuse = (message: string) => this.apiError(request, received, undefined, message);
+    const refuse = (message: string) => apiError(this.secrets, request, received, undefined, message);
     const location = received.headers.get('location');
     const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
     if (!next) throw refuse('Redirect without a usable Location header');
@@ -286,18 +273,6 @@ export class Call<T> {
     }
     const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
     return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
-  }
-
-  /** The error of an error status, its body read; `note` is added to the message the body gives. */
-  protected statusError(request: Outgoing, received: Received, note = ''): ApiError {
-    const body = redact(parseErrorBody(received.text), this.secrets);
-    return this.apiError(request, received, body, note ? messageFromBody(received.status, body) + note : undefined);
-  }
-
-  /** The `ApiError` of a response, secrets removed from what it quotes. */
-  protected apiError({ method, url }: Outgoing, { status, headers }: Received, body: unknown, message?: string): ApiError {
-    const shown = { headers: redactHeaders(headers, this.secrets), url: redactText(url, this.secrets) };
-    return ApiError.from({ status, method, body, message, ...shown });
   }
 
   /** The data, checked, and the response's details; every value handed out has the call's secrets removed. */

@@ -18,9 +18,6 @@ import { checkRequestOptions } from './settings.js';
 export class HookedCall<T> extends Call<T> {
   readonly #hooks: Hooks = this.core.settings.hooks!;
   readonly #callId = nextId();
-  /** The last attempt's status and URL, for `onError`. */
-  #status: number | undefined;
-  #url = '';
   /** The hook an attempt is waiting for: a timeout then is the hook's. */
   #pending: keyof Hooks | undefined;
 
@@ -35,13 +32,13 @@ export class HookedCall<T> extends Call<T> {
       // stands. The deadline alone is no bound for a failure before any attempt (a key function's): it counts
       // every retry the call will now never make.
       if (onError) {
-        const context = { ...this.context(this.#url), error: error as WfaError, status: this.#status };
+        const context = { ...this.context(this.last?.url ?? ''), error: error as WfaError, status: this.last?.status };
         await this.#bound(runHook('onError', onError, context, this.secrets), Math.min(this.deadline, now() + this.timeoutMs));
       }
       throw error;
     }
     if (onSuccess) {
-      const context = { ...this.context(this.#url), status: result.response.status };
+      const context = { ...this.context(this.last?.url ?? ''), status: result.response.status };
       try {
         const ended = await this.#bound(runHook('onSuccess', onSuccess, context, this.secrets));
         if (ended) throw ended;
@@ -54,32 +51,28 @@ export class HookedCall<T> extends Call<T> {
     return result;
   }
 
-  protected override async attempt(request: Outgoing, abort: AbortSource): Promise<Received> {
-    this.attempts++;
-    const { url } = request;
-    const { beforeRequest, afterResponse } = this.#hooks;
-    const headers = beforeRequest ? await this.#beforeRequest(beforeRequest, url) : this.headers;
-    const response = await this.transmit(request, headers, abort);
-    this.#status = response.status;
-    this.#url = url;
-    const received = await this.read(request, response);
-    if (afterResponse) {
-      const responseHeaders = new Headers(redactHeaders(response.headers, this.secrets));
-      const context = { ...this.context(url), status: response.status, responseHeaders };
-      // A raw success is never handed out if the hook fails, or if the attempt ends first (its timeoutMs, the
-      // caller's signal) while the hook runs, slow or hung: its body, connection and abort listener are let go.
-      const stop = (): void => void letGo(received.raw?.body);
-      abort.addListener(stop);
-      try {
-        await this.#wait('afterResponse', runHook('afterResponse', afterResponse, context, this.secrets));
-      } catch (error) {
-        stop();
-        throw error;
-      } finally {
-        abort.removeListener(stop);
-      }
+  protected override headersFor(url: string): Record<string, string> | Promise<Record<string, string>> {
+    const { beforeRequest } = this.#hooks;
+    return beforeRequest ? this.#beforeRequest(beforeRequest, url) : this.headers;
+  }
+
+  protected override async heard(received: Received, abort: AbortSource): Promise<void> {
+    const { afterResponse } = this.#hooks;
+    if (!afterResponse) return;
+    const { url, status, headers } = received;
+    const context = { ...this.context(url), status, responseHeaders: new Headers(redactHeaders(headers, this.secrets)) };
+    // A raw success is never handed out if the hook fails, or if the attempt ends first (its timeoutMs, the
+    // caller's signal) while the hook runs, slow or hung: its body, connection and abort listener are let go.
+    const stop = (): void => void letGo(received.raw?.body);
+    abort.addListener(stop);
+    try {
+      await this.#wait('afterResponse', runHook('afterResponse', afterResponse, context, this.secrets));
+    } catch (error) {
+      stop();
+      throw error;
+    } finally {
+      abort.removeListener(stop);
     }
-    return received;
   }
 
   protected override retryPolicy(request: Outgoing): RetryPolicy {

@@ -1,6 +1,7 @@
 /** What a call hands back from a response: its body parsed and checked, its details, its headers with secrets removed. */
 import { ApiError, ResponseValidationError, type Issue } from './errors.js';
 import { messageFromBody, pathOf } from './api-error.js';
+import { requestIdOf } from './retry-after.js';
 import type { ResponseDetails } from './options.js';
 import type { ResponseSpec } from './request.js';
 import { isCredentialName, REDACTED, redact, redactAndCut, redactText } from './redact.js';
@@ -65,7 +66,7 @@ export function responseDetails(
       return shown;
     },
     get requestId() {
-      return this.headers.get('x-request-id') ?? this.headers.get('request-id') ?? undefined;
+      return requestIdOf(this.headers);
     },
     get url() {
       return redactText(url, secrets);

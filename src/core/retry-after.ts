@@ -1,15 +1,23 @@
-/** `Retry-After` as the retry loop, build waits and `ApiError.retryAfterMs` read it. */
-/** Takes a `Headers` as it is (every build poll reads it: no copy) or a record with lower-case names. */
-export function parseRetryAfter(
-  headers: Record<string, string> | { get(name: string): string | null },
-  now = Date.now(),
-): number | undefined {
-  // Trimmed: `Number(' ')` would read a blank value as 0.
-  const read = (name: string): string | undefined =>
-    (typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, string>)[name])?.trim();
-  const ms = read('retry-after-ms');
+/** `Retry-After` as the retry loop, build waits and `ApiError.retryAfterMs` read it, and the request id. */
+
+/** A `Headers` as it is (every build poll reads one: no copy), or a record with lower-case names. */
+type HeaderSource = Record<string, string> | { get(name: string): string | null };
+
+/** A header's value, trimmed: `Number(' ')` would read a blank `Retry-After` as 0. */
+function headerOf(headers: HeaderSource, name: string): string | undefined {
+  return (typeof headers.get === 'function' ? headers.get(name) : (headers as Record<string, string>)[name])?.trim();
+}
+
+/** The service's request id, for support tickets: `x-request-id`, else `request-id`. */
+export function requestIdOf(headers: HeaderSource): string | undefined {
+  return headerOf(headers, 'x-request-id') ?? headerOf(headers, 'request-id');
+}
+
+/** The wait a response asks for, in milliseconds: `retry-after-ms`, else `Retry-After` (seconds or an HTTP date). */
+export function parseRetryAfter(headers: HeaderSource, now = Date.now()): number | undefined {
+  const ms = headerOf(headers, 'retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = read('retry-after');
+  const value = headerOf(headers, 'retry-after');
   if (!value) return undefined;
   // An HTTP date starts with its day's name; anything else (`1,5`, `+2`, `-1`) Date.parse may read as a past
   // date, an immediate retry: it counts as absent, so the default backoff applies.

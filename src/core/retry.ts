@@ -9,8 +9,13 @@ import { safeCause, thrownName } from './redact.js';
 
 /** The longest `Retry-After` the SDK sleeps on by itself; a longer one ends the call with its error (see `retryAfterMs`). */
 export const MAX_RETRY_AFTER_MS = 60_000;
-export const BASE_BACKOFF_MS = 500;
-export const MAX_BACKOFF_MS = 8_000;
+const BASE_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
+/** The `n`th backoff step (0 for the first): `baseMs` times `factor` to the `n`, at most `maxMs`. */
+export function backoff(n: number, baseMs = BASE_BACKOFF_MS, maxMs = MAX_BACKOFF_MS, factor = 2): number {
+  return Math.min(baseMs * factor ** n, maxMs);
+}
 
 /** The most retries a call may ask for (`maxRetries`): more would only hammer a service that keeps failing. */
 export const MAX_RETRIES = 10;
@@ -197,14 +202,13 @@ function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boole
 
 /** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` ends the call. */
 function retryDelay(outcome: ResponseHead | { error: unknown }, retry: number, policy: RetryPolicy): number | undefined {
-  const { statuses, baseDelayMs = BASE_BACKOFF_MS, maxDelayMs = MAX_BACKOFF_MS, maxRetryAfterMs = MAX_RETRY_AFTER_MS } = policy.retry ?? {};
+  const { statuses, baseDelayMs, maxDelayMs, maxRetryAfterMs = MAX_RETRY_AFTER_MS } = policy.retry ?? {};
   const judged = judge(outcome, policy, statuses);
   if (!judged || !(ask(policy, retry, judged) ?? judged.retryable)) return undefined;
   const { retryAfter } = judged;
   if (retryAfter !== undefined) return retryAfter > maxRetryAfterMs ? undefined : retryAfter;
-  // Backoff with equal jitter: half the step fixed, half random, so clients that failed together spread out.
-  const step = Math.min(baseDelayMs * 2 ** (retry - 1), maxDelayMs);
-  return step / 2 + (Math.random() * step) / 2;
+  // Equal jitter: half the step fixed, half random, so clients that failed together spread out.
+  return (backoff(retry - 1, baseDelayMs, maxDelayMs) * (1 + Math.random())) / 2;
 }
 
 /** What hooks and logs call a retried failure: the transport's error, or the SDK error it would become. */

@@ -12,6 +12,21 @@ export function now(): number {
 }
 
 /**
+ * Calls `expired` once {@link now} reaches `deadline` (at once for a NaN one, never for `Infinity`), armed in
+ * steps of at most {@link MAX_TIMER_MS}; returns what disarms it. Every time bound of the package is this timer.
+ */
+export function atDeadline(deadline: number, expired: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (): void => {
+    const left = deadline - now();
+    if (!(left > 0)) expired();
+    else if (left !== Infinity) timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
+/**
  * What a phase's work is told to stop by: `aborted`, `reason` and listeners, as an `AbortSignal` has, without
  * one's cost per phase. A real `AbortSignal` (for `fetch`, or anything that wants one) is made only when asked for.
  */
@@ -71,13 +86,13 @@ export function runPhase<T>(work: (abort: AbortSource) => Promise<T>, limits: Ph
 
   return new Promise<PhaseResult<T>>((resolve) => {
     const inner = new AbortSource();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let disarm: (() => void) | undefined;
     let settled = false;
 
     const settle = (result: PhaseResult<T>): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      disarm?.();
       signal?.removeEventListener('abort', onAbort);
       resolve(result);
       // Only running work is aborted (an abort costs an Error and an event), and last, so that work which
@@ -86,16 +101,10 @@ export function runPhase<T>(work: (abort: AbortSource) => Promise<T>, limits: Ph
       else if (result.type === 'deadline') inner.abort(new DOMException('Deadline reached', 'TimeoutError'));
     };
     const onAbort = (): void => settle({ type: 'aborted', reason: signal?.reason });
-    const arm = (): void => {
-      const left = deadline - now();
-      // Not `left <= 0`: a NaN deadline counts as passed, so that no phase waits forever on one.
-      if (!(left > 0)) settle({ type: 'deadline' });
-      else if (left !== Infinity) timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
-    };
 
     signal?.addEventListener('abort', onAbort);
-    // A deadline already past settles here, before `work` starts.
-    arm();
+    // A deadline already past (or NaN: no phase waits forever on one) settles here, before `work` starts.
+    disarm = atDeadline(deadline, () => settle({ type: 'deadline' }));
     if (settled) return;
     let running: Promise<T>;
     try {

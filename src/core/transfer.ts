@@ -9,7 +9,7 @@ import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from
 import { abortedBy, pastDeadline } from './failures.js';
 import { observe, type LevelLogger } from './logger.js';
 import { thrownName, withoutQuery } from './redact.js';
-import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, networkErrorCodes, retriedByDefault } from './retry.js';
+import { backoff, networkErrorCodes, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import { abortWith, contentEncoded, type Transport, type TransportResponse } from './transport.js';
 
@@ -158,7 +158,7 @@ export class Transfer {
       throw new ConnectionError(`The connection failed while downloading ${shown} ${at}: ${detail} (${why})`, { cause });
     }
     this.#spec.log.log('warn', `download of ${shown} interrupted after ${this.#received} bytes; retry ${this.#fails}`);
-    const wait = this.#fails === 1 ? 0 : Math.min(BASE_BACKOFF_MS * 2 ** (this.#fails - 2), MAX_BACKOFF_MS);
+    const wait = this.#fails === 1 ? 0 : backoff(this.#fails - 2);
     const slept = await sleepWithin(wait, { signal, deadline });
     if (typeof slept === 'object') throw aborted(slept.aborted);
     if (slept === 'deadline') throw this.#pastDeadline();

@@ -6,8 +6,9 @@
 import { AbortError, ApiError, BuildFailedError, ConnectionError, ValidationError, WaitTimeoutError } from '../core/errors.js';
 import type { HttpCore, ResponseSpec } from '../core/http.js';
 import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
+import { observe } from '../core/logger.js';
 import { thrownName } from '../core/redact.js';
-import { MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
+import { backoff, MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
@@ -119,13 +120,6 @@ function isTransient(error: unknown): boolean {
   return ConnectionError.is(error) || (ApiError.is(error) && retriedByDefault(error.status));
 }
 
-/** An observer: whatever `onProgress` does (throw, reject, hang), the wait goes on. */
-function observe(core: HttpCore, onProgress: (build: Build) => void, build: Build, buildId: string): void {
-  new Promise((resolve) => resolve(onProgress(build))).catch((error: unknown) =>
-    core.log.log('warn', `onProgress for build ${buildId} failed (${thrownName(error)}); the wait goes on`),
-  );
-}
-
 /**
  * `hooks.onWait`, run like every hook: a throw or rejection fails the wait, even after the build completed, and
  * a promise is awaited within the wait's deadline and signal, past which the wait ends as a hung poll would
@@ -177,7 +171,8 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
   let outcome: WaitEvent['outcome'] = 'stopped';
   let failure: string | undefined;
   let lastKey: string | undefined;
-  let interval = intervalMs;
+  /** Polls failed in a row: each backs the next off. */
+  let failed = 0;
   let dueAt = now();
   try {
     for (;;) {
@@ -200,7 +195,7 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
         if (now() >= limits.deadline) throw stop('deadline');
         core.log.log('warn', `poll of build ${buildId} failed (${(error as Error).message}); polling on until the deadline`);
         retryAfterMs = ApiError.is(error) ? error.retryAfterMs : undefined;
-        interval = Math.min(Math.round(interval * BACKOFF), settings.maxIntervalMs);
+        failed++;
       } else {
         const build = polled.data;
         const workflow = typeof build['workflow_id'] === 'string' && workflowKey(build['workflow_id']);
@@ -216,7 +211,12 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
           lastKey = key;
           // A wait resolves with `status: 'completed'` as typed, whatever case the service wrote it in.
           const state = end === 'completed' ? ({ ...build, status: 'completed' } as CompletedBuild) : build;
-          if (onProgress) observe(core, onProgress, state, buildId);
+          // Whatever `onProgress` does (throw, reject, hang), the wait goes on.
+          if (onProgress) {
+            const failed = (error: unknown) =>
+              core.log.log('warn', `onProgress for build ${buildId} failed (${thrownName(error)}); the wait goes on`);
+            observe(() => onProgress(state), failed);
+          }
           // Out of the schedule while the caller's loop body runs: a `watch` left unfinished holds nothing there.
           polls.leave(place);
           yield state;
@@ -225,9 +225,10 @@ async function* pollBuild(core: HttpCore, target: Target, settings: WaitSettings
         if (end) return;
         retryAfterMs = parseRetryAfter(polled.response.headers);
         // Progress says nothing about when a build ends, so a response (moving or not) keeps the interval fixed.
-        interval = intervalMs;
+        failed = 0;
       }
       // A Retry-After is a floor for the next poll, but no longer than the SDK ever sleeps on one.
+      const interval = backoff(failed, intervalMs, settings.maxIntervalMs, BACKOFF);
       dueAt = now() + Math.max(interval, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
     }
   } catch (thrown) {

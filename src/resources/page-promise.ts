@@ -1,6 +1,6 @@
 /** `PagePromise`: what `list()` returns, an `ApiPromise` of the first page that also walks every item or page. */
-import { ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import { checked, checkInput, looseObject } from '../core/schema.js';
 import { ApiPromise } from './api-promise.js';
 import { Page } from './page.js';
 
@@ -28,7 +28,7 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
    * @throws ValidationError (on the first `next()`) when `n` is not a whole number >= 0.
    */
   async *take(n: number): AsyncGenerator<T, void, undefined> {
-    checkCount('take', 'n', n);
+    checkInput(looseObject({ n: count(0) }), { n }, 'take() of a list');
     if (n === 0) return;
     let left = n;
     for await (const item of await this) {
@@ -44,7 +44,7 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
    * @throws ValidationError when `limit` is not a whole number >= 1.
    */
   async toArray(options: { limit: number }): Promise<T[]> {
-    checkCount('toArray', 'limit', (options as { limit?: unknown } | undefined)?.limit, 1);
+    checkInput(looseObject({ limit: count(1) }), { limit: (options as { limit?: unknown } | undefined)?.limit }, 'toArray() of a list');
     const items: T[] = [];
     // `break` ends the walk: no page past the one holding the last item is fetched.
     for await (const item of this) if (items.push(item) === options.limit) break;
@@ -52,13 +52,7 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
   }
 }
 
-function checkCount(method: string, name: string, value: unknown, min = 0): void {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min)) {
-    throw new ValidationError(`${method}() of a list`, [
-      { path: [name], message: `must be a whole number >= ${min}`, code: value === undefined ? 'invalid_type' : 'invalid_value' },
-    ]);
-  }
-}
+const count = (min: number) => checked<number>(`a whole number >= ${min}`, (value) => Number.isInteger(value) && (value as number) >= min);
 
 /** Options of a `list()` call: those of every call, and a bound on how many pages one walk reads. */
 export interface ListOptions extends RequestOptions {

@@ -6,6 +6,7 @@
  */
 
 import { NotFoundError, ValidationError, WfaError } from '../core/errors.js';
+import { atDeadline, now } from '../core/timing.js';
 import type { BuildCompletedEvent } from './parse.js';
 
 /**
@@ -62,9 +63,8 @@ export async function confirmBuildCompleted(
   timeoutMs: number,
 ): Promise<Confirmation> {
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new WfaError(`Confirming the delivery took longer than ${timeoutMs} ms (confirmTimeoutMs)`)),
-    timeoutMs,
+  const disarm = atDeadline(now() + timeoutMs, () =>
+    controller.abort(new WfaError(`Confirming the delivery took longer than ${timeoutMs} ms (confirmTimeoutMs)`)),
   );
   const options = { signal: controller.signal };
   const disagree = (why: string): Confirmation => ({
@@ -98,7 +98,7 @@ export async function confirmBuildCompleted(
       return disagree(`the event's workflow_id cannot be a workflow's id (${error.issues[0]?.message ?? 'invalid'})`);
     return { agrees: undefined, error };
   } finally {
-    clearTimeout(timer);
+    disarm();
   }
 }
 

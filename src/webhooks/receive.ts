@@ -5,25 +5,22 @@
  * @module
  */
 
+import { readBounded } from '../core/bounded-read.js';
+import { atDeadline, now } from '../core/timing.js';
 import type { WebhookEvent } from './parse.js';
 
 /** What a bounded step settles with when its time ran out. */
 export const timedOut = Symbol('timed out');
 
+/** What `work` settles with, or {@link timedOut} after `ms`; the timer never outlives the race. */
+export function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
+  let disarm!: () => void;
+  const timer = new Promise<typeof timedOut>((resolve) => (disarm = atDeadline(now() + ms, () => resolve(timedOut))));
+  return Promise.race([work, timer]).finally(disarm);
+}
+
 /** Runs a user's callback within the handler's time bound: a sync throw counts as a rejection. */
 export type Run = <T>(callback: () => T | Promise<T>) => Promise<T | typeof timedOut>;
-
-/** What `work` settles with, or `timedOut` after `ms`; the timer never outlives the race. */
-export async function within<T>(ms: number, work: Promise<T>): Promise<T | typeof timedOut> {
-  // setTimeout fires at once past 2^31 - 1 ms: a longer bound is no bound.
-  if (ms > 2 ** 31 - 1) return work;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([work, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(resolve, ms, timedOut)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export const tooLarge = Symbol('too large');
 export const tooSlow = Symbol('too slow');
@@ -35,48 +32,34 @@ export async function readBody(
   limit: number,
   timeoutMs: number,
 ): Promise<Uint8Array | typeof tooLarge | typeof tooSlow | typeof unreadable> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
+  // Without the header, Number(null) is 0: no refusal before reading.
+  if (Number(request.headers.get('content-length')) > limit) {
     await request.body?.cancel().catch(() => {});
     return tooLarge;
   }
   if (!request.body) return new Uint8Array(0);
 
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
     // Inside the `try`: a stream that fails to start is a 400, not a crash.
     reader = request.body.getReader();
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const read = await within(Math.max(0, deadline - Date.now()), reader.read());
-      if (read === timedOut) {
-        await reader.cancel().catch(() => {});
-        return tooSlow;
-      }
-      const { done, value } = read;
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return tooLarge;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return unreadable;
+    const deadline = now() + timeoutMs;
+    const next = async () => {
+      const read = await within(deadline - now(), reader!.read());
+      if (read === timedOut) throw tooSlow;
+      return read;
+    };
+    const { bytes } = await readBounded(next, limit);
+    if (bytes) return bytes;
+    await reader.cancel().catch(() => {});
+    return tooLarge;
+  } catch (error) {
+    if (error !== tooSlow) return unreadable;
+    await reader?.cancel().catch(() => {});
+    return tooSlow;
   } finally {
     reader?.releaseLock();
   }
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /** Gives `error` to `onError` within the bound; an `onError` that fails itself is logged with the error. */

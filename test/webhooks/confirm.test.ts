@@ -227,6 +227,26 @@ describe('confirm: the service cannot answer → 503, so the sender retries', ()
   });
 });
 
+describe('confirm: confirmTimeoutMs is a bound of any length', () => {
+  // setTimeout fires at once past 2**31 - 1 ms: a longer bound is waited in steps, not ended at once.
+  it('a confirmTimeoutMs longer than a timer can hold lets a slow service answer', async () => {
+    fakeClockInThisTest();
+    const { client, downloadUrl, workflow } = await completedBuild();
+    const slow: WebhookConfirmClient = {
+      workflows: {
+        get: (id, options) => new Promise((resolve) => setTimeout(resolve, 5_000)).then(() => client.workflows.get(id, options)),
+      },
+      builds: client.builds,
+    };
+    const { handler, onBuildCompleted } = receiver(slow, { confirmTimeoutMs: 2 ** 31 });
+
+    const response = await run(handler(createWebhookRequest({ workflow_id: workflow.id, data: { download_url: downloadUrl } })));
+
+    expect(response.status).toBe(200);
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+});
+
 describe('confirm: kinds the SDK cannot confirm (`unconfirmed`)', () => {
   const unknownKind = () => createWebhookRequest({ event: 'order.updated', data: { status: 'paid' } });
   const noReads: WebhookConfirmClient = {

@@ -9,6 +9,7 @@ import {
   WfaError,
   type WebhookEvent,
 } from '../../src/webhooks/index.js';
+import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 
 const url = 'https://example.com/webhooks';
 
@@ -419,6 +420,39 @@ describe('time bounds', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  // setTimeout fires at once past 2**31 - 1 ms: a longer bound must still be one, waited in steps.
+  it('a handlerTimeoutMs longer than a timer can hold is still a bound, and not a shorter one', async () => {
+    fakeClockInThisTest();
+    const handlerTimeoutMs = 3 * 2 ** 31;
+    const answer = settle(
+      createWebhookHandler({ on: { 'build.completed': never }, handlerTimeoutMs, onError: () => undefined })(post(event)),
+    );
+    expect(await answer).toMatchObject({ ok: true, value: { status: 503 }, elapsedMs: handlerTimeoutMs });
+  });
+
+  it('bodyTimeoutMs runs on the monotonic clock: a wall-clock jump forward cuts no body short', async () => {
+    fakeClockInThisTest();
+    const bytes = new TextEncoder().encode(event);
+    const halves = [bytes.subarray(0, 10), bytes.subarray(10)];
+    // Each half 500 ms apart: the body takes 1 s of the 2 s allowed, while the wall clock jumps an hour.
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          const half = halves.shift();
+          if (half) controller.enqueue(half);
+          else controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request(url, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    const answer = settle(createWebhookHandler({ on: {}, bodyTimeoutMs: 2_000 })(request));
+    await vi.advanceTimersByTimeAsync(500);
+    vi.setSystemTime(Date.now() + 60 * 60_000);
+    expect(await answer).toMatchObject({ ok: true, value: { status: 200 } });
   });
 
   it.each([0, -1, Number.NaN, '5' as unknown as number])('refuses bodyTimeoutMs and handlerTimeoutMs of %s', (value) => {
