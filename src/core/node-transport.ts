@@ -5,7 +5,6 @@
  */
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type * as Zlib from 'node:zlib';
-import { IDEMPOTENT } from './retry.js';
 import { NULL_BODY, stoppable, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 type Http = typeof import('node:http');
@@ -30,9 +29,6 @@ export interface NodeTransportOptions {
 const KEEP_ALIVE = { keepAlive: true, scheduling: 'lifo', timeout: 4_000 } as const;
 // What `fetch` decodes, so both transports ask for the same encodings.
 const ACCEPT_ENCODING = 'gzip, deflate, br';
-// How a reused keep-alive socket fails when the server had closed it: a reset, a write to a closed pipe, or
-// Node's "socket hang up" (ECONNRESET too).
-const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** Node's built-ins, or `undefined` where there are none (browsers, Workers, Node before `getBuiltinModule`). */
 export function nodeBuiltins(): Builtins | undefined {
@@ -92,7 +88,9 @@ function send(call: Send): Promise<TransportResponse> {
       if (responded) return;
       done();
       if (abort.aborted) return reject(abort.reason);
-      if (staleSocket(req, error, written)) return resolve(send(call));
+      // A pooled socket found closed before a byte was written: nothing reached the server, so another socket
+      // takes the request. Once written, a failure is the attempt's, for the retry policy to judge.
+      if (req.reusedSocket && !written) return resolve(send(call));
       reject(new TypeError(error.message, { cause: error }));
     });
     // A switch of protocols the SDK never asked for: the connection is no longer HTTP, so it is dropped at once,
@@ -127,20 +125,12 @@ function send(call: Send): Promise<TransportResponse> {
       req.end(request.body);
     };
     // A pooled socket may have been closed by its server as its last response ended (without `Connection:
-    // close`), the close not read yet. A GET, PUT or DELETE that meets it goes again; a POST first waits a
-    // timer tick, as fetch (undici) does, then one more read of the sockets, for that close to arrive.
-    if (req.reusedSocket && !IDEMPOTENT.has(method)) setTimeout(setImmediate, 0, write);
+    // close`), the close not read yet. Every request on one first waits a timer tick, as fetch (undici) does,
+    // then one more read of the sockets, for that close to arrive: a request the server may act on is never
+    // written to a socket it is closing, and never sent twice.
+    if (req.reusedSocket) setTimeout(setImmediate, 0, write);
     else write();
   });
-}
-
-/**
- * A reused keep-alive socket that failed before any byte of the response came: the server closed it while it
- * was idle. Sent again on another socket when the method is idempotent, or when nothing of it was written.
- */
-function staleSocket(req: ClientRequest, error: Error & { code?: string }, written: boolean): boolean {
-  if (!req.reusedSocket) return false;
-  return !written || (STALE_SOCKET_CODES.has(error.code ?? '') && IDEMPOTENT.has(req.method));
 }
 
 function headersOf(raw: string[]): Headers {

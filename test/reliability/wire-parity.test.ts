@@ -4,6 +4,7 @@
  * Protocols`, a header name with a space, an obs-fold line, a status past 599 and one below 100. A raw TCP server on
  * 127.0.0.1 writes each response exactly as given.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, Client, ConnectionError, InternalServerError } from '../../src/index.js';
@@ -87,11 +88,40 @@ describe(`the wire, on ${TRANSPORT}`, () => {
     expect(raw.connections).toBe(60);
   });
 
-  it('the same server: 60 GETs in a row all answered', async () => {
+  it('the same server: 60 GETs in a row all answered, each sent once (maxRetries 0: no hidden resend)', async () => {
     answer(response('HTTP/1.1 200 OK\r\ncontent-type: application/json'), true);
     const c = client();
     let failed = 0;
     for (let i = 0; i < 60; i++) if ((await settle(c.workflows.get('wf_1'))) !== 'resolved') failed++;
+    expect(failed).toBe(0);
+    expect(raw.requests).toBe(60);
+  });
+
+  it('a node:http server that ends each socket once its response is flushed: 60 DELETEs, each sent once and each a success', async () => {
+    const seen = new Map<string, number>();
+    const closing = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const id = req.url ?? '';
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+        const first = seen.get(id) === 1;
+        res.writeHead(first ? 204 : 404, { 'content-type': 'application/json' });
+        res.end(first ? '' : '{"error":{"code":"not_found","message":"gone"}}', () => req.socket.end());
+      });
+    });
+    closing.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const c = new Client({
+      baseUrl: `http://127.0.0.1:${(closing.address() as AddressInfo).port}`,
+      apiKey: 'wfa_live_wire_Kp4Zt8',
+      apiPrefix: '/v1',
+      maxRetries: 0,
+    });
+    let failed = 0;
+    for (let i = 0; i < 60; i++) if ((await settle(c.workflows.delete(`wf_${i}`))) !== 'resolved') failed++;
+    closing.closeAllConnections();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+    expect([...seen.values()].filter((count) => count > 1)).toEqual([]);
     expect(failed).toBe(0);
   });
 
