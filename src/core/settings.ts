@@ -21,7 +21,7 @@ import {
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
-import { TOKEN } from './transport.js';
+import { TOKEN, TRANSPORT_HEADERS } from './transport.js';
 import { isHttpUrl } from './url.js';
 import { userAgent } from './user-agent.js';
 
@@ -63,7 +63,9 @@ const headers = () =>
         for (const [name, text] of Object.entries(value)) {
           const message = !TOKEN.test(name)
             ? 'is not a valid header name'
-            : typeof text !== 'string' || !HEADER_VALUE.test(text)
+            : TRANSPORT_HEADERS.has(name.toLowerCase())
+              ? 'is set by the transport (framing, the connection, the host); a caller may not set it'
+              : typeof text !== 'string' || !HEADER_VALUE.test(text)
               ? 'must be a string without line breaks or characters past U+00FF'
               : undefined;
           if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
