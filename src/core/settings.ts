@@ -66,8 +66,8 @@ const headers = () =>
             : TRANSPORT_HEADERS.has(name.toLowerCase())
               ? 'is set by the transport (framing, the connection, the host); a caller may not set it'
               : typeof text !== 'string' || !HEADER_VALUE.test(text)
-              ? 'must be a string without line breaks or characters past U+00FF'
-              : undefined;
+                ? 'must be a string without line breaks or characters past U+00FF'
+                : undefined;
           if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
         }
       }),

@@ -130,7 +130,9 @@ describe('headers the transport owns (framing, the connection, the host)', () =>
     it(`${name} is refused when a beforeRequest hook sets it, before the attempt: the hook's throw, a ValidationError naming it`, async () => {
       server.reset();
       const hooks = { beforeRequest: ({ headers }: BeforeRequestContext) => headers.set(name, '5') };
-      const error = await new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1', hooks }).workflows.get('wf_1').catch((e: unknown) => e);
+      const error = await new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1', hooks }).workflows
+        .get('wf_1')
+        .catch((e: unknown) => e);
       expect((error as Error).message).toContain('hooks.beforeRequest threw (ValidationError)');
       expect(((error as Error).cause as Error).name).toBe('ValidationError');
       expect(((error as Error).cause as Error).message).toContain(`${field}: is set by the transport`);

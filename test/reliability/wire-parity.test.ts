@@ -184,7 +184,11 @@ describe(`a redirect from /api/v1 to /v1 with apiPrefix 'auto', on ${TRANSPORT}`
       else res.writeHead(200, { 'content-type': 'application/json' }).end(BODY);
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const c = new Client({ baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, apiKey: 'wfa_live_wire_Kp4Zt8', maxRetries: 0 });
+    const c = new Client({
+      baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+      apiKey: 'wfa_live_wire_Kp4Zt8',
+      maxRetries: 0,
+    });
     const close = async () => {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -192,14 +196,17 @@ describe(`a redirect from /api/v1 to /v1 with apiPrefix 'auto', on ${TRANSPORT}`
     return { c, sent, close };
   }
 
-  it.each([301, 307, 308])('%i, then a 404 under /v1: the 404 is the error, /v1 is not sent again nor said to be "also tried"', async (status) => {
-    const { c, sent, close } = await redirecting(status, 404);
-    const error = await settle(c.workflows.delete('wf_1'));
-    await close();
-    expect(sent).toEqual(['DELETE /api/v1/workflows/wf_1', 'DELETE /v1/workflows/wf_1']);
-    expect(ApiError.is(error) && error.status).toBe(404);
-    expect((error as Error).message).not.toContain('also tried');
-  });
+  it.each([301, 307, 308])(
+    '%i, then a 404 under /v1: the 404 is the error, /v1 is not sent again nor said to be "also tried"',
+    async (status) => {
+      const { c, sent, close } = await redirecting(status, 404);
+      const error = await settle(c.workflows.delete('wf_1'));
+      await close();
+      expect(sent).toEqual(['DELETE /api/v1/workflows/wf_1', 'DELETE /v1/workflows/wf_1']);
+      expect(ApiError.is(error) && error.status).toBe(404);
+      expect((error as Error).message).not.toContain('also tried');
+    },
+  );
 
   it('308, then a 200 under /v1: /v1 is the prefix confirmed, and the next calls go there directly', async () => {
     const { c, sent, close } = await redirecting(308, 200);
