@@ -29,6 +29,8 @@ export interface NodeTransportOptions {
 const KEEP_ALIVE = { keepAlive: true, scheduling: 'lifo', timeout: 4_000 } as const;
 // What `fetch` decodes, so both transports ask for the same encodings.
 const ACCEPT_ENCODING = 'gzip, deflate, br';
+// As many content codings as fetch (undici) decodes: more is refused, as it refuses them.
+const MAX_CODINGS = 5;
 
 /** Node's built-ins, or `undefined` where there are none (browsers, Workers, Node before `getBuiltinModule`). */
 export function nodeBuiltins(): Builtins | undefined {
@@ -113,8 +115,14 @@ function send(call: Send): Promise<TransportResponse> {
         const line = `HTTP/${res.httpVersion} ${String(status).padStart(3, '0')}`;
         return reject(new TypeError(`Bad status line "${line}": a status is 100 to 999`));
       }
-      res.once('close', done);
       const headers = headersOf(res.rawHeaders);
+      const codings = tooManyCodings(headers, request.method, status);
+      if (codings) {
+        res.destroy();
+        done();
+        return reject(new TypeError(codings));
+      }
+      res.once('close', done);
       resolve({ status, headers, body: bodyOf(res, request, headers, builtins) });
     });
     const write = (): void => {
@@ -137,6 +145,17 @@ function headersOf(raw: string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
+}
+
+/**
+ * Why a response is refused for listing more codings than `fetch` (undici) decodes, each one a decoder; or
+ * `undefined`. Counted as undici counts them, only where there is a body to decode.
+ */
+function tooManyCodings(headers: Headers, method: string, status: number): string | undefined {
+  const encoding = headers.get('content-encoding');
+  if (encoding === null || method === 'HEAD' || NULL_BODY.has(status)) return undefined;
+  const count = encoding.split(',').length;
+  return count > MAX_CODINGS ? `too many content-encodings in response: ${count}, maximum allowed is ${MAX_CODINGS}` : undefined;
 }
 
 /** The body as decoded bytes; reading stops, and the socket is dropped, the moment the reader stops. */
