@@ -95,17 +95,20 @@ function send(call: Send): Promise<TransportResponse> {
       if (req.reusedSocket && !written) return resolve(send(call));
       reject(new TypeError(error.message, { cause: error }));
     });
-    // A switch of protocols the SDK never asked for: the connection is no longer HTTP, so it is dropped at once,
-    // as fetch does, instead of waiting out the attempt. With an `Upgrade` header Node emits `upgrade`.
-    const switched = (socket: { destroy(): void }): void => {
+    // A switch of protocols, or a `100 Continue`, the SDK never asked for (it sends no `Expect`): the connection
+    // is dropped at once, as fetch (undici) drops it, instead of waiting out the attempt. With an `Upgrade`
+    // header Node emits `upgrade`.
+    const unasked = (socket: { destroy(): void } | null, what: string): void => {
       responded = true;
-      socket.destroy();
+      socket?.destroy();
+      req.destroy();
       done();
-      reject(new TypeError('The server switched protocols (101) unasked; the connection was dropped'));
+      reject(new TypeError(`The server sent ${what} unasked; the connection was dropped`));
     };
-    req.once('upgrade', (_res, socket) => switched(socket));
+    req.once('upgrade', (_res, socket) => unasked(socket, 'a switch of protocols (101)'));
+    req.once('continue', () => unasked(req.socket, '100 Continue'));
     req.once('response', (res) => {
-      if (res.statusCode === 101) return switched(res.socket);
+      if (res.statusCode === 101) return unasked(res.socket, 'a switch of protocols (101)');
       responded = true;
       // fetch refuses a status outside 100–999 as a broken response; Node reads it, `000` as status 0 too.
       const status = res.statusCode ?? 0;

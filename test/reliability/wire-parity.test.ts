@@ -7,7 +7,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, Client, ConnectionError, InternalServerError } from '../../src/index.js';
+import { ApiError, Client, ConnectionError, InternalServerError, TimeoutError } from '../../src/index.js';
 import { workflowBody } from './fault-server.js';
 import { activeHandles, openHandlesSince, recordOpenHandles } from './summary.js';
 
@@ -131,6 +131,20 @@ describe(`the wire, on ${TRANSPORT}`, () => {
     const error = await settle(client({ timeoutMs: 20_000 }).workflows.get('wf_1'));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a bare 101 (no Upgrade header): node:http fails at once, fetch waits out timeoutMs (undici reads it as a 1xx and gives no hook)', async () => {
+    answer('HTTP/1.1 101 Switching Protocols\r\n\r\n');
+    const error = await settle(client({ timeoutMs: 1_000 }).workflows.get('wf_1'));
+    expect(error).toBeInstanceOf(TRANSPORT === 'node:http' ? ConnectionError : TimeoutError);
+    if (TRANSPORT === 'node:http') expect(error).not.toBeInstanceOf(TimeoutError);
+  });
+
+  it('an unsolicited 100 Continue (the SDK never sends Expect), then nothing: ConnectionError at once, not a TimeoutError at timeoutMs', async () => {
+    answer('HTTP/1.1 100 Continue\r\n\r\n');
+    const error = await settle(client({ timeoutMs: 20_000 }).workflows.get('wf_1'));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
   });
 
   it.each([
