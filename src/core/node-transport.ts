@@ -5,6 +5,7 @@
  */
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type * as Zlib from 'node:zlib';
+import { statedProtocol } from './agent-protocol.js';
 import { NULL_BODY, stoppable, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 type Http = typeof import('node:http');
@@ -20,7 +21,10 @@ interface Builtins {
 
 /** What {@link nodeTransport} sends with: its own agents, or the one a user gave. */
 export interface NodeTransportOptions {
-  /** Used for every request instead of the transport's own keep-alive agents (proxies, client certificates). */
+  /**
+   * Used instead of the transport's own keep-alive agents (proxies, client certificates); Node's own agent of
+   * one protocol only for that protocol's requests.
+   */
   agent?: Agent | undefined;
 }
 
@@ -55,7 +59,9 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
       const builtins = nodeBuiltins();
       if (!builtins) return Promise.reject(new TypeError('node:http is not available in this runtime'));
       const { http, https } = builtins;
-      ready = { builtins, http: options.agent ?? new http.Agent(KEEP_ALIVE), https: options.agent ?? new https.Agent(KEEP_ALIVE) };
+      // The caller's agent, unless it is Node's own of the other protocol (a download_url may be either): then ours.
+      const given = (protocol: string) => ((statedProtocol(options.agent) ?? protocol) === protocol ? options.agent : undefined);
+      ready = { builtins, http: given('http:') ?? new http.Agent(KEEP_ALIVE), https: given('https:') ?? new https.Agent(KEEP_ALIVE) };
     }
     const secure = request.url.startsWith('https:');
     return send({ request, builtins: ready.builtins, agent: secure ? ready.https : ready.http, secure });

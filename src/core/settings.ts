@@ -4,6 +4,7 @@
  * the same `ValidationError`, naming the same field, at both levels.
  */
 import * as z from 'zod/mini';
+import { statedProtocol } from './agent-protocol.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import { ValidationError } from './errors.js';
 import { chooseTransport } from './choose-transport.js';
@@ -197,9 +198,9 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
  * an agent that states its protocol as data (Node's own agents) is held to it: a proxy agent's follows the request.
  */
 function checkAgentProtocol(agent: NodeAgent | undefined, baseUrl: string | undefined): void {
-  const stated: unknown = agent && Object.getOwnPropertyDescriptor(agent, 'protocol')?.value;
+  const stated = statedProtocol(agent);
   const url = baseUrl?.trim() ?? '';
-  if (typeof stated !== 'string' || !isHttpUrl(url)) return;
+  if (stated === undefined || !isHttpUrl(url)) return;
   const wanted = new URL(url).protocol;
   if (stated === wanted) return;
   const module = (protocol: string) => protocol.slice(0, -1);

@@ -323,6 +323,18 @@ describe('TLS', () => {
     agent.destroy();
   });
 
+  it("an agent of the other protocol than the URL's (a download_url elsewhere): the transport's own agent sends it", async () => {
+    const plain = await serve((_req, res) => res.end('ok'));
+    const secure = await serve((_req, res) => res.end('ok'), tls);
+    const httpsAgent = new HttpsAgent({ ca: tls.cert });
+    const httpAgent = new Agent();
+    expect(await text((await nodeTransport({ agent: httpsAgent })(get(plain.url))).body)).toBe('ok');
+    // Node's own https agent: the TLS handshake happens and checks the certificate, no ERR_INVALID_PROTOCOL.
+    expect(codeOf(await failure(nodeTransport({ agent: httpAgent })(get(secure.url))))).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    httpsAgent.destroy();
+    httpAgent.destroy();
+  });
+
   it('https to a server that speaks plain HTTP: EPROTO', async () => {
     const { url } = await serve((_req, res) => res.end());
     const error = await failure(nodeTransport()(get(url.replace('http:', 'https:'))));
