@@ -142,10 +142,10 @@ function send(call: Send): Promise<TransportResponse> {
       req.end(request.body);
     };
     // A pooled socket may have been closed by its server as its last response ended (without `Connection:
-    // close`), the close not read yet. Every request on one first waits a timer tick, as fetch (undici) does,
-    // then one more read of the sockets, for that close to arrive: a request the server may act on is never
-    // written to a socket it is closing, and never sent twice.
-    if (req.reusedSocket) setTimeout(setImmediate, 0, write);
+    // close`), the close not read yet. Every request on one first waits for one more read of the sockets (two
+    // turns of the event loop, no timer), as fetch (undici) waits, for that close to arrive: a request the
+    // server may act on is never written to a socket it is closing, and never sent twice.
+    if (req.reusedSocket) setImmediate(setImmediate, write);
     else write();
   });
 }
