@@ -123,11 +123,11 @@ export class Call<T> {
     for (;;) {
       try {
         const received = await this.send(url);
-        route.confirm(received.status);
+        route.confirm(received.status, received.url);
         return received;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        route.confirm(error.status, error);
+        route.confirm(error.status, error.url, error);
         const next = error.status === 404 ? route.fallback() : undefined;
         if (next === undefined) throw first && error.status === 404 ? notFoundUnderBoth(first, error) : error;
         first = error;

@@ -5,7 +5,7 @@
  */
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type * as Zlib from 'node:zlib';
-import { IDEMPOTENT } from './retry.js';
+import { statedProtocol } from './agent-protocol.js';
 import { NULL_BODY, stoppable, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 type Http = typeof import('node:http');
@@ -21,7 +21,10 @@ interface Builtins {
 
 /** What {@link nodeTransport} sends with: its own agents, or the one a user gave. */
 export interface NodeTransportOptions {
-  /** Used for every request instead of the transport's own keep-alive agents (proxies, client certificates). */
+  /**
+   * Used instead of the transport's own keep-alive agents (proxies, client certificates); Node's own agent of
+   * one protocol only for that protocol's requests.
+   */
   agent?: Agent | undefined;
 }
 
@@ -30,9 +33,8 @@ export interface NodeTransportOptions {
 const KEEP_ALIVE = { keepAlive: true, scheduling: 'lifo', timeout: 4_000 } as const;
 // What `fetch` decodes, so both transports ask for the same encodings.
 const ACCEPT_ENCODING = 'gzip, deflate, br';
-// How a reused keep-alive socket fails when the server had closed it: a reset, a write to a closed pipe, or
-// Node's "socket hang up" (ECONNRESET too).
-const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+// As many content codings as fetch (undici) decodes: more is refused, as it refuses them.
+const MAX_CODINGS = 5;
 
 /** Node's built-ins, or `undefined` where there are none (browsers, Workers, Node before `getBuiltinModule`). */
 export function nodeBuiltins(): Builtins | undefined {
@@ -57,7 +59,9 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
       const builtins = nodeBuiltins();
       if (!builtins) return Promise.reject(new TypeError('node:http is not available in this runtime'));
       const { http, https } = builtins;
-      ready = { builtins, http: options.agent ?? new http.Agent(KEEP_ALIVE), https: options.agent ?? new https.Agent(KEEP_ALIVE) };
+      // The caller's agent, unless it is Node's own of the other protocol (a download_url may be either): then ours.
+      const given = (protocol: string) => ((statedProtocol(options.agent) ?? protocol) === protocol ? options.agent : undefined);
+      ready = { builtins, http: given('http:') ?? new http.Agent(KEEP_ALIVE), https: given('https:') ?? new https.Agent(KEEP_ALIVE) };
     }
     const secure = request.url.startsWith('https:');
     return send({ request, builtins: ready.builtins, agent: secure ? ready.https : ready.http, secure });
@@ -92,20 +96,25 @@ function send(call: Send): Promise<TransportResponse> {
       if (responded) return;
       done();
       if (abort.aborted) return reject(abort.reason);
-      if (staleSocket(req, error, written)) return resolve(send(call));
+      // A pooled socket found closed before a byte was written: nothing reached the server, so another socket
+      // takes the request. Once written, a failure is the attempt's, for the retry policy to judge.
+      if (req.reusedSocket && !written) return resolve(send(call));
       reject(new TypeError(error.message, { cause: error }));
     });
-    // A switch of protocols the SDK never asked for: the connection is no longer HTTP, so it is dropped at once,
-    // as fetch does, instead of waiting out the attempt. With an `Upgrade` header Node emits `upgrade`.
-    const switched = (socket: { destroy(): void }): void => {
+    // A switch of protocols, or a `100 Continue`, the SDK never asked for (it sends no `Expect`): the connection
+    // is dropped at once, as fetch (undici) drops it, instead of waiting out the attempt. With an `Upgrade`
+    // header Node emits `upgrade`.
+    const unasked = (socket: { destroy(): void } | null, what: string): void => {
       responded = true;
-      socket.destroy();
+      socket?.destroy();
+      req.destroy();
       done();
-      reject(new TypeError('The server switched protocols (101) unasked; the connection was dropped'));
+      reject(new TypeError(`The server sent ${what} unasked; the connection was dropped`));
     };
-    req.once('upgrade', (_res, socket) => switched(socket));
+    req.once('upgrade', (_res, socket) => unasked(socket, 'a switch of protocols (101)'));
+    req.once('continue', () => unasked(req.socket, '100 Continue'));
     req.once('response', (res) => {
-      if (res.statusCode === 101) return switched(res.socket);
+      if (res.statusCode === 101) return unasked(res.socket, 'a switch of protocols (101)');
       responded = true;
       // fetch refuses a status outside 100–999 as a broken response; Node reads it, `000` as status 0 too.
       const status = res.statusCode ?? 0;
@@ -115,8 +124,14 @@ function send(call: Send): Promise<TransportResponse> {
         const line = `HTTP/${res.httpVersion} ${String(status).padStart(3, '0')}`;
         return reject(new TypeError(`Bad status line "${line}": a status is 100 to 999`));
       }
-      res.once('close', done);
       const headers = headersOf(res.rawHeaders);
+      const codings = tooManyCodings(headers, request.method, status);
+      if (codings) {
+        res.destroy();
+        done();
+        return reject(new TypeError(codings));
+      }
+      res.once('close', done);
       resolve({ status, headers, body: bodyOf(res, request, headers, builtins) });
     });
     const write = (): void => {
@@ -127,26 +142,29 @@ function send(call: Send): Promise<TransportResponse> {
       req.end(request.body);
     };
     // A pooled socket may have been closed by its server as its last response ended (without `Connection:
-    // close`), the close not read yet. A GET, PUT or DELETE that meets it goes again; a POST first waits a
-    // timer tick, as fetch (undici) does, then one more read of the sockets, for that close to arrive.
-    if (req.reusedSocket && !IDEMPOTENT.has(method)) setTimeout(setImmediate, 0, write);
+    // close`), the close not read yet. Every request on one first waits for one more read of the sockets (two
+    // turns of the event loop, no timer), as fetch (undici) waits, for that close to arrive: a request the
+    // server may act on is never written to a socket it is closing, and never sent twice.
+    if (req.reusedSocket) setImmediate(setImmediate, write);
     else write();
   });
-}
-
-/**
- * A reused keep-alive socket that failed before any byte of the response came: the server closed it while it
- * was idle. Sent again on another socket when the method is idempotent, or when nothing of it was written.
- */
-function staleSocket(req: ClientRequest, error: Error & { code?: string }, written: boolean): boolean {
-  if (!req.reusedSocket) return false;
-  return !written || (STALE_SOCKET_CODES.has(error.code ?? '') && IDEMPOTENT.has(req.method));
 }
 
 function headersOf(raw: string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
+}
+
+/**
+ * Why a response is refused for listing more codings than `fetch` (undici) decodes, each one a decoder; or
+ * `undefined`. Counted as undici counts them, only where there is a body to decode.
+ */
+function tooManyCodings(headers: Headers, method: string, status: number): string | undefined {
+  const encoding = headers.get('content-encoding');
+  if (encoding === null || method === 'HEAD' || NULL_BODY.has(status)) return undefined;
+  const count = encoding.split(',').length;
+  return count > MAX_CODINGS ? `too many content-encodings in response: ${count}, maximum allowed is ${MAX_CODINGS}` : undefined;
 }
 
 /** The body as decoded bytes; reading stops, and the socket is dropped, the moment the reader stops. */

@@ -41,8 +41,11 @@ export interface CoreRequest<T = unknown> extends RequestOptions {
 /** Where one path goes. */
 export interface Route {
   readonly url: string;
-  /** Called with each response's status (and an error status's error): any but 404, or the service's own 404, confirms the prefix this route tried. */
-  confirm(status: number, error?: ApiError): void;
+  /**
+   * Called with each response's status and the URL that gave it, after any redirect (and an error status's
+   * error): any but 404, or the service's own 404, confirms the prefix that URL is under.
+   */
+  confirm(status: number, url: string, error?: ApiError): void;
   /** After a 404: the URL to try instead, once, while the prefix is not confirmed. */
   fallback(): string | undefined;
 }

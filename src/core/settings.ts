@@ -4,6 +4,7 @@
  * the same `ValidationError`, naming the same field, at both levels.
  */
 import * as z from 'zod/mini';
+import { statedProtocol } from './agent-protocol.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import { ValidationError } from './errors.js';
 import { chooseTransport } from './choose-transport.js';
@@ -21,7 +22,7 @@ import {
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
-import { TOKEN } from './transport.js';
+import { TOKEN, TRANSPORT_HEADERS } from './transport.js';
 import { isHttpUrl } from './url.js';
 import { userAgent } from './user-agent.js';
 
@@ -63,9 +64,11 @@ const headers = () =>
         for (const [name, text] of Object.entries(value)) {
           const message = !TOKEN.test(name)
             ? 'is not a valid header name'
-            : typeof text !== 'string' || !HEADER_VALUE.test(text)
-              ? 'must be a string without line breaks or characters past U+00FF'
-              : undefined;
+            : TRANSPORT_HEADERS.has(name.toLowerCase())
+              ? 'is set by the transport (framing, the connection, the host); a caller may not set it'
+              : typeof text !== 'string' || !HEADER_VALUE.test(text)
+                ? 'must be a string without line breaks or characters past U+00FF'
+                : undefined;
           if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
         }
       }),
@@ -195,9 +198,9 @@ export function checkRequestOptions(options: RequestOptions, what = 'request opt
  * an agent that states its protocol as data (Node's own agents) is held to it: a proxy agent's follows the request.
  */
 function checkAgentProtocol(agent: NodeAgent | undefined, baseUrl: string | undefined): void {
-  const stated: unknown = agent && Object.getOwnPropertyDescriptor(agent, 'protocol')?.value;
+  const stated = statedProtocol(agent);
   const url = baseUrl?.trim() ?? '';
-  if (typeof stated !== 'string' || !isHttpUrl(url)) return;
+  if (stated === undefined || !isHttpUrl(url)) return;
   const wanted = new URL(url).protocol;
   if (stated === wanted) return;
   const module = (protocol: string) => protocol.slice(0, -1);

@@ -43,6 +43,22 @@ export function fetchTransport(fetchLike?: FetchLike): Transport {
   };
 }
 
+/**
+ * Headers that frame the message, manage the connection or name the host: each transport sets them itself and
+ * treats a caller's differently (sent, refused, or the request hangs), and `host` would carry the key elsewhere.
+ */
+export const TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'keep-alive',
+  'expect',
+  'trailer',
+  'te',
+  'host',
+]);
+
 /** An HTTP token (RFC 9110): what a header name is. */
 export const TOKEN = /^[!#$%&'*+.^`|~\w-]+$/;
 

@@ -102,11 +102,14 @@ export class PrefixRoutes implements Routes {
       return { url: this.root + this.#authPath + path.slice(issuing[0].length), confirm: () => undefined, fallback: () => undefined };
     const rest = path.replace(NAMED_PREFIX, '');
     let prefix = this.#prefix;
+    // Where the last answer came from: a redirect may have led to the other prefix.
+    let answered = prefix;
     let retried = false;
     return {
       url: this.root + prefix + rest,
-      confirm: (status, error) => {
-        if (status !== 404 || (error && servicesOwn404(error, prefix))) this.#confirm(prefix);
+      confirm: (status, url, error) => {
+        answered = this.#prefixOf(url) ?? prefix;
+        if (status !== 404 || (error && servicesOwn404(error, answered))) this.#confirm(answered);
       },
       fallback: () => {
         // Once, and only while the prefix tried may be wrong: a call that raced the confirmation of the other
@@ -114,11 +117,19 @@ export class PrefixRoutes implements Routes {
         if (retried || !isKnown(prefix) || (this.#confirmed && this.#prefix === prefix)) return undefined;
         retried = true;
         const other = this.#confirmed ? this.#prefix : OTHER_PREFIX[prefix];
+        // A redirect already led there, and that URL answered the 404: it is not sent again.
+        if (other === answered) return undefined;
         this.#log.log('info', `404 under ${prefix}; trying ${other}`);
         prefix = other;
         return this.root + prefix + rest;
       },
     };
+  }
+
+  /** The known prefix a URL under the root is under, if any. */
+  #prefixOf(url: string): string | undefined {
+    if (!url.startsWith(`${this.root}/`)) return undefined;
+    return NAMED_PREFIX.exec(url.slice(this.root.length))?.[0];
   }
 
   #confirm(prefix: string): void {

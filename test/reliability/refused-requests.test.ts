@@ -4,7 +4,7 @@
  * one, an id or URL too long to send, a `baseUrl` whose query or credentials a request would drop.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ValidationError } from '../../src/index.js';
+import { type BeforeRequestContext, Client, ValidationError } from '../../src/index.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
 import { activeHandles, attacked, openHandlesSince, recordOpenHandles } from './summary.js';
 
@@ -116,4 +116,27 @@ describe('a baseUrl whose parts a request would drop', () => {
     })();
     expect(String((error as Error).message)).not.toContain('s3cretPa55');
   });
+});
+
+describe('headers the transport owns (framing, the connection, the host)', () => {
+  // What each transport does with them differs (node:http sends them and may hang; fetch refuses or drops them).
+  const owned = ['Content-Length', 'transfer-encoding', 'connection', 'upgrade', 'keep-alive', 'expect', 'trailer', 'te', 'host'];
+  for (const name of owned) {
+    const field = `headers.${name}`;
+    it(`${name} is refused in a call's headers`, () =>
+      refused(() => client.workflows.get('wf_1', { headers: { [name]: '5' } }), field, 'set by the transport'));
+    it(`${name} is refused in the client's headers, when the client is made`, () =>
+      refused(async () => new Client({ baseUrl: server.url, apiKey: KEY, headers: { [name]: '5' } }), field, 'set by the transport'));
+    it(`${name} is refused when a beforeRequest hook sets it, before the attempt: the hook's throw, a ValidationError naming it`, async () => {
+      server.reset();
+      const hooks = { beforeRequest: ({ headers }: BeforeRequestContext) => headers.set(name, '5') };
+      const error = await new Client({ baseUrl: server.url, apiKey: KEY, apiPrefix: '/v1', hooks }).workflows
+        .get('wf_1')
+        .catch((e: unknown) => e);
+      expect((error as Error).message).toContain('hooks.beforeRequest threw (ValidationError)');
+      expect(((error as Error).cause as Error).name).toBe('ValidationError');
+      expect(((error as Error).cause as Error).message).toContain(`${field}: is set by the transport`);
+      expect(server.received).toBe(0);
+    });
+  }
 });

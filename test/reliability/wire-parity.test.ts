@@ -4,9 +4,10 @@
  * Protocols`, a header name with a space, an obs-fold line, a status past 599 and one below 100. A raw TCP server on
  * 127.0.0.1 writes each response exactly as given.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, Client, ConnectionError, InternalServerError } from '../../src/index.js';
+import { ApiError, Client, ConnectionError, InternalServerError, TimeoutError } from '../../src/index.js';
 import { workflowBody } from './fault-server.js';
 import { activeHandles, openHandlesSince, recordOpenHandles } from './summary.js';
 
@@ -126,11 +127,40 @@ describe(`the wire, on ${TRANSPORT}`, () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   });
 
-  it('the same server: 60 GETs in a row all answered', async () => {
+  it('the same server: 60 GETs in a row all answered, each sent once (maxRetries 0: no hidden resend)', async () => {
     answer(response('HTTP/1.1 200 OK\r\ncontent-type: application/json'), true);
     const c = client();
     let failed = 0;
     for (let i = 0; i < 60; i++) if ((await settle(c.workflows.get('wf_1'))) !== 'resolved') failed++;
+    expect(failed).toBe(0);
+    expect(raw.requests).toBe(60);
+  });
+
+  it('a node:http server that ends each socket once its response is flushed: 60 DELETEs, each sent once and each a success', async () => {
+    const seen = new Map<string, number>();
+    const closing = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const id = req.url ?? '';
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+        const first = seen.get(id) === 1;
+        res.writeHead(first ? 204 : 404, { 'content-type': 'application/json' });
+        res.end(first ? '' : '{"error":{"code":"not_found","message":"gone"}}', () => req.socket.end());
+      });
+    });
+    closing.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const c = new Client({
+      baseUrl: `http://127.0.0.1:${(closing.address() as AddressInfo).port}`,
+      apiKey: 'wfa_live_wire_Kp4Zt8',
+      apiPrefix: '/v1',
+      maxRetries: 0,
+    });
+    let failed = 0;
+    for (let i = 0; i < 60; i++) if ((await settle(c.workflows.delete(`wf_${i}`))) !== 'resolved') failed++;
+    closing.closeAllConnections();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+    expect([...seen.values()].filter((count) => count > 1)).toEqual([]);
     expect(failed).toBe(0);
   });
 
@@ -140,6 +170,20 @@ describe(`the wire, on ${TRANSPORT}`, () => {
     const error = await settle(client({ timeoutMs: 20_000 }).workflows.get('wf_1'));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a bare 101 (no Upgrade header): node:http fails at once, fetch waits out timeoutMs (undici reads it as a 1xx and gives no hook)', async () => {
+    answer('HTTP/1.1 101 Switching Protocols\r\n\r\n');
+    const error = await settle(client({ timeoutMs: 1_000 }).workflows.get('wf_1'));
+    expect(error).toBeInstanceOf(TRANSPORT === 'node:http' ? ConnectionError : TimeoutError);
+    if (TRANSPORT === 'node:http') expect(error).not.toBeInstanceOf(TimeoutError);
+  });
+
+  it('an unsolicited 100 Continue (the SDK never sends Expect), then nothing: ConnectionError at once, not a TimeoutError at timeoutMs', async () => {
+    answer('HTTP/1.1 100 Continue\r\n\r\n');
+    const error = await settle(client({ timeoutMs: 20_000 }).workflows.get('wf_1'));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
   });
 
   it.each([
@@ -178,5 +222,50 @@ describe(`the wire, on ${TRANSPORT}`, () => {
     expect(ApiError.is(error) && error.status).toBe(status);
     expect(InternalServerError.is(error)).toBe(false);
     expect(raw.requests).toBe(1);
+  });
+});
+
+describe(`a redirect from /api/v1 to /v1 with apiPrefix 'auto', on ${TRANSPORT}`, () => {
+  /** `/api/v1/…` answers `status` to `/v1/…`, which answers `answer` (a router's bare 404, or a workflow). */
+  async function redirecting(status: number, answer: 404 | 200) {
+    const sent: string[] = [];
+    const http = createHttpServer((req, res) => {
+      sent.push(`${req.method} ${req.url}`);
+      req.resume();
+      if (req.url?.startsWith('/api/v1/')) res.writeHead(status, { location: req.url.slice(4), 'content-length': 0 }).end();
+      else if (answer === 404) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(BODY);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const c = new Client({
+      baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+      apiKey: 'wfa_live_wire_Kp4Zt8',
+      maxRetries: 0,
+    });
+    const close = async () => {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    };
+    return { c, sent, close };
+  }
+
+  it.each([301, 307, 308])(
+    '%i, then a 404 under /v1: the 404 is the error, /v1 is not sent again nor said to be "also tried"',
+    async (status) => {
+      const { c, sent, close } = await redirecting(status, 404);
+      const error = await settle(c.workflows.delete('wf_1'));
+      await close();
+      expect(sent).toEqual(['DELETE /api/v1/workflows/wf_1', 'DELETE /v1/workflows/wf_1']);
+      expect(ApiError.is(error) && error.status).toBe(404);
+      expect((error as Error).message).not.toContain('also tried');
+    },
+  );
+
+  it('308, then a 200 under /v1: /v1 is the prefix confirmed, and the next calls go there directly', async () => {
+    const { c, sent, close } = await redirecting(308, 200);
+    for (let i = 0; i < 3; i++) await c.workflows.get('wf_1');
+    await close();
+    expect(c.toJSON()).toMatchObject({ apiPrefix: '/v1', prefixConfirmed: true });
+    expect(sent).toEqual(['GET /api/v1/workflows/wf_1', 'GET /v1/workflows/wf_1', 'GET /v1/workflows/wf_1', 'GET /v1/workflows/wf_1']);
   });
 });
