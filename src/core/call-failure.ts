@@ -2,7 +2,7 @@
 import { messageFromBody } from './api-error.js';
 import { ApiError, ConnectionError, TimeoutError, WfaError } from './errors.js';
 import { abortedBy } from './failures.js';
-import { redact, redactText, safeCause } from './redact.js';
+import { redact, redactText, safeCause, thrownName } from './redact.js';
 import { parseErrorBody, redactHeaders } from './response.js';
 import { AttemptFailure, networkErrorCodes } from './retry.js';
 
@@ -53,7 +53,9 @@ export function mapFailure(call: FailingCall, error: unknown, request: Named): u
       return call.pastDeadline(what, waited);
     }
     case 'should-retry':
-      return new WfaError(`retry.shouldRetry threw on ${what}; not retried`, { cause: safeCause(failure.cause, secrets) });
+      return new WfaError(`retry.shouldRetry failed on ${what} (${thrownName(failure.cause)}); not retried`, {
+        cause: safeCause(failure.cause, secrets),
+      });
     case 'timeout':
       return new TimeoutError(`${what} timed out after ${timeoutMs} ms`, timeoutMs);
   }

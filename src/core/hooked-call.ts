@@ -10,7 +10,7 @@ import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext
 import type { CoreResponse } from './request.js';
 import { type AbortSource, now, runPhase } from './timing.js';
 import { letGo } from './transport.js';
-import { redactText } from './redact.js';
+import { redactText, thrownName } from './redact.js';
 import { redactHeaders } from './response.js';
 import type { RetryPolicy } from './retry.js';
 import { checkRequestOptions } from './settings.js';
@@ -21,34 +21,42 @@ export class HookedCall<T> extends Call<T> {
   /** The hook an attempt is waiting for: a timeout then is the hook's. */
   #pending: keyof Hooks | undefined;
 
-  /** `onSuccess` and `onError` run once per call, awaited within its deadline and signal. */
+  /**
+   * `onSuccess` and `onError` run once per call, awaited within its deadline and signal. A call failed by its
+   * `onSuccess` failed: `onError` hears it too.
+   */
   override async run(): Promise<CoreResponse<T>> {
     const { onSuccess, onError } = this.#hooks;
-    let result: CoreResponse<T>;
     try {
-      result = await super.run();
+      const result = await super.run();
+      if (onSuccess) {
+        const context = { ...this.context(this.last?.url ?? ''), status: result.response.status };
+        try {
+          const ended = await this.#bound(runHook('onSuccess', onSuccess, context, this.secrets));
+          if (ended) throw ended;
+        } catch (error) {
+          // A raw success is then never handed out: its body, connection and abort listener are let go.
+          void result.raw?.body?.cancel().catch(() => undefined);
+          throw error;
+        }
+      }
+      return result;
     } catch (error) {
       // A pending onError is waited for one timeoutMs at most, and never past the deadline: then the call's error
       // stands. The deadline alone is no bound for a failure before any attempt (a key function's): it counts
-      // every retry the call will now never make.
+      // every retry the call will now never make. An onError that throws changes nothing either: the caller
+      // handles the call's error by its type, and the hook's failure is a warning.
       if (onError) {
         const context = { ...this.context(this.last?.url ?? ''), error: error as WfaError, status: this.last?.status };
-        await this.#bound(runHook('onError', onError, context, this.secrets), Math.min(this.deadline, now() + this.timeoutMs));
+        try {
+          await this.#bound(runHook('onError', onError, context, this.secrets), Math.min(this.deadline, now() + this.timeoutMs));
+        } catch (failure) {
+          const name = thrownName((failure as Error).cause);
+          this.core.log.log('warn', `hooks.onError threw (${name}); the call's own error stands`, this.secrets);
+        }
       }
       throw error;
     }
-    if (onSuccess) {
-      const context = { ...this.context(this.last?.url ?? ''), status: result.response.status };
-      try {
-        const ended = await this.#bound(runHook('onSuccess', onSuccess, context, this.secrets));
-        if (ended) throw ended;
-      } catch (error) {
-        // A raw success is then never handed out: its body, connection and abort listener are let go.
-        void result.raw?.body?.cancel().catch(() => undefined);
-        throw error;
-      }
-    }
-    return result;
   }
 
   protected override headersFor(url: string): Record<string, string> | Promise<Record<string, string>> {

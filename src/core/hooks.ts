@@ -122,7 +122,7 @@ export interface Hooks {
   beforeRetry?: Hook<BeforeRetryContext> | undefined;
   /** Once, when a call succeeds. */
   onSuccess?: Hook<SuccessContext> | undefined;
-  /** Once, when a call that started sending fails. */
+  /** Once, when a call fails (by its `onSuccess` too); a throw here is logged, and the call's own error stands. */
   onError?: Hook<ErrorContext> | undefined;
   /** Each step of a build wait (`builds.wait`, `builds.watch`, `waitForBuild`). */
   onWait?: Hook<WaitEvent> | undefined;

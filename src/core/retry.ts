@@ -120,7 +120,8 @@ export interface RetryOptions {
   /**
    * Asked after each failed attempt that `maxRetries` and the deadline leave room for: `true` retries, `false`
    * does not, `undefined` keeps the default rule. A POST that may have acted is retried only on `true`. It must
-   * return synchronously; if it throws, the call fails with a `WfaError` naming it.
+   * return synchronously; if it throws or answers anything else (a promise), the call fails with a `WfaError`
+   * naming it.
    */
   shouldRetry?: ((context: RetryContext) => boolean | undefined) | undefined;
 }
@@ -195,9 +196,15 @@ function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boole
   } catch (error) {
     throw new AttemptFailure({ kind: 'should-retry', cause: error });
   }
-  // A promise is not a decision; its rejection is not left unhandled.
+  if (said === undefined || said === null || typeof said === 'boolean') return said ?? undefined;
+  // A promise (an async function) or any other answer is no decision: the call fails rather than quietly
+  // following the rule the user meant to change. A promise's rejection is not left unhandled.
   Promise.resolve(said).catch(() => undefined);
-  return typeof said === 'boolean' ? said : undefined;
+  const what = typeof (said as { then?: unknown }).then === 'function' ? 'a promise' : typeof said;
+  throw new AttemptFailure({
+    kind: 'should-retry',
+    cause: new TypeError(`it must answer true, false or undefined synchronously, not ${what}`),
+  });
 }
 
 /** The wait before retry number `retry` (1 for the first), or `undefined` when `outcome` ends the call. */

@@ -111,6 +111,18 @@ describe('retry', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it.each([
+    ['an async shouldRetry (a promise)', async () => false, 'a promise'],
+    ['a shouldRetry that answers a string', () => 'no', 'string'],
+  ])('%s fails the call with a WfaError naming it, not retried: no answer is no decision', async (_, shouldRetry, what) => {
+    always(503);
+    const settled = await settle(client({ retry: { shouldRetry: shouldRetry as unknown as () => boolean } }).workflows.get('wf_1'));
+    const { error } = settled as { error: WfaError };
+    expect(error.message).toMatch(/^retry\.shouldRetry failed on GET .*\(TypeError\); not retried$/);
+    expect((error.cause as Error).message).toBe(`it must answer true, false or undefined synchronously, not ${what}`);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('shouldRetry false stops a retry the default would make', async () => {
     always(503);
     await settle(client({ retry: { shouldRetry: () => false } }).workflows.get('wf_1'));

@@ -108,6 +108,40 @@ describe('hooks: order and context', () => {
   });
 });
 
+describe('hooks: onSuccess and onError fail nothing else', () => {
+  it('an onError that throws: the call rejects with its own error, and the throw is a warning', async () => {
+    const lines: string[] = [];
+    const logger = { debug: () => {}, info: () => {}, warn: (line: string) => lines.push(line), error: () => {} };
+    const onError = () => {
+      throw new TypeError('audit store down');
+    };
+    const settled = await settle(client({ hooks: { onError }, logger, logLevel: 'warn', maxRetries: 0 }).workflows.get('wf_missing'));
+    expect((settled as { error: unknown }).error).toMatchObject({ name: 'NotFoundError', status: 404 });
+    expect(lines).toEqual(["[wfa] hooks.onError threw (TypeError); the call's own error stands"]);
+  });
+
+  it('an onError that rejects: the same', async () => {
+    const onError = () => Promise.reject(new Error('no'));
+    const settled = await settle(client({ hooks: { onError }, maxRetries: 0 }).workflows.get('wf_missing'));
+    expect((settled as { error: unknown }).error).toMatchObject({ name: 'NotFoundError' });
+  });
+
+  it('an onSuccess that throws fails the call, and onError hears that failure, once', async () => {
+    server.use(http.get(`${BASE}/v1/workflows/wf_1`, () => HttpResponse.json(workflow)));
+    const heard: unknown[] = [];
+    const hooks: Hooks = {
+      onSuccess: () => {
+        throw new RangeError('span closed');
+      },
+      onError: ({ error }) => void heard.push(error),
+    };
+    const settled = await settle(client({ hooks }).workflows.get('wf_1'));
+    const { error } = settled as { error: WfaError };
+    expect(error.message).toContain('hooks.onSuccess threw (RangeError)');
+    expect(heard).toEqual([error]);
+  });
+});
+
 describe('hooks: headers', () => {
   it('a header added by beforeRequest reaches the service, on every attempt', async () => {
     let n = 0;
