@@ -3,12 +3,12 @@
  * error, read the body. A client with hooks runs `HookedCall` (`hooked-call.ts`), which wraps the send.
  */
 import { resolveKey } from './api-key.js';
-import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
+import { ERROR_BODY_BYTES, ERROR_BODY_READ, jsonBody, readText } from './body.js';
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError, WfaError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
 import { messageFromBody, pathOf } from './api-error.js';
 import { queryString } from './query.js';
-import { redact, redactText, safeCause, usableSecrets } from './redact.js';
+import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
@@ -73,7 +73,7 @@ export class Call<T> {
   protected async prepare(): Promise<Target> {
     const { req } = this;
     const { settings, routes } = this.core;
-    const options = checkRequestOptions(req);
+    const options = checkRequestOptions(req, undefined, [settings.apiKey, ...(req.secrets ?? [])]);
     this.options = options;
     checkCall(req);
     if (options.signal?.aborted) throw abortedBy('The request', options.signal.reason);
@@ -219,7 +219,7 @@ export class Call<T> {
     const { status, headers } = response;
     if (this.raw && status >= 200 && status < 300) return { status, headers, text: '', url, raw: response };
     const limit = this.core.settings.maxResponseBytes;
-    const text = await readText(response, status >= 400 ? ERROR_BODY_BYTES : limit, status >= 400);
+    const text = await readText(response, status >= 400 ? ERROR_BODY_READ : limit, status >= 400);
     if (text === undefined) {
       const issues = [{ path: [], message: `is larger than maxResponseBytes (${limit} bytes)`, code: 'too_big' }];
       throw new ResponseValidationError({ body: undefined, issues, method, url: redactText(url, this.secrets) });
@@ -290,7 +290,9 @@ export class Call<T> {
 
   /** The error of an error status, its body read; `note` is added to the message the body gives. */
   protected statusError(request: Outgoing, received: Received, note = ''): ApiError {
-    const body = redact(parseErrorBody(received.text), this.secrets);
+    // Redacted whole, then cut to what is kept: a credential field past the cut still hides its copies before it.
+    const whole = redact(parseErrorBody(received.text), this.secrets);
+    const body = received.text.length > ERROR_BODY_BYTES ? cutText(whole, this.secrets) : whole;
     return this.apiError(request, received, body, note ? messageFromBody(received.status, body) + note : undefined);
   }
 
@@ -311,4 +313,9 @@ export class Call<T> {
     const response = responseDetails(received, secrets, { attempts: this.attempts, elapsedMs: now() - this.started });
     return { data, response, raw: raw && asResponse(secrets.length ? { ...raw, headers: response.headers } : raw) };
   }
+}
+
+/** A long error body, redacted, as the text kept of it. */
+function cutText(body: unknown, secrets: readonly string[]): string {
+  return redactAndCut(typeof body === 'string' ? body : JSON.stringify(body), secrets, ERROR_BODY_BYTES);
 }

@@ -58,6 +58,8 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 interface Search {
   readonly forms: readonly string[];
   readonly percent: PercentPatterns;
+  /** A secret with whitespace in it, matching any run of whitespace there: a service may wrap or tab it. */
+  readonly spaced: RegExp | undefined;
 }
 /** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
 const SEARCHES = new Map<string, Search>();
@@ -66,7 +68,7 @@ function searchFor(secret: string): Search {
   let search = SEARCHES.get(secret);
   if (!search) {
     if (SEARCHES.size >= 64) SEARCHES.clear();
-    search = { forms: formsOf(secret), percent: percentPatterns(secret) };
+    search = { forms: formsOf(secret), percent: percentPatterns(secret), spaced: /\s/.test(secret) ? looseLiteral([secret]) : undefined };
     SEARCHES.set(secret, search);
   }
   return search;
@@ -145,11 +147,14 @@ export function redactText(text: string, secrets: readonly string[], replacement
   return hide(text, secrets, copiesPattern(credentialCopies(text)), replacement);
 }
 
+/**
+ * The known secrets first, then the copies, then the credential-name rule: the rule hides a value only to its first
+ * separator, so it must not run first and leave the rest of a secret holding a space (or `;`) unfound.
+ */
 function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
-  let out = hideFields(text, replacement);
-  if (copies) out = out.replace(copies, replacement);
+  let out = text;
   const searches = secrets.map(searchFor);
-  for (const { percent } of searches) out = percent.replaceIn(out, replacement);
+  for (const { percent, spaced } of searches) out = percent.replaceIn(spaced ? out.replace(spaced, replacement) : out, replacement);
   const forms = searches.flatMap((search) => search.forms);
   for (const form of forms) out = out.replaceAll(form, replacement);
   // The longest head of any form the text ends with, only where the text has its first characters: forms that
@@ -165,7 +170,8 @@ function hide(text: string, secrets: readonly string[], copies: RegExp | undefin
     const start = percent.headStart(out);
     if (start !== -1 && out.length - start >= MIN_SECRET_LENGTH) cut = Math.min(cut, start);
   }
-  return cut < out.length ? out.slice(0, cut) + replacement : out;
+  if (cut < out.length) out = out.slice(0, cut) + replacement;
+  return hideFields(copies ? out.replace(copies, replacement) : out, replacement);
 }
 
 /** Each credential field's value in text replaced, a structure's (`{…}`, `[…]`) to its end. One pass, whatever the depth. */
@@ -194,11 +200,27 @@ function structureEnd(text: string, start: number): number {
   return text.length;
 }
 
+/** A string (group 1; a key when group 2 is its colon) or a number (group 3) in a structure in text (a cut JSON's `"token":{"value":"…"}`). */
+const STRUCTURE_VALUE = /"((?:[^"\\]|\\.)*)"(\s*:)?|(\d{8,})/g;
+
+/** The structure a credential name's match opens, as text, to its end. */
+function structureText(text: string, match: RegExpMatchArray): string {
+  const start = match.index! + match[0].length - 1;
+  return text.slice(start, structureEnd(text, start));
+}
+
 /** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
 function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
   if (typeof value === 'string') {
     if (named) out.add(value);
-    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) out.add(match[4] ?? match[6] ?? '');
+    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
+      if (match[5] === undefined) out.add(match[4] ?? match[6] ?? '');
+      else
+        for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
+          if (!colon) out.add(text ?? number ?? '');
+    }
+  } else if (typeof value === 'number') {
+    if (named) out.add(String(value));
   } else if (typeof value === 'object' && value !== null && depth <= 64) {
     const list = Array.isArray(value);
     for (const [key, item] of Object.entries(value)) credentialValues(item, out, named || (!list && isCredentialName(key)), depth + 1);
@@ -212,8 +234,12 @@ export const credentialCopies = (value: unknown): string[] =>
 
 /** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
 function copiesPattern(copies: string[]): RegExp | undefined {
-  return copies.length > 0 ? new RegExp(copies.slice(0, MAX_COPIES).map(literalPattern).join('|'), 'g') : undefined;
+  return copies.length > 0 ? looseLiteral(copies.slice(0, MAX_COPIES)) : undefined;
 }
+
+/** Texts as one pattern matching them literally, except that a run of whitespace matches any run of whitespace. */
+const looseLiteral = (texts: readonly string[]): RegExp =>
+  new RegExp(texts.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g');
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
 export function redactAndCut(text: string, secrets: readonly string[], limit: number): string {
@@ -230,6 +256,8 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 
 function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | undefined, depth: number): T {
   if (typeof value === 'string') return hide(value, secrets, copies, REDACTED) as T;
+  // A number equal to a secret or a copy (a numeric key echoed as a JSON number) is that secret.
+  if (typeof value === 'number') return (hide(String(value), secrets, copies, REDACTED) === String(value) ? value : REDACTED) as T;
   if (typeof value !== 'object' || value === null) return value;
   if (depth > 64) return REDACTED as T;
   if (Array.isArray(value)) return value.map((item) => redactWith(item, secrets, copies, depth + 1)) as T;
@@ -265,7 +293,7 @@ export function safeCause(error: unknown, secrets: readonly string[], depth = 0)
   try {
     const source = error as { name?: unknown; message?: unknown; cause?: unknown; errors?: unknown } & Record<string, unknown>;
     const copy = new Error(redactText(String(source.message ?? ''), secrets)) as Error & Record<string, unknown>;
-    copy.name = typeof source.name === 'string' ? source.name : 'Error';
+    copy.name = typeof source.name === 'string' ? redactText(source.name, secrets) : 'Error';
     copy.stack = `${copy.name}: ${copy.message}`;
     for (const field of CAUSE_FIELDS) {
       const value = source[field];
@@ -280,10 +308,13 @@ export function safeCause(error: unknown, secrets: readonly string[], depth = 0)
   }
 }
 
-/** What a message calls a thrown value: its error's name, else its type. Never throws, whatever was thrown. */
-export function thrownName(error: unknown): string {
+/**
+ * What a message calls a thrown value: its error's name (secrets removed, as from a message), else its type.
+ * Never throws, whatever was thrown.
+ */
+export function thrownName(error: unknown, secrets: readonly string[] = []): string {
   try {
-    if (error instanceof Error && typeof error.name === 'string') return error.name;
+    if (error instanceof Error && typeof error.name === 'string') return redactText(error.name, secrets);
   } catch {
     // A revoked Proxy throws even on `instanceof`: its type is all there is to say.
   }
