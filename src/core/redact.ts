@@ -58,7 +58,7 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 interface Search {
   readonly forms: readonly string[];
   readonly percent: PercentPatterns;
-  /** A secret with whitespace in it, matching any run of whitespace there: a service may wrap or tab it. */
+  /** A secret with whitespace in it, matching any run of whitespace there, trimmed: a service may wrap, tab or trim it. */
   readonly spaced: RegExp | undefined;
 }
 /** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
@@ -234,12 +234,17 @@ export const credentialCopies = (value: unknown): string[] =>
 
 /** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
 function copiesPattern(copies: string[]): RegExp | undefined {
-  return copies.length > 0 ? looseLiteral(copies.slice(0, MAX_COPIES)) : undefined;
+  return looseLiteral(copies.slice(0, MAX_COPIES));
 }
 
-/** Texts as one pattern matching them literally, except that a run of whitespace matches any run of whitespace. */
-const looseLiteral = (texts: readonly string[]): RegExp =>
-  new RegExp(texts.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g');
+/**
+ * Texts, trimmed, as one pattern matching them literally, except that a run of whitespace matches any run of
+ * whitespace; none when no text is long enough once trimmed (an empty or all-blank pattern would match everywhere).
+ */
+function looseLiteral(texts: readonly string[]): RegExp | undefined {
+  const kept = texts.map((text) => text.trim()).filter((text) => text.length >= MIN_SECRET_LENGTH);
+  return kept.length > 0 ? new RegExp(kept.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g') : undefined;
+}
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
 export function redactAndCut(text: string, secrets: readonly string[], limit: number): string {

@@ -151,6 +151,12 @@ const get = (c: Client) => c.workflows.get('wf_1');
 
 const REATTACKS: Reattack[] = [
   {
+    name: 'an untrimmed integration key echoed trimmed',
+    fault: json(422, { error: { message: 'rejected shpat_ZZ81kq77Lm' } }),
+    call: (c) => c.integrations.save({ platform: 'shopify', api_key: '  shpat_ZZ81kq77Lm  ' }),
+    hidden: 'ZZ81kq77Lm',
+  },
+  {
     name: 'a passphrase echoed after "password:"',
     fault: json(401, { error: { message: `bad password: ${PASS}` } }),
     call: (c) => issue(c, PASS),
