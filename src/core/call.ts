@@ -8,7 +8,7 @@ import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, Valid
 import { abortedBy, pastDeadline } from './failures.js';
 import { messageFromBody, pathOf } from './api-error.js';
 import { queryString } from './query.js';
-import { redact, redactAndCut, redactText, safeCause, usableSecrets } from './redact.js';
+import { redact, redactText, safeCause, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, parseErrorBody, redactHeaders, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, networkErrorCodes, withRetries, type RetryPolicy } from './retry.js';
@@ -315,7 +315,7 @@ export class Call<T> {
   }
 }
 
-/** A long error body, redacted, as the text kept of it. */
+/** A long error body, redacted whole, as the text kept of it: redacted again after the cut, for a secret's head. */
 function cutText(body: unknown, secrets: readonly string[]): string {
-  return redactAndCut(typeof body === 'string' ? body : JSON.stringify(body), secrets, ERROR_BODY_BYTES);
+  return redactText((typeof body === 'string' ? body : JSON.stringify(body)).slice(0, ERROR_BODY_BYTES), secrets);
 }
