@@ -106,9 +106,9 @@ export default [
   // secret's encoded forms searched for character by character (a long key crashed the regex compiler), 0.2; one
   // abort listener per signal at the gate (20,000 waiting calls on one signal), 0.3: 34.23 and 36.96 measured.
   // The secrets re-attack (known secrets before the name rule, whitespace runs, numbers, names, validation paths,
-  // error bodies redacted before their cut): 0.22 more, 34.47 and 37.22 measured.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '34.5 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '37.25 kB' }),
+  // error bodies redacted before their cut): 0.26 more, 34.49 and 37.25 measured.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '34.55 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '37.3 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -130,11 +130,11 @@ export default [
   // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets, 27.02 with the gate's deadline errors).
   // Round 7: 27.13 to 26.81 once the app no longer reaches the downloads (where the rest goes: bench/README.md),
   // then 0.3 more for the one credential-name rule, 0.5 for long secrets and one abort listener per signal; the
-  // secrets re-attack 0.22 more (27.87 measured).
+  // secrets re-attack 0.23 more (27.88 measured).
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '27.9 kB',
+    limit: '27.95 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
