@@ -105,9 +105,11 @@ export default [
   // one credential-name rule (prefixed, encoded and XML names, any value type, credential headers), 0.3 more; a
   // secret's encoded forms searched for character by character (a long key crashed the regex compiler), 0.2; one
   // abort listener per signal at the gate (20,000 waiting calls on one signal), 0.3: 34.23 and 36.96 measured;
-  // the fifth look's wire (transport-owned headers refused, an agent's protocol read), 0.1: 34.35 and 37.09.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '34.4 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '37.15 kB' }),
+  // the fifth look's wire (transport-owned headers refused, an agent's protocol read), 0.1; the secrets re-attack
+  // (known secrets before the name rule, whitespace runs, numbers, names, validation paths, error bodies redacted
+  // before their cut) and the callbacks' fixes, 0.4: 34.72 and 37.47 measured.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '34.75 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '37.5 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -120,20 +122,21 @@ export default [
   // Tree-shaking proofs. The webhooks subpath alone carries no zod, no resources and no HTTP core: zod alone
   // is about 6 kB min+gzip, the resources and HTTP core about 8 kB more.
   check({ name: 'import { parseWebhookEvent } from /webhooks', import: { 'dist/webhooks.js': '{ parseWebhookEvent }' }, limit: '1.5 kB' }),
+  // Round 7: the webhooks' time bounds on the core's one timer (monotonic, armed in steps): 3.62 to 3.75 kB.
   upFront({
     name: 'import { createWebhookHandler } from /webhooks, without confirm or dedupe',
     import: { 'dist/webhooks.js': '{ createWebhookHandler }' },
-    limit: '3.75 kB',
+    limit: '3.8 kB',
   }),
   // Issue 34: an app calling one function bundles that endpoint's schema and none of the others (their messages
   // below), of build waits or of downloads. Issue 34's budget is 18 KiB (18.4 kB), not met (26.44 kB with the gate's final version, 26.95 with the fourth attack's secrets, 27.02 with the gate's deadline errors).
   // Round 7: 27.13 to 26.81 once the app no longer reaches the downloads (where the rest goes: bench/README.md),
   // then 0.3 more for the one credential-name rule, 0.5 for long secrets and one abort listener per signal, 0.1
-  // for the fifth look's wire: 27.75 kB.
+  // for the fifth look's wire, 0.35 for the secrets re-attack and the callbacks: 28.11 kB measured.
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '27.8 kB',
+    limit: '28.15 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',

@@ -26,7 +26,11 @@ export function masked(value: unknown, ...known: (string | undefined)[]): unknow
   const secrets = usableSecrets([...known, ...credentialCopies(value)]);
   const hide = (text: string) => secrets.reduce((out, secret) => redactText(out, [secret], mask(secret)), text);
   const walk = (inner: unknown, inSecret: boolean, depth: number): unknown => {
-    if (inSecret && typeof inner === 'number') return mask(String(inner));
+    if (typeof inner === 'number') {
+      // A number equal to a credential value (a numeric key echoed as a JSON number) is that value.
+      const text = String(inner);
+      return inSecret ? mask(text) : hide(text) === text ? inner : hide(text);
+    }
     if (typeof inner === 'string') return inSecret ? mask(inner) : hide(inner);
     if (typeof inner !== 'object' || inner === null) return inner;
     if (depth > 64) return '****';

@@ -44,7 +44,9 @@ export async function resolveKey(
     if (result.type === 'deadline') throw new TimeoutError(`The apiKey function did not return within ${timeoutMs} ms`, timeoutMs);
     if (result.type === 'failed') {
       const cause = safeCause(result.error, usableSecrets([lastKey]));
-      throw new ApiKeyError(`The apiKey function failed (${thrownName(result.error)}); its error is the cause`, { cause });
+      throw new ApiKeyError(`The apiKey function failed (${thrownName(result.error, usableSecrets([lastKey]))}); its error is the cause`, {
+        cause,
+      });
     }
     key = result.value;
   }

@@ -11,6 +11,8 @@ import { contentEncoded, letGo, type TransportResponse } from './transport.js';
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** How much of an error body is kept: enough for any message, bounded whatever the service sends. */
 export const ERROR_BODY_BYTES = 64 * 1024;
+/** How much of an error body is read, so that a credential field past what is kept still hides its copies. */
+export const ERROR_BODY_READ = 1024 * 1024;
 
 /**
  * Reads at most `limit` decoded bytes; past it, the head (`truncate`: an error body's head says enough) or

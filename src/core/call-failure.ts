@@ -5,6 +5,7 @@ import { abortedBy } from './failures.js';
 import { redact, redactText, safeCause, thrownName } from './redact.js';
 import { parseErrorBody, redactHeaders } from './response.js';
 import { AttemptFailure, networkErrorCodes } from './retry.js';
+import { ERROR_BODY_BYTES } from './body.js';
 
 /** A request as errors name it. */
 type Named = { readonly method: string; readonly url: string };
@@ -20,7 +21,9 @@ export interface FailingCall {
 
 /** The error of an error status, its body read; `note` is added to the message the body gives. */
 export function statusError(secrets: readonly string[], request: Named, received: Read, note = ''): ApiError {
-  const body = redact(parseErrorBody(received.text), secrets);
+  // Redacted whole, then cut to what is kept: a credential field past the cut still hides its copies before it.
+  const whole = redact(parseErrorBody(received.text), secrets);
+  const body = received.text.length > ERROR_BODY_BYTES ? cutText(whole, secrets) : whole;
   return apiError(secrets, request, received, body, note ? messageFromBody(received.status, body) + note : undefined);
 }
 
@@ -53,7 +56,7 @@ export function mapFailure(call: FailingCall, error: unknown, request: Named): u
       return call.pastDeadline(what, waited);
     }
     case 'should-retry':
-      return new WfaError(`retry.shouldRetry failed on ${what} (${thrownName(failure.cause)}); not retried`, {
+      return new WfaError(`retry.shouldRetry failed on ${what} (${thrownName(failure.cause, secrets)}); not retried`, {
         cause: safeCause(failure.cause, secrets),
       });
     case 'timeout':
@@ -64,4 +67,9 @@ export function mapFailure(call: FailingCall, error: unknown, request: Named): u
   const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
   const why = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
   return new ConnectionError(redactText(`${why}: ${detail} (${what})`, secrets), { cause: safeCause(cause, secrets) });
+}
+
+/** A long error body, redacted whole, as the text kept of it: redacted again after the cut, for a secret's head. */
+function cutText(body: unknown, secrets: readonly string[]): string {
+  return redactText((typeof body === 'string' ? body : JSON.stringify(body)).slice(0, ERROR_BODY_BYTES), secrets);
 }

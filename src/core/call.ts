@@ -4,7 +4,7 @@
  */
 import { resolveKey } from './api-key.js';
 import { apiError, mapFailure, statusError } from './call-failure.js';
-import { ERROR_BODY_BYTES, jsonBody, readText } from './body.js';
+import { ERROR_BODY_READ, jsonBody, readText } from './body.js';
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
 import { pathOf } from './api-error.js';
@@ -76,7 +76,7 @@ export class Call<T> {
   protected async prepare(): Promise<Target> {
     const { req } = this;
     const { settings, routes } = this.core;
-    const options = checkRequestOptions(req);
+    const options = checkRequestOptions(req, undefined, [settings.apiKey, ...(req.secrets ?? [])]);
     this.options = options;
     checkCall(req);
     if (options.signal?.aborted) throw abortedBy('The request', options.signal.reason);
@@ -236,7 +236,7 @@ export class Call<T> {
     const { status, headers } = response;
     if (this.raw && status >= 200 && status < 300) return { status, headers, text: '', url, raw: response };
     const limit = this.core.settings.maxResponseBytes;
-    const text = await readText(response, status >= 400 ? ERROR_BODY_BYTES : limit, status >= 400);
+    const text = await readText(response, status >= 400 ? ERROR_BODY_READ : limit, status >= 400);
     if (text === undefined) {
       const issues = [{ path: [], message: `is larger than maxResponseBytes (${limit} bytes)`, code: 'too_big' }];
       throw new ResponseValidationError({ body: undefined, issues, method, url: redactText(url, this.secrets) });

@@ -145,7 +145,7 @@ export function nextId(): number {
  */
 export function runHook<C>(name: keyof Hooks, hook: Hook<C>, context: C, secrets: readonly string[]): Promise<void> | undefined {
   const failed = (error: unknown) =>
-    new WfaError(`hooks.${name} threw (${thrownName(error)}); the call was not retried`, { cause: safeCause(error, secrets) });
+    new WfaError(`hooks.${name} threw (${thrownName(error, secrets)}); the call was not retried`, { cause: safeCause(error, secrets) });
   let result: unknown;
   let then: unknown;
   try {

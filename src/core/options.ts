@@ -155,7 +155,8 @@ export interface ClientOptions {
   headers?: Record<string, string> | undefined;
   /**
    * The largest response body the SDK reads, in bytes. Default 4 MiB: a larger response fails with
-   * `ResponseValidationError` instead of filling memory. Error bodies are read up to 64 KiB.
+   * `ResponseValidationError` instead of filling memory. Error bodies are read up to 1 MiB, redacted, then
+   * kept to 65,536 characters.
    */
   maxResponseBytes?: number | undefined;
   /** Check response bodies against the SDK's schemas (default `true`); `false` returns bodies as received. */

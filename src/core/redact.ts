@@ -4,6 +4,7 @@
  */
 
 import { literalPattern, type PercentPatterns, percentPatterns } from './percent-pattern.js';
+import { formsOf, MIN_SECRET_LENGTH } from './secret-forms.js';
 
 export const REDACTED = '[redacted]';
 
@@ -47,9 +48,6 @@ const MAX_COPIES = 32;
 /** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
 const SIGNED_URL_FIELD = /^download[-_]?url$/i;
 
-/** Secrets shorter than this are not searched for: replacing every "a" would mangle text and hide nothing. */
-const MIN_SECRET_LENGTH = 4;
-
 export function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
   return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 }
@@ -58,6 +56,8 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
 interface Search {
   readonly forms: readonly string[];
   readonly percent: PercentPatterns;
+  /** A secret with whitespace in it, matching any run of whitespace there, trimmed: a service may wrap, tab or trim it. */
+  readonly spaced: RegExp | undefined;
 }
 /** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
 const SEARCHES = new Map<string, Search>();
@@ -66,35 +66,11 @@ function searchFor(secret: string): Search {
   let search = SEARCHES.get(secret);
   if (!search) {
     if (SEARCHES.size >= 64) SEARCHES.clear();
-    search = { forms: formsOf(secret), percent: percentPatterns(secret) };
+    search = { forms: formsOf(secret), percent: percentPatterns(secret), spaced: /\s/.test(secret) ? looseLiteral([secret]) : undefined };
     SEARCHES.set(secret, search);
   }
   return search;
 }
-
-/**
- * The characters JSON encoders write as `\uXXXX`, in either case of hex digits: Go's `<>&` (and U+2028, U+2029),
- * everything past ASCII (Python's ensure_ascii, PHP), both, and .NET's both with `'"+` and backtick.
- */
-const U_ESCAPED = [/[<>&\u2028\u2029]/, /[^\0-\x7f]/, /[<>&]|[^\0-\x7f]/, /[<>&'"+`]|[^\0-\x7f]/];
-
-/** HTML escapers agree on `&<>` and differ on quotes: Python's html.escape, Go's, PHP's, lodash's, or none. */
-const HTML_QUOTES = [
-  ['&quot;', '&#x27;'],
-  ['&#34;', '&#39;'],
-  ['&quot;', '&#039;'],
-  ['&quot;', '&#39;'],
-  ['"', "'"],
-] as const;
-
-/** `secret` in JSON with the characters in `set` as `\uXXXX` (one per UTF-16 unit), the others as JSON.stringify writes them. */
-function jsonWith(secret: string, set: RegExp, digits: 'toLowerCase' | 'toUpperCase'): string {
-  const unicode = (c: string) => Array.from(c, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')[digits]()}`).join('');
-  return Array.from(secret, (c) => (set.test(c) ? unicode(c) : JSON.stringify(c).slice(1, -1))).join('');
-}
-
-/** Base64's URL-safe alphabet. */
-const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
 /**
  * The forms a service may echo a secret in as text, longest first (so that a form inside another, or its padding,
@@ -102,40 +78,6 @@ const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceA
  * and hex. Its percent-encoded forms are patterns (percent-pattern.ts). Exported for tests.
  */
 export const secretForms = (secret: string): readonly string[] => searchFor(secret).forms;
-
-function formsOf(secret: string): readonly string[] {
-  const json = [JSON.stringify(secret).slice(1, -1)];
-  for (const set of U_ESCAPED) {
-    for (const digits of ['toLowerCase', 'toUpperCase'] as const) json.push(jsonWith(secret, set, digits));
-  }
-  // PHP and some others escape `/` in JSON as `\/`.
-  const out = new Set([secret, ...json, ...json.map((form) => form.replaceAll('/', '\\/'))]);
-  for (const [quot, apos] of HTML_QUOTES) {
-    const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': quot, "'": apos };
-    out.add(secret.replace(/[&<>"']/g, (c) => entities[c] ?? c));
-  }
-  const utf8 = new TextEncoder().encode(secret);
-  // `X-API-Key` carries a character up to U+00FF as its one Latin-1 byte (`é` is 0xE9), a JSON body as UTF-8.
-  const latin1 = /^[\0-\xff]*$/.test(secret) && utf8.length !== secret.length;
-  for (const bytes of latin1 ? [utf8, Uint8Array.from(secret, (c) => c.charCodeAt(0))] : [utf8]) addByteForms(bytes, out);
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-/** The forms of a secret's bytes: base64 and hex. */
-function addByteForms(bytes: Uint8Array, out: Set<string>): void {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  const base64 = btoa(binary);
-  for (const form of [base64, base64.replace(/=+$/, '')]) out.add(form).add(urlSafe(form));
-  // Inside a longer base64 value (HTTP Basic's `user:key`) the secret's characters depend on how many bytes come
-  // before it, modulo 3: for each, the characters its bytes alone decide (character i holds bits 6i to 6i+5).
-  for (const before of [0, 1, 2]) {
-    const shifted = btoa('\0'.repeat(before) + binary).slice(Math.ceil((8 * before) / 6), Math.floor((8 * (before + bytes.length)) / 6));
-    if (shifted.length >= MIN_SECRET_LENGTH) out.add(shifted).add(urlSafe(shifted));
-  }
-  const hexForm = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  out.add(hexForm).add(hexForm.toUpperCase());
-}
 
 /**
  * Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it,
@@ -145,11 +87,14 @@ export function redactText(text: string, secrets: readonly string[], replacement
   return hide(text, secrets, copiesPattern(credentialCopies(text)), replacement);
 }
 
+/**
+ * The known secrets first, then the copies, then the credential-name rule: the rule hides a value only to its first
+ * separator, so it must not run first and leave the rest of a secret holding a space (or `;`) unfound.
+ */
 function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
-  let out = hideFields(text, replacement);
-  if (copies) out = out.replace(copies, replacement);
+  let out = text;
   const searches = secrets.map(searchFor);
-  for (const { percent } of searches) out = percent.replaceIn(out, replacement);
+  for (const { percent, spaced } of searches) out = percent.replaceIn(spaced ? out.replace(spaced, replacement) : out, replacement);
   const forms = searches.flatMap((search) => search.forms);
   for (const form of forms) out = out.replaceAll(form, replacement);
   // The longest head of any form the text ends with, only where the text has its first characters: forms that
@@ -165,7 +110,8 @@ function hide(text: string, secrets: readonly string[], copies: RegExp | undefin
     const start = percent.headStart(out);
     if (start !== -1 && out.length - start >= MIN_SECRET_LENGTH) cut = Math.min(cut, start);
   }
-  return cut < out.length ? out.slice(0, cut) + replacement : out;
+  if (cut < out.length) out = out.slice(0, cut) + replacement;
+  return hideFields(copies ? out.replace(copies, replacement) : out, replacement);
 }
 
 /** Each credential field's value in text replaced, a structure's (`{…}`, `[…]`) to its end. One pass, whatever the depth. */
@@ -194,11 +140,27 @@ function structureEnd(text: string, start: number): number {
   return text.length;
 }
 
+/** A string (group 1; a key when group 2 is its colon) or a number (group 3) in a structure in text (a cut JSON's `"token":{"value":"…"}`). */
+const STRUCTURE_VALUE = /"((?:[^"\\]|\\.)*)"(\s*:)?|(\d{8,})/g;
+
+/** The structure a credential name's match opens, as text, to its end. */
+function structureText(text: string, match: RegExpMatchArray): string {
+  const start = match.index! + match[0].length - 1;
+  return text.slice(start, structureEnd(text, start));
+}
+
 /** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
 function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
   if (typeof value === 'string') {
     if (named) out.add(value);
-    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) out.add(match[4] ?? match[6] ?? '');
+    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
+      if (match[5] === undefined) out.add(match[4] ?? match[6] ?? '');
+      else
+        for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
+          if (!colon) out.add(text ?? number ?? '');
+    }
+  } else if (typeof value === 'number') {
+    if (named) out.add(String(value));
   } else if (typeof value === 'object' && value !== null && depth <= 64) {
     const list = Array.isArray(value);
     for (const [key, item] of Object.entries(value)) credentialValues(item, out, named || (!list && isCredentialName(key)), depth + 1);
@@ -212,7 +174,16 @@ export const credentialCopies = (value: unknown): string[] =>
 
 /** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
 function copiesPattern(copies: string[]): RegExp | undefined {
-  return copies.length > 0 ? new RegExp(copies.slice(0, MAX_COPIES).map(literalPattern).join('|'), 'g') : undefined;
+  return looseLiteral(copies.slice(0, MAX_COPIES));
+}
+
+/**
+ * Texts, trimmed, as one pattern matching them literally, except that a run of whitespace matches any run of
+ * whitespace; none when no text is long enough once trimmed (an empty or all-blank pattern would match everywhere).
+ */
+function looseLiteral(texts: readonly string[]): RegExp | undefined {
+  const kept = texts.map((text) => text.trim()).filter((text) => text.length >= MIN_SECRET_LENGTH);
+  return kept.length > 0 ? new RegExp(kept.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g') : undefined;
 }
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
@@ -230,6 +201,8 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 
 function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | undefined, depth: number): T {
   if (typeof value === 'string') return hide(value, secrets, copies, REDACTED) as T;
+  // A number equal to a secret or a copy (a numeric key echoed as a JSON number) is that secret.
+  if (typeof value === 'number') return (hide(String(value), secrets, copies, REDACTED) === String(value) ? value : REDACTED) as T;
   if (typeof value !== 'object' || value === null) return value;
   if (depth > 64) return REDACTED as T;
   if (Array.isArray(value)) return value.map((item) => redactWith(item, secrets, copies, depth + 1)) as T;
@@ -265,7 +238,7 @@ export function safeCause(error: unknown, secrets: readonly string[], depth = 0)
   try {
     const source = error as { name?: unknown; message?: unknown; cause?: unknown; errors?: unknown } & Record<string, unknown>;
     const copy = new Error(redactText(String(source.message ?? ''), secrets)) as Error & Record<string, unknown>;
-    copy.name = typeof source.name === 'string' ? source.name : 'Error';
+    copy.name = typeof source.name === 'string' ? redactText(source.name, secrets) : 'Error';
     copy.stack = `${copy.name}: ${copy.message}`;
     for (const field of CAUSE_FIELDS) {
       const value = source[field];
@@ -280,10 +253,13 @@ export function safeCause(error: unknown, secrets: readonly string[], depth = 0)
   }
 }
 
-/** What a message calls a thrown value: its error's name, else its type. Never throws, whatever was thrown. */
-export function thrownName(error: unknown): string {
+/**
+ * What a message calls a thrown value: its error's name (secrets removed, as from a message), else its type.
+ * Never throws, whatever was thrown.
+ */
+export function thrownName(error: unknown, secrets: readonly string[] = []): string {
   try {
-    if (error instanceof Error && typeof error.name === 'string') return error.name;
+    if (error instanceof Error && typeof error.name === 'string') return redactText(error.name, secrets);
   } catch {
     // A revoked Proxy throws even on `instanceof`: its type is all there is to say.
   }

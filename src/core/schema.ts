@@ -6,6 +6,7 @@ import { $constructor, $ZodObject } from 'zod/v4/core';
 import * as z from 'zod/mini';
 import { onNode } from './choose-transport.js';
 import { ValidationError, type Issue } from './errors.js';
+import { redact, usableSecrets } from './redact.js';
 import { compiledObjects } from './node-parts.js';
 import { isHttpUrl } from './url.js';
 
@@ -120,9 +121,13 @@ export function safeParse<T>(schema: Schema<T>, value: unknown): z.core.util.Saf
   return z.safeParse(schema, value, { reportInput: true });
 }
 
-export function checkInput<T>(schema: Schema<T>, value: unknown, what: string): T {
+/**
+ * `secrets` are removed from the issues, and so is a credential-named value: a path quotes the keys it names (a
+ * header name `X-API-Key: sk_…`).
+ */
+export function checkInput<T>(schema: Schema<T>, value: unknown, what: string, secrets: readonly unknown[] = []): T {
   const result = safeParse(schema, value);
-  if (!result.success) throw new ValidationError(what, toIssues(result.error));
+  if (!result.success) throw new ValidationError(what, redact(toIssues(result.error), usableSecrets(secrets as (string | undefined)[])));
   return result.data;
 }
 

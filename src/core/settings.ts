@@ -185,11 +185,11 @@ export type CallOptions = RequestOptions;
  * Checks a call's options (`signal`, `timeoutMs`, `maxRetries`, `deadlineMs`, `headers`) and returns them
  * normalised; other fields are ignored. Throws a `ValidationError` naming the field, before anything is sent.
  */
-export function checkRequestOptions(options: RequestOptions, what = 'request options'): CallOptions {
+export function checkRequestOptions(options: RequestOptions, what = 'request options', secrets: readonly unknown[] = []): CallOptions {
   schemas ??= buildSchemas();
   // Most calls pass no option: nothing to parse.
   if (schemas.requestOptionNames.every((name) => options[name] === undefined)) return {};
-  const checked = checkInput(schemas.requestOptions, options, what);
+  const checked = checkInput(schemas.requestOptions, options, what, secrets);
   return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
 
@@ -213,7 +213,7 @@ export type ClientSettings = Readonly<ReturnType<typeof clientSettings>>;
 
 export function clientSettings(options: ClientOptions) {
   schemas ??= buildSchemas();
-  const checked = checkInput(schemas.clientOptions, options, 'client options');
+  const checked = checkInput(schemas.clientOptions, options, 'client options', [options.apiKey]);
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
   const transport = chooseTransport(checked);

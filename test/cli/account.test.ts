@@ -508,6 +508,19 @@ describe('wfa integrations', () => {
     });
   });
 
+  test('list hides copies of a credential value elsewhere in the record: a number, a value with spaces', async () => {
+    service.reply('GET', '/api/v1/integrations', 200, {
+      data: [
+        { id: 'int_1', platform: 'x', webhook_secret: 8877665544332211, note: 'secret is 8877665544332211', echo: 8877665544332211 },
+        { id: 'int_2', platform: 'y', api_key: 'shpat 1111 2222 3333', note: 'uses token: shpat 1111\t2222 3333' },
+      ],
+    });
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stdout).not.toMatch(/8877665544|2222/);
+  });
+
   /** A careless service's record: the key in a nested credential field, a URL, a base64 fingerprint, a property name. */
   const echoing = (key: string) => ({
     id: 'int_1',

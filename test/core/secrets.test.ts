@@ -170,6 +170,19 @@ describe('redact', () => {
     expect(Object.keys(out)).toEqual(['__proto__']);
   });
 
+  it('a blank credential value or secret hides nothing else: no pattern that matches every space', () => {
+    expect(redact({ token: '        ', error: 'a b  c' }, ['    '])).toEqual({ token: '[redacted]', error: 'a b  c' });
+    expect(redactText('password="        " error="a b c"', [])).toBe('password="[redacted]" error="a b c"');
+  });
+
+  it('a number equal to a secret is that secret; a number under a credential name hides its copies', () => {
+    expect(redact({ key_id: 73019284561730, n: 12 }, ['73019284561730'])).toEqual({ key_id: '[redacted]', n: 12 });
+    expect(redact({ token: 987654321012, error: 'token 987654321012 expired' }, [])).toEqual({
+      token: '[redacted]',
+      error: 'token [redacted] expired',
+    });
+  });
+
   it('only secrets long enough to search for are used', () => {
     expect(usableSecrets(['a', undefined, 'long_enough'])).toEqual(['long_enough']);
   });
