@@ -268,7 +268,8 @@ export class Call<T> {
       // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
       throw refuse('Redirect to another origin not followed, so the API key stays with the service');
     }
-    if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(next.pathname))) {
+    // The Location as sent: the URL parser has removed its dot segments from `next` already.
+    if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(location!.split(/[?#]/)[0]!))) {
       throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);
     }
     const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');

@@ -9,14 +9,11 @@ export const MIN_SECRET_LENGTH = 4;
  */
 const U_ESCAPED = [/[<>&\u2028\u2029]/, /[^\0-\x7f]/, /[<>&]|[^\0-\x7f]/, /[<>&'"+`]|[^\0-\x7f]/];
 
-/** HTML escapers agree on `&<>` and differ on quotes: Python's html.escape, Go's, PHP's, lodash's, or none. */
-const HTML_QUOTES = [
-  ['&quot;', '&#x27;'],
-  ['&#34;', '&#39;'],
-  ['&quot;', '&#039;'],
-  ['&quot;', '&#39;'],
-  ['"', "'"],
-] as const;
+/**
+ * HTML escapers agree on `&<>` and differ on quotes (Python's html.escape, Go's, PHP's, lodash's, or none): every
+ * pair of the ways each quote is written, not only the pairs known escapers choose.
+ */
+const HTML_QUOTES = ['&quot;', '&#34;', '"'].flatMap((quot) => ['&#x27;', '&#39;', '&#039;', "'"].map((apos) => [quot, apos] as const));
 
 /** `secret` in JSON with the characters in `set` as `\uXXXX` (one per UTF-16 unit), the others as JSON.stringify writes them. */
 function jsonWith(secret: string, set: RegExp, digits: 'toLowerCase' | 'toUpperCase'): string {

@@ -443,8 +443,14 @@ describe('a key echoed the way other encoders write it: JSON \\u escapes, HTML e
     json(/[<>&'"+`]|[^\0-\x7f]/, true),
     json(/[^\0-\x7f]/, false).replaceAll('/', '\\/'),
   ];
-  /** Python's html.escape, Go's html.EscapeString, PHP's htmlspecialchars. */
-  const HTML_FORMS = [html('&quot;', '&#x27;'), html('&#34;', '&#39;'), html('&quot;', '&#039;')];
+  /** Python's html.escape, Go's html.EscapeString, PHP's htmlspecialchars; and mixes no known escaper writes. */
+  const HTML_FORMS = [
+    html('&quot;', '&#x27;'),
+    html('&#34;', '&#39;'),
+    html('&quot;', '&#039;'),
+    html('&#34;', '&#x27;'),
+    html('&#34;', '&#039;'),
+  ];
   /** The bytes the service received: base64 (alone and inside a Basic `user:key`), hex, percent-encoded. */
   const BYTE_FORMS = [latin1.toString('base64'), latin1.toString('base64url'), latin1.toString('hex'), percent];
   const BASIC = Buffer.concat([Buffer.from('user:'), latin1]).toString('base64');
@@ -682,6 +688,17 @@ describe('the API key is never sent to another origin', () => {
       });
     }
   }
+
+  // The URL parser removes dot segments before any check of the resolved path could see them.
+  for (const location of ['/v1/workflows/../../admin', '/v1/%2e%2e/%2E./admin', '/v1/./workflows/wf_2', 'SERVER/v1/workflows/../../admin'])
+    it(`a redirect to a path with dot segments is not followed: ${location.replace('SERVER', 'http://service')}`, async ({ expect }) => {
+      server.otherwise(faults.redirect(307, location.replace('SERVER', server.url)));
+      const error = await client()
+        .workflows.get('wf_1')
+        .catch((e: unknown) => e);
+      expect(WfaError.is(error) && error.message).toContain('not followed');
+      expect(server.log.map((r) => r.path)).toEqual(['/v1/workflows/wf_1']);
+    });
 
   it('a same-origin redirect is followed with the key; a second hop to another origin is not', async ({ expect }) => {
     server.plan(faults.redirect(307, '/v1/moved/wf_1')).otherwise(faults.redirect(302, `${other.url}/v1/workflows/wf_1`));
