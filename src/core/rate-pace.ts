@@ -8,8 +8,8 @@ import type { RatePace } from './rate-store.js';
 
 /** The slow start's first rate, in requests per second. */
 const START_RATE = 20;
-/** Added per accepted response during the slow start: the rate doubles about every 230 ms of sending, clocked by answers as TCP's window. */
-const START_STEP = 3;
+/** Added per accepted response during the slow start: the rate doubles about every 140 ms of sending, clocked by answers as TCP's window. */
+const START_STEP = 5;
 /** At or above this rate nothing is paced: the gate only watches. */
 export const UNPACED_RATE = 10_000;
 /** A refusal cuts the rate to this share of what the service was accepting. */

@@ -152,14 +152,14 @@ describe('the pace before anything is learned: a slow start', () => {
     expect(first.value).toEqual([0, 50, 100, 150]);
     for (let i = 0; i < 8; i++) g.report(head(200), now(), 'GET /x');
     for (let i = 0; i < 4; i++) expect(g.pass()).toBe(true);
-    // 20 a second, and 3 more per accepted response: 44 a second.
+    // 20 a second, and 5 more per accepted response: 60 a second.
     const next = (await settle(Promise.all([send(g), send(g)]))) as { value: number[] };
-    expect(next.value[1]! - next.value[0]!).toBeCloseTo(1000 / 44, 0);
+    expect(next.value[1]! - next.value[0]!).toBeCloseTo(1000 / 60, 0);
   });
 
   it('once the service accepted enough, nothing is paced', () => {
     const { gate: g } = gate();
-    answered(g, 3400);
+    answered(g, 2000);
     const passed = Array.from({ length: 64 }, () => g.pass());
     expect(passed.every(Boolean)).toBe(true);
   });
