@@ -3,7 +3,6 @@
  * for every call; waiting calls leave in order, at the pace `rate-pace.ts` learns, booked in the `RateStore`.
  * Open and unpaced, passing costs a few field reads. Why this design: docs/design.md ("The rate gate").
  */
-import { onAbort } from './abort-listeners.js';
 import type { Hook, RateLimitEvent } from './hooks.js';
 import { runHook } from './hooks.js';
 import type { LevelLogger } from './logger.js';
@@ -16,8 +15,6 @@ import { parseRetryAfter } from './retry-after.js';
 import { isRefusal, MAX_RETRY_AFTER_MS, type ResponseHead, type SendGate } from './retry.js';
 import type { ClientSettings } from './settings.js';
 import { MAX_TIMER_MS, now, type PhaseLimits, type PhaseResult, runPhase } from './timing.js';
-
-const DONE: PhaseResult<void> = { type: 'done', value: undefined };
 
 /** While starting, this many sends may be in flight unpaced: a lone caller is never held; a crowd is paced. */
 const FREE_IN_FLIGHT = 4;
@@ -87,43 +84,29 @@ export class RateGate implements SendGate {
     return this.#pacer.starting && this.#inFlight < FREE_IN_FLIGHT && !this.#store.shared;
   }
 
-  /**
-   * Waits in line, within the call's signal and deadline; on `done` the send is in flight until {@link report}.
-   * The signal is heard through `onAbort`, which adds one listener however many calls wait on it.
-   */
-  async wait({ signal, deadline }: PhaseLimits): Promise<PhaseResult<void>> {
-    if (signal?.aborted) return { type: 'aborted', reason: signal.reason };
+  /** Waits in line, within the call's signal and deadline; on `done` the send is in flight until {@link report}. */
+  async wait(limits: PhaseLimits): Promise<PhaseResult<void>> {
     let released = false;
     const result = await runPhase(
       (abort) =>
-        new Promise<PhaseResult<void>>((resolve) => {
-          const leave = (): void => {
-            stop?.();
-            this.#queue.delete(waiter);
-            this.#idle();
-          };
+        new Promise<void>((resolve) => {
           const waiter = (): void => {
             released = true;
-            stop?.();
-            resolve(DONE);
+            resolve();
           };
-          const stop =
-            signal &&
-            onAbort(signal, (reason) => {
-              leave();
-              resolve({ type: 'aborted', reason });
-            });
-          // The deadline: the phase aborts its work.
-          abort.addListener(leave);
           this.#queue.add(waiter);
+          // Aborted or past the deadline: out of the line, and no timer left for an empty one.
+          abort.addListener(() => {
+            this.#queue.delete(waiter);
+            this.#idle();
+          });
           this.#pump();
         }),
-      { deadline },
+      limits,
     );
-    const ended = result.type === 'done' ? result.value : result;
     // Released at the moment the call gave up: the slot is handed back.
-    if (ended.type !== 'done' && released) this.report(undefined, 0, '');
-    return ended;
+    if (result.type !== 'done' && released) this.report(undefined, 0, '');
+    return result;
   }
 
   /** Each passed send ends here: with its response's head, or `undefined` when it got none. `what` names it for the log. */

@@ -3,6 +3,8 @@
  * its timer and abort listener the moment it settles, so a Node process can exit as soon as the work ends.
  * A phase tells its work to stop through an {@link AbortSource}, not an `AbortController`, which costs far more.
  */
+import { onAbort } from './abort-listeners.js';
+
 /** The longest delay `setTimeout` honours; a longer one fires at once, so long waits are armed in steps. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -87,22 +89,22 @@ export function runPhase<T>(work: (abort: AbortSource) => Promise<T>, limits: Ph
   return new Promise<PhaseResult<T>>((resolve) => {
     const inner = new AbortSource();
     let disarm: (() => void) | undefined;
+    let unhear: (() => void) | undefined;
     let settled = false;
 
     const settle = (result: PhaseResult<T>): void => {
       if (settled) return;
       settled = true;
       disarm?.();
-      signal?.removeEventListener('abort', onAbort);
+      unhear?.();
       resolve(result);
       // Only running work is aborted (an abort costs an Error and an event), and last, so that work which
       // rejects synchronously on abort finds the phase settled.
       if (result.type === 'aborted') inner.abort(result.reason);
       else if (result.type === 'deadline') inner.abort(new DOMException('Deadline reached', 'TimeoutError'));
     };
-    const onAbort = (): void => settle({ type: 'aborted', reason: signal?.reason });
-
-    signal?.addEventListener('abort', onAbort);
+    // One listener on the signal however many phases share it (thousands of calls queued on one signal).
+    unhear = signal && onAbort(signal, (reason) => settle({ type: 'aborted', reason }));
     // A deadline already past (or NaN: no phase waits forever on one) settles here, before `work` starts.
     disarm = atDeadline(deadline, () => settle({ type: 'deadline' }));
     if (settled) return;

@@ -3,7 +3,6 @@
  * for the lot (none while no wait is queued). A delivery (`builds.notify`) makes the waits it names due at once.
  * Why few in flight, and how that meets a rate gate: docs/design.md, "Many waits, one poll schedule".
  */
-import { onAbort } from '../core/abort-listeners.js';
 import type { HttpCore } from '../core/http.js';
 import { MAX_TIMER_MS, now, runPhase, type PhaseLimits } from '../core/timing.js';
 
@@ -85,38 +84,21 @@ export class PollSchedule {
    * Waits for `place`'s turn: `dueAt` passed (at once after a delivery) and a slot free, the most overdue first.
    * After `go`, the wait holds a slot until {@link done}.
    */
-  async turn(place: Place, dueAt: number, { signal, deadline }: PhaseLimits): Promise<Turn> {
-    // The signal through `onAbort`: one listener however many waits share it.
-    const result = signal?.aborted
-      ? ({ type: 'done', value: { aborted: signal.reason } } as const)
-      : await runPhase(
-          (abort) =>
-            new Promise<Turn>((resolve) => {
-              const stop =
-                signal &&
-                onAbort(signal, (reason) => {
-                  this.#remove(place);
-                  resolve({ aborted: reason });
-                });
-              abort.addListener(() => {
-                stop?.();
-                this.#remove(place);
-              });
-              place.grant = () => {
-                stop?.();
-                resolve('go');
-              };
-              place.dueAt = place.poke === 'pending' ? -Infinity : dueAt;
-              // A poll due past the deadline is never sent: the wait only listens for a delivery until then.
-              if (place.dueAt < deadline) this.#queue(place);
-            }),
-          { deadline },
-        );
+  async turn(place: Place, dueAt: number, limits: PhaseLimits): Promise<Turn> {
+    const result = await runPhase((abort) => {
+      abort.addListener(() => this.#remove(place));
+      return new Promise<void>((resolve) => {
+        place.grant = resolve;
+        place.dueAt = place.poke === 'pending' ? -Infinity : dueAt;
+        // A poll due past the deadline is never sent: the wait only listens for a delivery until then.
+        if (place.dueAt < limits.deadline) this.#queue(place);
+      });
+    }, limits);
     place.grant = undefined;
     // No poll is sent at the deadline itself, even when a crowded schedule grants it that late.
-    if (result.type === 'done' && result.value === 'go' && now() < deadline) return 'go';
+    if (result.type === 'done' && now() < limits.deadline) return 'go';
     this.done(place);
-    return result.type === 'done' && result.value !== 'go' ? result.value : 'deadline';
+    return result.type === 'aborted' ? { aborted: result.reason } : 'deadline';
   }
 
   /** The wait's poll is answered (or failed): its slot goes to the next due. */

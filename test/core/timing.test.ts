@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { AbortSource, runPhase } from '../../src/core/timing.js';
 
@@ -59,5 +60,17 @@ describe('runPhase', () => {
     controller.abort('stop');
     expect(await phase).toEqual({ type: 'aborted', reason: 'stop' });
     expect(given?.reason).toBe('stop');
+  });
+
+  it('phases sharing one signal put one listener on it, and none once they settle (200 calls in flight on one signal)', async () => {
+    const controller = new AbortController();
+    const ends: (() => void)[] = [];
+    const phases = Array.from({ length: 200 }, () =>
+      runPhase(() => new Promise<void>((resolve) => ends.push(resolve)), { signal: controller.signal, deadline: Number.POSITIVE_INFINITY }),
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    for (const end of ends) end();
+    await Promise.all(phases);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
