@@ -116,20 +116,13 @@ function send(call: Send): Promise<TransportResponse> {
     req.once('response', (res) => {
       if (res.statusCode === 101) return unasked(res.socket, 'a switch of protocols (101)');
       responded = true;
-      // fetch refuses a status outside 100–999 as a broken response; Node reads it, `000` as status 0 too.
       const status = res.statusCode ?? 0;
-      if (status < 100) {
-        res.destroy();
-        done();
-        const line = `HTTP/${res.httpVersion} ${String(status).padStart(3, '0')}`;
-        return reject(new TypeError(`Bad status line "${line}": a status is 100 to 999`));
-      }
       const headers = headersOf(res.rawHeaders);
-      const codings = tooManyCodings(headers, request.method, status);
-      if (codings) {
+      const broken = brokenResponse(res, status, headers, request.method);
+      if (broken) {
         res.destroy();
         done();
-        return reject(new TypeError(codings));
+        return reject(new TypeError(broken));
       }
       res.once('close', done);
       resolve({ status, headers, body: bodyOf(res, request, headers, builtins) });
@@ -157,10 +150,12 @@ function headersOf(raw: string[]): Headers {
 }
 
 /**
- * Why a response is refused for listing more codings than `fetch` (undici) decodes, each one a decoder; or
- * `undefined`. Counted as undici counts them, only where there is a body to decode.
+ * Why a response is refused as `fetch` (undici) refuses it, or `undefined`: a status below 100 (Node reads
+ * `000` as 0), or more content codings than undici decodes, each one a decoder (counted as undici counts them,
+ * only where there is a body to decode).
  */
-function tooManyCodings(headers: Headers, method: string, status: number): string | undefined {
+function brokenResponse(res: IncomingMessage, status: number, headers: Headers, method: string): string | undefined {
+  if (status < 100) return `Bad status line "HTTP/${res.httpVersion} ${String(status).padStart(3, '0')}": a status is 100 to 999`;
   const encoding = headers.get('content-encoding');
   if (encoding === null || method === 'HEAD' || NULL_BODY.has(status)) return undefined;
   const count = encoding.split(',').length;
