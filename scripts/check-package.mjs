@@ -166,13 +166,13 @@ try {
     }
     // esbuild heads each bundled module with its path: the CLI's own, the redaction helpers (not public; a
     // secret's forms and percent-encoded pattern with them), the endpoint table the plain commands are made from,
-    // and the webhook senders' bound on an answer (`wfa listen` and the mock's sender share it).
+    // and the webhook senders' bound on an answer (`wfa listen` and the mock's sender share it) with its reader.
     const bundled = [...cli.matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]);
     const allowed = [
       /^src\/cli\//,
       /^src\/core\/(?:redact|percent-pattern|secret-forms)\.ts$/,
       /^src\/resources\/endpoints\.ts$/,
-      /^src\/testing\/bounded-answer\.ts$/,
+      /^src\/(?:testing\/bounded-answer|core\/bounded-read)\.ts$/,
       /^package\.json$/,
     ];
     const copies = bundled.filter((path) => !allowed.some((pattern) => pattern.test(path)));

@@ -2,6 +2,7 @@
  * What a webhook sender reads of a receiver's answer, the mock's deliveries as `wfa listen`'s: the body means
  * nothing to the sender, and may be endless, so it is read up to a bound and the connection then dropped.
  */
+import { readBounded } from '../core/bounded-read.js';
 
 /** The most a webhook sender reads of a receiver's answer. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -11,11 +12,5 @@ export async function readBoundedAnswer(body: ReadableStream<Uint8Array> | null)
   if (body === null) return true;
   // Read rather than cancel(): under msw's fetch interceptor, cancelling a passed-through body never settles.
   const reader = body.getReader();
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return true;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) return false;
-  }
+  return !(await readBounded(() => reader.read(), MAX_ANSWER_BYTES)).cut;
 }
