@@ -10,6 +10,7 @@ import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { ask, MAX_PIPED, readPiped, withoutFinalLineBreak } from './input.js';
 import { masked } from './mask.js';
+import { UNSEEN } from './printable.js';
 import { resourceCommands } from './resource-commands.js';
 
 const SAVE_USAGE = 'wfa integrations save <platform> [--label <label>]  (the key on stdin or in $WFA_INTEGRATION_KEY)';
@@ -17,9 +18,6 @@ const SAVE_USAGE = 'wfa integrations save <platform> [--label <label>]  (the key
 // Anything that looks like the platform key given as an option, with any suffix (`--key:…`, `--apikey…`), is
 // refused without being quoted.
 const KEY_ARGUMENT = /^-{1,2}(?:k|api-?key|integration-?key|token|secret|pass)/i;
-
-/** Control, format (bidi, zero-width), lone surrogate and line or paragraph separator characters: no key has them. */
-const UNSEEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 
 // Only the final line break of a file or `echo` is removed, from every source: any other space around a key is
 // a paste gone wrong, refused rather than trimmed into a key the user never saw.
@@ -37,7 +35,8 @@ function keyProblem(key: string): string | undefined {
   if (key.trim() === '') return 'the key is empty';
   // A stray escape, NUL or second line (a paste, a file of several lines) would be saved as part of the key and
   // fail later; a bidi override or zero-width character hides in a terminal.
-  const unseen = [...key].findIndex((char) => UNSEEN.test(char));
+  // What a terminal does not show (printable.ts's rule), and a lone surrogate: no key has them.
+  const unseen = [...key].findIndex((char) => UNSEEN.test(char) || /\p{Cs}/u.test(char));
   if (unseen >= 0) return `the key has a control or format character at position ${unseen + 1}; nothing was saved (the key is not shown)`;
   if (/^\s|\s$/u.test(key)) return 'the key starts or ends with a space (or a no-break space); nothing was saved (the key is not shown)';
   return undefined;

@@ -3,15 +3,19 @@
  * to print on a terminal: control and format characters are shown escaped, not obeyed.
  */
 
-// C0 and C1 controls and DEL (tab is kept), format characters (bidirectional overrides, zero-width and soft
-// hyphen: they reorder or hide text), and the line and paragraph separators.
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+/**
+ * What a terminal does not show as itself: C0 and C1 controls and DEL, format characters (bidirectional
+ * overrides, zero-width and soft hyphen: they reorder or hide text), and the line and paragraph separators.
+ */
+export const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const UNSAFE = new RegExp(UNSEEN.source, 'gu');
 
 /**
  * `text` with each character that would move the cursor, clear the screen, reorder, hide or break the text
  * escaped as `\u001b` (one per UTF-16 unit: also valid inside a JSON string).
  */
 export function printable(text: string): string {
+  // A tab is kept: it moves the cursor only as far as text would.
   return text.replace(UNSAFE, (char) => (char === '\t' ? char : escaped(char)));
 }
 
