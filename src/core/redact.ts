@@ -28,6 +28,13 @@ const CREDENTIAL_FIELD = new RegExp(`^(?:[^]*(?:${CREDENTIAL_WORD})\\]?|key)$`, 
 /** Whether a field or header of this name holds a credential (the rule above), so that its value is hidden. */
 export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test(name);
 
+/** What a caller sent in credential-named headers (`Authorization: Bearer …`, `X-Gateway-Token`): secrets too, without an auth scheme. */
+export function credentialHeaderValues(headers: Record<string, string>): string[] {
+  const values: string[] = [];
+  for (const name in headers) if (isCredentialName(name)) values.push(headers[name]!.replace(/^(?:bearer|basic|token|digest)\s+/i, ''));
+  return values;
+}
+
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
  * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not; `:`, `=`,
@@ -48,8 +55,9 @@ const MAX_COPIES = 32;
 /** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
 const SIGNED_URL_FIELD = /^download[-_]?url$/i;
 
+/** The secrets long enough to search for, each once. */
 export function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
-  return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+  return secrets.filter((s, i): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH && secrets.indexOf(s) === i);
 }
 
 /** What a secret is searched for as: its forms as text, and its percent-encoded forms as patterns. */
