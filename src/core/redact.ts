@@ -157,21 +157,31 @@ function structureText(text: string, match: RegExpMatchArray): string {
   return text.slice(start, structureEnd(text, start));
 }
 
-/** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
-function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
-  if (typeof value === 'string') {
-    if (named) out.add(value);
-    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
-      if (match[5] === undefined) out.add(match[4] ?? match[6] ?? '');
-      else
-        for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
-          if (!colon) out.add(text ?? number ?? '');
+/**
+ * The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. With a
+ * stack of its own, not recursion: a value past the depth `redact` shows is still hidden where it is copied higher up.
+ */
+function credentialValues(root: unknown): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<object>();
+  const stack: [unknown, boolean][] = [[root, false]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, named] = next;
+    if (typeof value === 'string') {
+      if (named) out.add(value);
+      for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
+        if (match[5] === undefined) out.add(match[4] ?? match[6] ?? '');
+        else
+          for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
+            if (!colon) out.add(text ?? number ?? '');
+      }
+    } else if (typeof value === 'number') {
+      if (named) out.add(String(value));
+    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+      seen.add(value);
+      const list = Array.isArray(value);
+      for (const [key, item] of Object.entries(value)) stack.push([item, named || (!list && isCredentialName(key))]);
     }
-  } else if (typeof value === 'number') {
-    if (named) out.add(String(value));
-  } else if (typeof value === 'object' && value !== null && depth <= 64) {
-    const list = Array.isArray(value);
-    for (const [key, item] of Object.entries(value)) credentialValues(item, out, named || (!list && isCredentialName(key)), depth + 1);
   }
   return out;
 }

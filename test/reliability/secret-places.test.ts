@@ -1,7 +1,7 @@
 /**
- * Secrets in a response's head (the suite runs once per transport): a header whose *name* is a secret, a `Content-Type` that
- * carries one (quoted by a `ResponseValidationError`), and the client's own credential-named headers echoed back
- * as free text. Found by the fourth outside look (issue 35).
+ * Secrets where the fourth outside look (issue 35) found them shown; the suite runs once per transport: a copy of
+ * a credential field nested past the depth an error body shows; a header whose *name* is a secret; a `Content-Type`
+ * carrying one, quoted by a `ResponseValidationError`; the client's own credential-named headers echoed as text.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Client, type ClientOptions, type Hooks } from '../../src/index.js';
@@ -32,6 +32,21 @@ async function shown(call: PromiseLike<unknown>, secrets: string[]): Promise<str
     .filter((text) => secrets.some((secret) => text.includes(secret)))
     .map((text) => text.slice(0, 200));
 }
+
+/** `{"a": {"a": … value}}`, `depth` objects deep. */
+const nested = (depth: number, value: unknown): unknown => (depth === 0 ? value : { a: nested(depth - 1, value) });
+
+describe('a credential field nested deeper than an error body is shown', () => {
+  it.for([63, 64, 100, 2_000])('its copy in the message is hidden at depth %i', async (depth, { expect }) => {
+    const token = 'tok_DeepCopy_7h3Secret';
+    server.otherwise({ kind: 'json', status: 400, body: { error: { message: `token ${token} expired` }, x: nested(depth, { token }) } });
+    const error = await client()
+      .workflows.get('wf_1')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'BadRequestError' });
+    expect(await shown(Promise.reject(error), [token])).toEqual([]);
+  });
+});
 
 describe('a secret in the response head', () => {
   it('a Content-Type carrying the API key or a token= value is not quoted by a ResponseValidationError', async ({ expect }) => {
