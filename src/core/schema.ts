@@ -8,7 +8,7 @@ import { onNode } from './choose-transport.js';
 import { ValidationError, type Issue } from './errors.js';
 import { redact, usableSecrets } from './redact.js';
 import { compiledObjects } from './node-parts.js';
-import { isHttpUrl } from './url.js';
+import { climbs, isHttpUrl } from './url.js';
 
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
@@ -135,8 +135,9 @@ export function checkInput<T>(schema: Schema<T>, value: unknown, what: string, s
 const MAX_ID_LENGTH = 1024;
 
 /**
- * Encoded, so an id can never change which endpoint is called; `.` and `..` are refused because URL parsers
- * resolve them (even encoded) into a different path.
+ * Encoded, so an id can never change which endpoint is called. An id is one path segment: a dot segment (even
+ * percent-encoded) or a separator (`/`, `\`, `?`, `#`) is refused, as in a caller's own path, since URL parsers
+ * and gateways that decode `%2F` before normalising would resolve it into another path.
  */
 export function idSegment(id: unknown, what: string): string {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
@@ -145,7 +146,8 @@ export function idSegment(id: unknown, what: string): string {
     throw new ValidationError(what.replace(/ id\b/, ''), [{ path: ['id'], message, code }]);
   };
   if (typeof id !== 'string' || id.trim() === '') return refuse('must be a non-empty string', 'invalid_type');
-  if (id === '.' || id === '..') return refuse('must not be "." or ".."', 'invalid_value');
+  if (climbs(id)) return refuse('must not be or hold "." or ".." segments, plain or percent-encoded', 'invalid_value');
+  if (/[/\\?#]/.test(id)) return refuse('must not hold "/", "\\", "?" or "#": an id is one path segment', 'invalid_value');
   if (id.length > MAX_ID_LENGTH) return refuse(`is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, 'too_big');
   try {
     return encodeURIComponent(id);
