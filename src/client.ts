@@ -120,7 +120,7 @@ export class Client {
    * ```
    */
   static async login(options: LoginOptions, requestOptions?: RequestOptions): Promise<Client> {
-    const { email, password, ...clientOptions } = options;
+    const { email, password, ...clientOptions } = ownFields(options, 'login options');
     const anonymous = new Client({ ...clientOptions, apiKey: undefined });
     const { apiKey } = await anonymous.auth.issueKey({ email, password }, requestOptions);
     return new Client({ ...clientOptions, apiKey });

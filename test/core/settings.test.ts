@@ -186,6 +186,15 @@ describe('options that cannot be read', () => {
     expect(refusal(() => client({}).withOptions(throwingAt('maxRetries') as ClientOptions)).field).toBe('maxRetries');
   });
 
+  it('login options whose reading throws are a ValidationError naming the field, before anything is sent', async () => {
+    const error = await Client.login(throwingAt('password', { baseUrl: BASE_URL, email: 'a@example.com' }) as never).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe('password');
+  });
+
   it('call options whose reading throws are a ValidationError naming the field', () => {
     expect(refusal(() => checkRequestOptions(throwingAt('timeoutMs') as never)).field).toBe('timeoutMs');
     expect(refusal(() => checkRequestOptions({ headers: throwingAt('x-a') } as never)).field).toBe('headers.x-a');
