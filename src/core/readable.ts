@@ -4,66 +4,41 @@
  */
 import { ValidationError } from './errors.js';
 
-/** How deep and how many fields the search for an unreadable field goes: options are a few levels of a few fields. */
-const MAX_DEPTH = 4;
-const MAX_FIELDS = 500;
-
-/** Reading it threw: the ValidationError for `what`, naming the field at `path`. */
-export function unreadable(what: string, path: readonly (string | number)[]): ValidationError {
-  return new ValidationError(what, [{ path: [...path], message: 'could not be read: reading it threw', code: 'invalid_type' }]);
-}
-
 /**
- * Where in `value` a read throws (the fields, their prototype, whether it is an array), depth first, within the
- * bounds above; `undefined` when none does. Only asked after a check threw, to name what it could not read.
+ * The ValidationError for `value` (the input called `what`) after reading it threw, naming the first field whose
+ * reading throws: depth first, at most 4 levels and 500 fields deep (options are a few levels of a few fields).
  */
-export function unreadablePath(value: unknown): (string | number)[] | undefined {
-  let budget = MAX_FIELDS;
+export function unreadable(what: string, value: unknown): ValidationError {
+  let budget = 500;
   const search = (inner: unknown, path: string[]): string[] | undefined => {
-    if ((typeof inner !== 'object' && typeof inner !== 'function') || inner === null) return undefined;
+    if (Object(inner) !== inner || path.length > 4) return undefined;
     let names: string[];
     try {
-      Array.isArray(inner);
-      Object.getPrototypeOf(inner);
-      names = Object.keys(inner);
+      names = Object.keys(inner as object);
     } catch {
       return path;
     }
     for (const name of names) {
       if (--budget < 0) return undefined;
-      let field: unknown;
+      let found: string[] | undefined;
       try {
-        field = (inner as Record<string, unknown>)[name];
+        found = search((inner as Record<string, unknown>)[name], [...path, name]);
       } catch {
-        return [...path, name];
+        found = [...path, name];
       }
-      const found = path.length < MAX_DEPTH ? search(field, [...path, name]) : undefined;
       if (found) return found;
     }
     return undefined;
   };
-  return search(value, []);
+  const path = search(value, []) ?? [];
+  return new ValidationError(what, [{ path, message: 'could not be read: reading it threw', code: 'invalid_type' }]);
 }
 
-/**
- * The own fields of an options object, copied once into a plain object, so that merging and checking it read
- * plain data; a field that cannot be read is a ValidationError naming it. Anything but an object is returned as is.
- */
+/** An options object's own fields, read once into a plain object that merging and checking read safely. */
 export function ownFields<T>(value: T, what: string): T {
-  if (typeof value !== 'object' || value === null) return value;
-  let names: string[];
   try {
-    names = Object.keys(value);
+    return typeof value === 'object' && value !== null ? { ...value } : value;
   } catch {
-    throw unreadable(what, []);
+    throw unreadable(what, value);
   }
-  const fields = names.map((name) => {
-    try {
-      return [name, (value as Record<string, unknown>)[name]] as const;
-    } catch {
-      throw unreadable(what, [name]);
-    }
-  });
-  // fromEntries keeps a `__proto__` field as data, never a prototype.
-  return Object.fromEntries(fields) as T;
 }

@@ -6,7 +6,7 @@ import { $constructor, $ZodObject } from 'zod/v4/core';
 import * as z from 'zod/mini';
 import { onNode } from './choose-transport.js';
 import { ValidationError, type Issue } from './errors.js';
-import { unreadable, unreadablePath } from './readable.js';
+import { unreadable } from './readable.js';
 import { redact, usableSecrets } from './redact.js';
 import { compiledObjects } from './node-parts.js';
 import { climbs, isHttpUrl } from './url.js';
@@ -132,7 +132,7 @@ export function checkInput<T>(schema: Schema<T>, value: unknown, what: string, s
     result = safeParse(schema, value);
   } catch {
     // A getter or a Proxy trap of the input threw: named, its own error (which may say anything) dropped.
-    throw unreadable(what, unreadablePath(value) ?? []);
+    throw unreadable(what, value);
   }
   if (!result.success) throw new ValidationError(what, redact(toIssues(result.error), usableSecrets(secrets as (string | undefined)[])));
   return result.data;

@@ -10,12 +10,10 @@ const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** A number's exact value as `<digits>e<exponent>`, without leading or trailing zeros: `1.0`, `10e-1` and `1` are `1e0`. */
 function exactNumber(token: string): string {
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = NUMBER.exec(token) ?? [];
+  const [, sign, whole, fraction = '', exponent = 0] = NUMBER.exec(token)!;
   const digits = `${whole}${fraction}`.replace(/^0+/, '');
   const significant = digits.replace(/0+$/, '');
-  if (significant === '') return '0';
-  const scale = BigInt(exponent) - BigInt(fraction.length) + BigInt(digits.length - significant.length);
-  return `${sign}${significant}e${scale}`;
+  return significant ? `${sign}${significant}e${BigInt(exponent) + BigInt(digits.length - significant.length - fraction.length)}` : '0';
 }
 
 /**
