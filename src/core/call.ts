@@ -14,7 +14,8 @@ import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
-import { checkCall, climbs, targetOf, underRoot, type Target } from './target.js';
+import { checkCall, targetOf, underRoot, type Target } from './target.js';
+import { climbs } from './url.js';
 import { type AbortSource, now } from './timing.js';
 import { abortWith, asResponse, letGo, type TransportResponse, untilEnd } from './transport.js';
 

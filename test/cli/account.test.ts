@@ -300,6 +300,16 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
 
+  test('save takes --api-prefix like every command that calls the service: one request, under it', async () => {
+    service.useMock({ prefixes: ['/v1'] });
+    const result = await run(['integrations', 'save', 'shopify', '--api-prefix', '/v1'], {
+      env: { ...ENV, WFA_INTEGRATION_KEY: PLATFORM_KEY },
+    });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /v1/integrations']);
+  });
+
   test('save reads a piped key from stdin, and masks it even where the service echoes it back', async () => {
     service.reply('POST', '/api/v1/integrations', 201, {
       id: 'int_1',
