@@ -30,14 +30,18 @@ export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test
 
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
- * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not; `:`, `=`,
- * `=>`, `>` (an XML element) or `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted
- * string (its closing quote cut off too), a `{` or `[` (a structure, hidden to its end), or what comes before a
- * space or one of `&,;)<>}"'`.
- * Groups: 1 all before the value, 3 its quote, 4 or 6 the value, 5 a structure's opening.
+ * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not, its quotes
+ * JSON-escaped too (a body serialised twice: `{\"token\":\"…\"}`); `:`, `=`, `=>`, `>` (an XML element) or
+ * `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted string (its closing quote cut off
+ * too), a `{` or `[` (a structure, hidden to its end), or what comes before a space or one of `&,;)<>}"'`.
+ * Groups: `before` all before the value, `quote` its quote, `value` the value, `opening` a structure's opening.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `((?<![\\w.%\\\\[\\]/-])(["']?)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\2\\s*(?::|=>?|>|%3[ad])\\s*(?:(?:bearer|basic|token|digest)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([[{])|([^\\s&,;)<>}"']*))`,
+  `(?<before>(?<![\\w.%\\\\[\\]/-])(?<nameQuote>\\\\?["']|)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\k<nameQuote>\\s*(?::|=>?|>|%3[ad])\\s*(?:(?:bearer|basic|token|digest)\\s+)?)` +
+    `(?:(?<quote>["'])(?<value>(?:\\\\[\\s\\S]?|(?!\\k<quote>)[^\\\\])*)\\k<quote>?|(?<opening>[[{])` +
+    // Serialised twice: `\\\"` inside is an escaped quote (`\\` then `\"`), the first `\"` alone closes.
+    `|(?<quote2>\\\\["'])(?<value2>(?:\\\\\\\\\\\\[\\s\\S]|(?!\\k<quote2>)\\\\[\\s\\S]|[^\\\\])*)\\k<quote2>?` +
+    `|(?<bare>[^\\s&,;)<>}"']*))`,
   'gi',
 );
 /** Values of credential fields shorter than this are not hidden elsewhere too: they would mangle ordinary words. */
@@ -120,9 +124,10 @@ function hideFields(text: string, replacement: string): string {
   let from = 0;
   for (const match of text.matchAll(CREDENTIAL_IN_TEXT)) {
     if (match.index < from) continue;
-    const [whole, before = '', , quote = '', , opening] = match;
+    const { before = '', quote = match.groups?.quote2 ?? '', opening } = match.groups ?? {};
     out += `${text.slice(from, match.index)}${before}${quote}${replacement}${quote}`;
-    from = opening ? structureEnd(text, match.index + whole.length - 1) : match.index + whole.length;
+    from = match.index + match[0].length;
+    if (opening) from = structureEnd(text, from - 1);
   }
   return out + text.slice(from);
 }
@@ -154,7 +159,8 @@ function credentialValues(value: unknown, out = new Set<string>(), named = false
   if (typeof value === 'string') {
     if (named) out.add(value);
     for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
-      if (match[5] === undefined) out.add(match[4] ?? match[6] ?? '');
+      const { value: quoted, value2, opening, bare } = match.groups ?? {};
+      if (opening === undefined) out.add(quoted ?? value2 ?? bare ?? '');
       else
         for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
           if (!colon) out.add(text ?? number ?? '');

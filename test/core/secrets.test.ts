@@ -366,6 +366,14 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['a number', '{"pin_token":12345,"n":1}', '{"pin_token":[redacted],"n":1}'],
     ['`key` alone', '?key=AIza0123&monkey=1', '?key=[redacted]&monkey=1'],
     ['a query inside a URL', '?next=%2Fa%3Fpassword%3Dp1%26b%3D1', '?next=%2Fa%3Fpassword%3D[redacted]'],
+    ['a body serialised twice', '"{\\"token\\":\\"tok_1\\",\\"m\\":\\"x\\"}"', '"{\\"token\\":\\"[redacted]\\",\\"m\\":\\"x\\"}"'],
+    ['a prefixed name serialised twice', '{\\"x_token\\": \\"tok_1\\"}', '{\\"x_token\\": \\"[redacted]\\"}'],
+    [
+      'an escaped quote inside a value serialised twice',
+      '{\\"password\\":\\"a\\\\\\"b\\",\\"n\\":1}',
+      '{\\"password\\":\\"[redacted]\\",\\"n\\":1}',
+    ],
+    ['a name after an escape', '"line\\ntoken=t_1"', '"line\\ntoken=[redacted]"'],
     [
       'an Authorization header of any common scheme',
       'authorization: Token t1, authorization: Digest d1',
