@@ -3,8 +3,8 @@
  * bodies and messages, log lines. The service may echo what it was sent, so an error body is not safe as is.
  */
 
-import { literalPattern, type PercentPatterns, percentPatterns } from './percent-pattern.js';
-import { formsOf, MIN_SECRET_LENGTH } from './secret-forms.js';
+import { hideSecrets, looseLiteral } from './known-secrets.js';
+import { MIN_SECRET_LENGTH } from './secret-forms.js';
 
 export const REDACTED = '[redacted]';
 
@@ -56,33 +56,6 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
   return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 }
 
-/** What a secret is searched for as: its forms as text, and its percent-encoded forms as patterns. */
-interface Search {
-  readonly forms: readonly string[];
-  readonly percent: PercentPatterns;
-  /** A secret with whitespace in it, matching any run of whitespace there, trimmed: a service may wrap, tab or trim it. */
-  readonly spaced: RegExp | undefined;
-}
-/** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
-const SEARCHES = new Map<string, Search>();
-
-function searchFor(secret: string): Search {
-  let search = SEARCHES.get(secret);
-  if (!search) {
-    if (SEARCHES.size >= 64) SEARCHES.clear();
-    search = { forms: formsOf(secret), percent: percentPatterns(secret), spaced: /\s/.test(secret) ? looseLiteral([secret]) : undefined };
-    SEARCHES.set(secret, search);
-  }
-  return search;
-}
-
-/**
- * The forms a service may echo a secret in as text, longest first (so that a form inside another, or its padding,
- * is not left behind): as is, JSON-escaped, HTML-escaped; its bytes in base64 (both alphabets, alone or within)
- * and hex. Its percent-encoded forms are patterns (percent-pattern.ts). Exported for tests.
- */
-export const secretForms = (secret: string): readonly string[] => searchFor(secret).forms;
-
 /**
  * Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it,
  * and the value of a field named for a credential, in JSON or form text, and every copy of that value.
@@ -96,25 +69,7 @@ export function redactText(text: string, secrets: readonly string[], replacement
  * separator, so it must not run first and leave the rest of a secret holding a space (or `;`) unfound.
  */
 function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
-  let out = text;
-  const searches = secrets.map(searchFor);
-  for (const { percent, spaced } of searches) out = percent.replaceIn(spaced ? out.replace(spaced, replacement) : out, replacement);
-  const forms = searches.flatMap((search) => search.forms);
-  for (const form of forms) out = out.replaceAll(form, replacement);
-  // The longest head of any form the text ends with, only where the text has its first characters: forms that
-  // share a beginning (`pa\"` and `pa&quot;`) must not let one's short head hide the other's long one.
-  let cut = out.length;
-  for (const form of forms) {
-    const head = form.slice(0, MIN_SECRET_LENGTH);
-    for (let at = out.indexOf(head, out.length - form.length + 1); at !== -1 && at < cut; at = out.indexOf(head, at + 1)) {
-      if (form.startsWith(out.slice(at))) cut = at;
-    }
-  }
-  for (const { percent } of searches) {
-    const start = percent.headStart(out);
-    if (start !== -1 && out.length - start >= MIN_SECRET_LENGTH) cut = Math.min(cut, start);
-  }
-  if (cut < out.length) out = out.slice(0, cut) + replacement;
+  const out = hideSecrets(text, secrets, replacement);
   return hideFields(copies ? out.replace(copies, replacement) : out, replacement);
 }
 
@@ -181,15 +136,6 @@ export const credentialCopies = (value: unknown): string[] =>
 /** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
 function copiesPattern(copies: string[]): RegExp | undefined {
   return looseLiteral(copies.slice(0, MAX_COPIES));
-}
-
-/**
- * Texts, trimmed, as one pattern matching them literally, except that a run of whitespace matches any run of
- * whitespace; none when no text is long enough once trimmed (an empty or all-blank pattern would match everywhere).
- */
-function looseLiteral(texts: readonly string[]): RegExp | undefined {
-  const kept = texts.map((text) => text.trim()).filter((text) => text.length >= MIN_SECRET_LENGTH);
-  return kept.length > 0 ? new RegExp(kept.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g') : undefined;
 }
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */

@@ -240,7 +240,9 @@ describe('client.builds.download', () => {
     const { client } = await setup({
       answer: (request) => (request.url.startsWith('https://cdn.example.net') ? new Response(body, { status: 400 }) : undefined),
     });
-    const error = await client.builds.download({ status: 'completed', download_url: 'https://cdn.example.net/a.zip?sig=1' }).catch((e: unknown) => e);
+    const error = await client.builds
+      .download({ status: 'completed', download_url: 'https://cdn.example.net/a.zip?sig=1' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400 });
     expect(inspect(error, { depth: Infinity })).not.toContain(token);
     expect(JSON.stringify((error as { body: unknown }).body).length).toBeLessThanOrEqual(70_000);
