@@ -13,109 +13,71 @@ export interface TextView {
 }
 
 const IGNORED_ALL = new RegExp(IGNORED.source, 'g');
-const UTF8 = new TextDecoder();
+/** `escape()`'s `%uXXXX` (1); the bytes of one UTF-8 character (2); a byte (3), hex in any case. */
+const ESCAPE =
+  /%u([0-9a-f]{4})|(%(?:[0-7][0-9a-f]|[cd][0-9a-f]%[89ab][0-9a-f]|e[0-9a-f](?:%[89ab][0-9a-f]){2}|f[0-4](?:%[89ab][0-9a-f]){3}))|%([0-9a-f]{2})/iy;
+/** An escape cut short at the end (`%`, `%u00`, or a UTF-8 character's bytes but its last, `%E2%82`), as a cut leaves it. */
+const CUT = /(?:%[cd][0-9a-f]|%e[0-9a-f](?:%[89ab][0-9a-f])?|%f[0-4](?:%[89ab][0-9a-f]){0,2})?(?:%(?:u[0-9a-f]{0,3}|[0-9a-f]?))?$/i;
 
-/** The byte of the escape `%XX` at `at`, or -1. */
-function byteAt(text: string, at: number): number {
-  if (text[at] !== '%' || at + 3 > text.length) return -1;
-  const hex = text.slice(at + 1, at + 3);
-  return /^[0-9a-f]{2}$/i.test(hex) ? Number.parseInt(hex, 16) : -1;
-}
-
-/** The bytes of one UTF-8 character whose first byte is `lead`, or 1 for a byte no UTF-8 character starts with. */
-const utf8Length = (lead: number): number =>
-  lead >= 0xf0 && lead < 0xf5 ? 4 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 1;
-
-/** The escape at `at` (`%` there): its units and length, or none when it is no escape. */
+/** The escape at `at`: what it decodes to and its length; none for a `%` that begins no escape. */
 function escapeAt(text: string, at: number): [string, number] | undefined {
-  if (/^%u[0-9a-f]{4}$/i.test(text.slice(at, at + 6))) return [String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16)), 6];
-  const lead = byteAt(text, at);
-  if (lead === -1) return undefined;
-  const bytes = [lead];
-  const length = utf8Length(lead);
-  for (let next = byteAt(text, at + 3); bytes.length < length && next >= 0x80 && next < 0xc0; next = byteAt(text, at + 3 * bytes.length))
-    bytes.push(next);
-  // A whole UTF-8 character, else the byte alone as Latin-1 (`%E9` is `é` in a Latin-1 header).
-  return bytes.length === length ? [UTF8.decode(Uint8Array.from(bytes)), 3 * length] : [String.fromCharCode(lead), 3];
-}
-
-/** The last index in the ascending `list` whose value is at most `value`, or -1. */
-function lastAtMost(list: readonly number[], value: number): number {
-  let [low, high] = [0, list.length - 1];
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (list[middle]! <= value) low = middle + 1;
-    else high = middle - 1;
+  ESCAPE.lastIndex = at;
+  const [, unit, character, byte] = ESCAPE.exec(text) ?? [];
+  if (unit) return [String.fromCharCode(Number.parseInt(unit, 16)), 6];
+  try {
+    if (character) return [decodeURIComponent(character), character.length];
+  } catch {
+    // An overlong form or a surrogate: no UTF-8 character, so its first byte alone, as the bytes below.
   }
-  return high;
+  // A byte that begins no UTF-8 character is its Latin-1 character (`%E9` is `é` in a Latin-1 header).
+  const hex = byte ?? character?.slice(1, 3);
+  return hex ? [String.fromCharCode(Number.parseInt(hex, 16)), 3] : undefined;
 }
 
-/**
- * `text` with percent escapes decoded: `%XX` bytes as UTF-8 where they are a whole UTF-8 character, else each as
- * its Latin-1 character; `%uXXXX` as `escape()` writes a UTF-16 unit; hex in any case. An escape cut short at the
- * end (`%`, `%C3%A`) is left as is, so that a secret's head before it is still the end of the view but for it.
- */
+/** `text` from `from` to `to`, each character's start (and end) recorded from `into` on: a run the view copies as is. */
+function copied(text: string, from: number, to: number, into: number, starts: Int32Array, ends?: Int32Array): string {
+  for (let at = from; at < to; at++) starts[into + at - from] = at;
+  if (ends) for (let at = from; at < to; at++) ends[into + at - from] = at + 1;
+  return text.slice(from, to);
+}
+
+/** `text` with its percent escapes decoded; a `%` that begins no escape stays. */
 function decode(text: string): TextView {
+  if (!text.includes('%')) return { text, start: (i) => i, end: (i) => i + 1 };
+  const starts = new Int32Array(text.length);
+  const ends = new Int32Array(text.length);
   let out = '';
-  // Each decoded unit: where it is in the view, and the escape it came from.
-  const units: number[] = [];
-  const froms: number[] = [];
-  const tos: number[] = [];
   let plain = 0;
   for (let at = text.indexOf('%'); at !== -1; at = text.indexOf('%', at + 1)) {
-    const decoded = escapeAt(text, at);
-    if (!decoded) continue;
-    out += text.slice(plain, at);
-    for (let unit = 0; unit < decoded[0].length; unit++) {
-      units.push(out.length + unit);
-      froms.push(at);
-      tos.push(at + decoded[1]);
-    }
-    out += decoded[0];
-    plain = at + decoded[1];
+    const [units, length] = escapeAt(text, at) ?? [];
+    if (units === undefined || length === undefined) continue;
+    out += copied(text, plain, at, out.length, starts, ends);
+    starts.fill(at, out.length, out.length + units.length);
+    ends.fill(at + length, out.length, out.length + units.length);
+    out += units;
+    plain = at + length;
     at = plain - 1;
   }
-  if (units.length === 0) return { text, start: (i) => i, end: (i) => i + 1 };
-  out += text.slice(plain);
-  // A unit between escapes is the text's, as far after the last escape before it as it is in the view.
-  const source = (i: number, edge: number[]) => {
-    const j = lastAtMost(units, i);
-    return j === -1 ? i : units[j] === i ? edge[j]! : tos[j]! + (i - units[j]! - 1);
-  };
-  return {
-    text: out,
-    start: (i) => source(i, froms),
-    end: (i) => (units[lastAtMost(units, i)] === i ? source(i, tos) : source(i, froms) + 1),
-  };
+  out += copied(text, plain, text.length, out.length, starts, ends);
+  return { text: out, start: (i) => starts[i]!, end: (i) => ends[i]! };
 }
 
 /**
- * Where an escape cut short at the end of `text` starts (`%`, `%u00`, or a UTF-8 character's bytes but its last,
- * `%C3`), as a body cut by a limit leaves it; else the text's length.
+ * `text` without the characters a form may carry anywhere (IGNORED), its percent escapes decoded, and without an
+ * escape cut short at its end, so that a secret's head before such an escape ends the view.
  */
-function cutEscape(text: string): number {
-  const end = /((?:%[0-9a-f]{2}){0,3})(%(?:u[0-9a-f]{0,3}|[0-9a-f]?))?$/i.exec(text.slice(-14))!;
-  const at = text.length - end[0].length;
-  // The last byte that begins a UTF-8 character: cut if fewer bytes follow it than the character has.
-  for (let byte = end[1]!.length - 3; byte >= 0; byte -= 3) {
-    const lead = Number.parseInt(end[1]!.slice(byte + 1, byte + 3), 16);
-    if (lead < 0x80 || lead >= 0xc0)
-      return utf8Length(lead) > (end[1]!.length - byte) / 3 ? at + byte : end[2] ? text.length - end[2].length : text.length;
+export function viewOf(whole: string): TextView {
+  const text = whole.slice(0, whole.length - CUT.exec(whole.slice(-14))![0].length);
+  if (!IGNORED.test(text)) return decode(text);
+  // Where each character kept comes from.
+  const kept = new Int32Array(text.length);
+  let stripped = '';
+  let from = 0;
+  for (const { index } of text.matchAll(IGNORED_ALL)) {
+    stripped += copied(text, from, index, stripped.length, kept);
+    from = index + 1;
   }
-  return end[2] ? text.length - end[2].length : text.length;
-}
-
-/**
- * `text` without the characters a form may carry anywhere (IGNORED), then decoded, but for an escape cut short at
- * its end: the view ends where it starts, so that a secret's head before it ends the view.
- */
-export function viewOf(text: string): TextView {
-  const stripped = text.replace(IGNORED_ALL, '');
-  const inner = decode(stripped.slice(0, cutEscape(stripped)));
-  if (inner.text.length === text.length) return inner;
-  // Each dropped character, as the index in the stripped text it came before.
-  const dropped: number[] = [];
-  for (const match of text.matchAll(IGNORED_ALL)) dropped.push(match.index - dropped.length);
-  const back = (i: number) => i + lastAtMost(dropped, i) + 1;
-  return { text: inner.text, start: (i) => back(inner.start(i)), end: (i) => back(inner.end(i) - 1) + 1 };
+  stripped += copied(text, from, text.length, stripped.length, kept);
+  const inner = decode(stripped);
+  return { text: inner.text, start: (i) => kept[inner.start(i)]!, end: (i) => kept[inner.end(i) - 1]! + 1 };
 }
