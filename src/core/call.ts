@@ -9,7 +9,7 @@ import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, Valid
 import { abortedBy, pastDeadline } from './failures.js';
 import { pathOf } from './api-error.js';
 import { queryString } from './query.js';
-import { redactText, usableSecrets } from './redact.js';
+import { credentialHeaderValues, redactText, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, responseDetails } from './response.js';
 import { AttemptFailure, callDeadline, withRetries, type RetryPolicy } from './retry.js';
@@ -95,7 +95,7 @@ export class Call<T> {
     else if (req.auth !== false && key === undefined) headers['x-api-key'] = key = await this.resolveKey(deadlineMs);
     if (this.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     this.headers = headers;
-    this.secrets = usableSecrets([key, ...(req.secrets ?? [])]);
+    this.secrets = usableSecrets([key, ...credentialHeaderValues(headers), ...(req.secrets ?? [])]);
     return target;
   }
 

@@ -28,6 +28,13 @@ const CREDENTIAL_FIELD = new RegExp(`^(?:[^]*(?:${CREDENTIAL_WORD})\\]?|key)$`, 
 /** Whether a field or header of this name holds a credential (the rule above), so that its value is hidden. */
 export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test(name);
 
+/** What a caller sent in credential-named headers (`Authorization: Bearer …`, `X-Gateway-Token`): secrets too, without an auth scheme. */
+export function credentialHeaderValues(headers: Record<string, string>): string[] {
+  const values: string[] = [];
+  for (const name in headers) if (isCredentialName(name)) values.push(headers[name]!.replace(/^(?:bearer|basic|token|digest)\s+/i, ''));
+  return values;
+}
+
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
  * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not, its quotes
@@ -52,8 +59,9 @@ const MAX_COPIES = 32;
 /** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
 const SIGNED_URL_FIELD = /^download[-_]?url$/i;
 
+/** The secrets long enough to search for, each once. */
 export function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
-  return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+  return secrets.filter((s, i): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH && secrets.indexOf(s) === i);
 }
 
 /**
@@ -109,22 +117,32 @@ function structureText(text: string, match: RegExpMatchArray): string {
   return text.slice(start, structureEnd(text, start));
 }
 
-/** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
-function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
-  if (typeof value === 'string') {
-    if (named) out.add(value);
-    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
-      const { value: quoted, value2, opening, bare } = match.groups ?? {};
-      if (opening === undefined) out.add(quoted ?? value2 ?? bare ?? '');
-      else
-        for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
-          if (!colon) out.add(text ?? number ?? '');
+/**
+ * The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. With a
+ * stack of its own, not recursion: a value past the depth `redact` shows is still hidden where it is copied higher up.
+ */
+function credentialValues(root: unknown): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<object>();
+  const stack: [unknown, boolean][] = [[root, false]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, named] = next;
+    if (typeof value === 'string') {
+      if (named) out.add(value);
+      for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
+        const { value: quoted, value2, opening, bare } = match.groups ?? {};
+        if (opening === undefined) out.add(quoted ?? value2 ?? bare ?? '');
+        else
+          for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
+            if (!colon) out.add(text ?? number ?? '');
+      }
+    } else if (typeof value === 'number') {
+      if (named) out.add(String(value));
+    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+      seen.add(value);
+      const list = Array.isArray(value);
+      for (const [key, item] of Object.entries(value)) stack.push([item, named || (!list && isCredentialName(key))]);
     }
-  } else if (typeof value === 'number') {
-    if (named) out.add(String(value));
-  } else if (typeof value === 'object' && value !== null && depth <= 64) {
-    const list = Array.isArray(value);
-    for (const [key, item] of Object.entries(value)) credentialValues(item, out, named || (!list && isCredentialName(key)), depth + 1);
   }
   return out;
 }

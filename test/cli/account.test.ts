@@ -508,6 +508,18 @@ describe('wfa integrations', () => {
     });
   });
 
+  test('list hides a copy of a credential value nested deeper than the record is shown', async () => {
+    const deep = (depth: number): unknown => (depth === 0 ? { api_key: PLATFORM_KEY } : { a: deep(depth - 1) });
+    service.reply('GET', '/api/v1/integrations', 200, {
+      data: [{ id: 'int_1', platform: 'x', label: `key ${PLATFORM_KEY}`, extra: deep(70) }],
+    });
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)[0].label).toBe('key ****b1a0');
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
+  });
+
   test('list hides copies of a credential value elsewhere in the record: a number, a value with spaces', async () => {
     service.reply('GET', '/api/v1/integrations', 200, {
       data: [
