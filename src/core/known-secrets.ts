@@ -4,7 +4,7 @@
  */
 import { type Needle, needleOf, scan } from './needle.js';
 import { formsOf, MIN_SECRET_LENGTH } from './secret-forms.js';
-import { viewOf } from './text-view.js';
+import { spacesFolded, type TextView, viewOf } from './text-view.js';
 
 /** What a secret is searched for as. */
 interface Search {
@@ -12,8 +12,8 @@ interface Search {
   readonly forms: readonly string[];
   /** The forms, and the forms as a text's view shows them (text-view.ts), 4 characters or more: what is searched for. */
   readonly needles: readonly Needle[];
-  /** A secret with whitespace in it, matching any run of whitespace there, trimmed: a service may wrap, tab or trim it. */
-  readonly spaced: RegExp | undefined;
+  /** A secret with whitespace in it, trimmed, its runs of whitespace folded: a service may wrap, tab or trim it. */
+  readonly spaced: readonly Needle[];
 }
 /** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
 const SEARCHES = new Map<string, Search>();
@@ -25,7 +25,7 @@ function searchFor(secret: string): Search {
     const forms = formsOf(secret);
     const texts = new Set(forms.flatMap((form) => [form, viewOf(form).text]));
     const needles = [...texts].filter((needle) => needle.length >= MIN_SECRET_LENGTH).map(needleOf);
-    search = { forms, needles, spaced: /\s/.test(secret) ? looseLiteral([secret]) : undefined };
+    search = { forms, needles, spaced: /\s/.test(secret) ? foldedNeedles([secret]) : [] };
     SEARCHES.set(secret, search);
   }
   return search;
@@ -44,25 +44,46 @@ export const secretForms = (secret: string): readonly string[] => searchFor(secr
 export function hideSecrets(text: string, secrets: readonly string[], replacement: string): string {
   if (secrets.length === 0) return text;
   const searches = secrets.map(searchFor);
-  let out = text;
-  for (const { spaced } of searches) if (spaced) out = out.replace(spaced, replacement);
-  return hideKnown(out, searches, replacement);
-}
-
-function hideKnown(text: string, searches: readonly Search[], replacement: string): string {
-  const view = viewOf(text);
+  const out = hideFolded(
+    text,
+    searches.flatMap(({ spaced }) => spaced),
+    replacement,
+  );
+  const view = viewOf(out);
   const found: [number, number][] = [];
   for (const { needles } of searches) {
     for (const needle of needles) {
-      const length = needle.text.length;
       // As is too, where the view differs: a `%` just before a copy would join its first characters to an escape.
-      if (view.text !== text) scan(text, needle, (start) => found.push([start, start + length]));
-      const head = scan(view.text, needle, (start) => found.push([view.start(start), view.end(start + length - 1)]));
-      const start = head > 0 ? view.start(view.text.length - head) : text.length;
-      if (text.length - start >= MIN_SECRET_LENGTH) found.push([start, text.length]);
+      if (view.text !== out) findIn(out, identity(out), needle, found);
+      const head = findIn(view.text, view, needle, found);
+      const start = head > 0 ? view.start(view.text.length - head) : out.length;
+      if (out.length - start >= MIN_SECRET_LENGTH) found.push([start, out.length]);
     }
   }
+  return replaced(out, found, replacement);
+}
+
+/** Texts as needles for `hideFolded`: trimmed, runs of whitespace folded; none that is too short once trimmed. */
+export const foldedNeedles = (texts: readonly string[]): Needle[] =>
+  texts
+    .map((text) => spacesFolded(text.trim()).text)
+    .filter((text) => text.length >= MIN_SECRET_LENGTH)
+    .map(needleOf);
+
+/** `text` with each copy of the needles replaced, a run of whitespace in one matching any run of whitespace. */
+export function hideFolded(text: string, needles: readonly Needle[], replacement: string): string {
+  if (needles.length === 0) return text;
+  const view = spacesFolded(text);
+  const found: [number, number][] = [];
+  for (const needle of needles) findIn(view.text, view, needle, found);
   return replaced(text, found, replacement);
+}
+
+const identity = (text: string): TextView => ({ text, start: (i) => i, end: (i) => i + 1 });
+
+/** Adds where `needle` is in `view`'s text, as ranges of the text, to `found`; answers the head it ends with. */
+function findIn(text: string, view: TextView, needle: Needle, found: [number, number][]): number {
+  return scan(text, needle, (start) => found.push([view.start(start), view.end(start + needle.text.length - 1)]));
 }
 
 /** `text` with each range found replaced, overlapping ranges as one. */
@@ -80,16 +101,4 @@ function replaced(text: string, found: [number, number][], replacement: string):
     }
   }
   return out + text.slice(kept, start) + replacement + text.slice(end);
-}
-
-/** `text` as a pattern that matches it literally. */
-const literalPattern = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-
-/**
- * Texts, trimmed, as one pattern matching them literally, except that a run of whitespace matches any run of
- * whitespace; none when no text is long enough once trimmed (an empty or all-blank pattern would match everywhere).
- */
-export function looseLiteral(texts: readonly string[]): RegExp | undefined {
-  const kept = texts.map((text) => text.trim()).filter((text) => text.length >= MIN_SECRET_LENGTH);
-  return kept.length > 0 ? new RegExp(kept.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g') : undefined;
 }

@@ -3,7 +3,8 @@
  * bodies and messages, log lines. The service may echo what it was sent, so an error body is not safe as is.
  */
 
-import { hideSecrets, looseLiteral } from './known-secrets.js';
+import { foldedNeedles, hideFolded, hideSecrets } from './known-secrets.js';
+import type { Needle } from './needle.js';
 import { MIN_SECRET_LENGTH } from './secret-forms.js';
 
 export const REDACTED = '[redacted]';
@@ -69,16 +70,16 @@ export function usableSecrets(secrets: readonly (string | undefined)[]): string[
  * and the value of a field named for a credential, in JSON or form text, and every copy of that value.
  */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
-  return hide(text, secrets, copiesPattern(credentialCopies(text)), replacement);
+  return hide(text, secrets, copyNeedles(credentialCopies(text)), replacement);
 }
 
 /**
  * The known secrets first, then the copies, then the credential-name rule: the rule hides a value only to its first
  * separator, so it must not run first and leave the rest of a secret holding a space (or `;`) unfound.
  */
-function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
+function hide(text: string, secrets: readonly string[], copies: readonly Needle[], replacement: string): string {
   const out = hideSecrets(text, secrets, replacement);
-  return hideFields(copies ? out.replace(copies, replacement) : out, replacement);
+  return hideFields(hideFolded(out, copies, replacement), replacement);
 }
 
 /** Each credential field's value in text replaced, a structure's (`{…}`, `[…]`) to its end. One pass, whatever the depth. */
@@ -151,10 +152,8 @@ function credentialValues(root: unknown): Set<string> {
 export const credentialCopies = (value: unknown): string[] =>
   [...credentialValues(value)].filter((copy) => copy.length >= MIN_COPY_LENGTH).sort((a, b) => b.length - a.length);
 
-/** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
-function copiesPattern(copies: string[]): RegExp | undefined {
-  return looseLiteral(copies.slice(0, MAX_COPIES));
-}
+/** The copies searched for: the longest, each a needle whose runs of whitespace match any run of whitespace. */
+const copyNeedles = (copies: string[]): Needle[] => foldedNeedles(copies.slice(0, MAX_COPIES));
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
 export function redactAndCut(text: string, secrets: readonly string[], limit: number): string {
@@ -166,10 +165,10 @@ export function redactAndCut(text: string, secrets: readonly string[], limit: nu
  * A credential field's value is hidden wherever else the body copies it.
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
-  return redactWith(value, secrets, copiesPattern(credentialCopies(value)), 0);
+  return redactWith(value, secrets, copyNeedles(credentialCopies(value)), 0);
 }
 
-function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | undefined, depth: number): T {
+function redactWith<T>(value: T, secrets: readonly string[], copies: readonly Needle[], depth: number): T {
   if (typeof value === 'string') return hide(value, secrets, copies, REDACTED) as T;
   // A number equal to a secret or a copy (a numeric key echoed as a JSON number) is that secret.
   if (typeof value === 'number') return (hide(String(value), secrets, copies, REDACTED) === String(value) ? value : REDACTED) as T;
@@ -185,7 +184,7 @@ function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | un
   return Object.fromEntries(entries) as T;
 }
 
-function redactField(key: string, item: unknown, secrets: readonly string[], copies: RegExp | undefined, depth: number): unknown {
+function redactField(key: string, item: unknown, secrets: readonly string[], copies: readonly Needle[], depth: number): unknown {
   if (isCredentialName(key)) return REDACTED;
   if (typeof item !== 'string') return redactWith(item, secrets, copies, depth + 1);
   const text = hide(item, secrets, copies, REDACTED);

@@ -81,3 +81,20 @@ export function viewOf(whole: string): TextView {
   const inner = decode(stripped);
   return { text: inner.text, start: (i) => kept[inner.start(i)]!, end: (i) => kept[inner.end(i) - 1]! + 1 };
 }
+
+/** `text` with each run of whitespace as one space, so that a copy is found however a service wrapped or tabbed it. */
+export function spacesFolded(text: string): TextView {
+  if (!/\s\s|[^\S ]/.test(text)) return { text, start: (i) => i, end: (i) => i + 1 };
+  const starts = new Int32Array(text.length);
+  const ends = new Int32Array(text.length);
+  let out = '';
+  let from = 0;
+  for (const { index, 0: run } of text.matchAll(/\s+/g)) {
+    out += copied(text, from, index, out.length, starts, ends);
+    [starts[out.length], ends[out.length]] = [index, index + run.length];
+    out += ' ';
+    from = index + run.length;
+  }
+  out += copied(text, from, text.length, out.length, starts, ends);
+  return { text: out, start: (i) => starts[i]!, end: (i) => ends[i]! };
+}

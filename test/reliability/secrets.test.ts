@@ -601,6 +601,19 @@ describe('a periodic key (`abab…`) in a 1 MiB error body of near copies: each 
     expect((error as { body: unknown }).body).toMatch(/^\|\[redacted\]\|\[redacted\]\|\[redacted\]\|abab/);
     expect(elapsed).toBeLessThan(1_000);
   });
+
+  it("a credential field's periodic value, its copies hidden among near copies (a spaced one too), within 1 s", async ({ expect }) => {
+    const token = 'ab'.repeat(6_000);
+    const spaced = `${'ab'.repeat(3_000)} ${'ab'.repeat(3_000)}`;
+    const body = `{"note":"${token}|${spaced.replace(' ', '\\n ')}|${`${'ab'.repeat(5_999)}ax`.repeat(80)}","token":"${token}","secret":"${spaced}"}`;
+    server.otherwise({ kind: 'raw', status: 400, body, headers: { 'content-type': 'application/json' } });
+    const client = new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0 });
+    const started = performance.now();
+    const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(JSON.stringify((error as { body: unknown }).body)).toMatch(/^"\{\\"note\\":\\"\[redacted\]\|\[redacted\]\|abab/);
+    expect(elapsed).toBeLessThan(1_000);
+  });
 });
 
 describe("a credential field's value: hidden in its field, in every copy elsewhere, and in the text layouts covered", () => {
