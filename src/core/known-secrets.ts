@@ -4,7 +4,7 @@
  */
 import { type Needle, needleOf, scan } from './needle.js';
 import { formsOf, MIN_SECRET_LENGTH } from './secret-forms.js';
-import { spacesFolded, type TextView, viewOf } from './text-view.js';
+import { sameAs, spacesFolded, type TextView, viewOf } from './text-view.js';
 
 /** What a secret is searched for as. */
 interface Search {
@@ -54,7 +54,7 @@ export function hideSecrets(text: string, secrets: readonly string[], replacemen
   for (const { needles } of searches) {
     for (const needle of needles) {
       // As is too, where the view differs: a `%` just before a copy would join its first characters to an escape.
-      if (view.text !== out) findIn(out, identity(out), needle, found);
+      if (view.text !== out) findIn(out, sameAs(out), needle, found);
       const head = findIn(view.text, view, needle, found);
       const start = head > 0 ? view.start(view.text.length - head) : out.length;
       if (out.length - start >= MIN_SECRET_LENGTH) found.push([start, out.length]);
@@ -78,8 +78,6 @@ export function hideFolded(text: string, needles: readonly Needle[], replacement
   for (const needle of needles) findIn(view.text, view, needle, found);
   return replaced(text, found, replacement);
 }
-
-const identity = (text: string): TextView => ({ text, start: (i) => i, end: (i) => i + 1 });
 
 /** Adds where `needle` is in `view`'s text, as ranges of the text, to `found`; answers the head it ends with. */
 function findIn(text: string, view: TextView, needle: Needle, found: [number, number][]): number {

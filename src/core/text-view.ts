@@ -12,6 +12,9 @@ export interface TextView {
   readonly end: (i: number) => number;
 }
 
+/** A text as its own view. */
+export const sameAs = (text: string): TextView => ({ text, start: (i) => i, end: (i) => i + 1 });
+
 const IGNORED_ALL = new RegExp(IGNORED.source, 'g');
 /** `escape()`'s `%uXXXX` (1); the bytes of one UTF-8 character (2); a byte (3), hex in any case. */
 const ESCAPE =
@@ -34,67 +37,56 @@ function escapeAt(text: string, at: number): [string, number] | undefined {
   return hex ? [String.fromCharCode(Number.parseInt(hex, 16)), 3] : undefined;
 }
 
-/** `text` from `from` to `to`, each character's start (and end) recorded from `into` on: a run the view copies as is. */
-function copied(text: string, from: number, to: number, into: number, starts: Int32Array, ends?: Int32Array): string {
-  for (let at = from; at < to; at++) starts[into + at - from] = at;
-  if (ends) for (let at = from; at < to; at++) ends[into + at - from] = at + 1;
-  return text.slice(from, to);
-}
+/** What a match of a rewriting pattern becomes: its units in the view and the length it takes; none: kept as is. */
+type Rewrite = (match: RegExpExecArray) => [units: string, length: number] | undefined;
 
-/** `text` with its percent escapes decoded; a `%` that begins no escape stays. */
-function decode(text: string): TextView {
-  if (!text.includes('%')) return { text, start: (i) => i, end: (i) => i + 1 };
+/** `text` with each match of the global `pattern` rewritten as `rewrite` answers, each unit mapped back. */
+function rewritten(text: string, pattern: RegExp, rewrite: Rewrite): TextView {
+  pattern.lastIndex = 0;
+  if (!pattern.test(text)) return sameAs(text);
   const starts = new Int32Array(text.length);
   const ends = new Int32Array(text.length);
   let out = '';
   let plain = 0;
-  for (let at = text.indexOf('%'); at !== -1; at = text.indexOf('%', at + 1)) {
-    const [units, length] = escapeAt(text, at) ?? [];
+  const copy = (to: number) => {
+    for (let at = plain; at < to; at++) {
+      starts[out.length + at - plain] = at;
+      ends[out.length + at - plain] = at + 1;
+    }
+    out += text.slice(plain, to);
+  };
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const [units, length] = rewrite(match) ?? [];
     if (units === undefined || length === undefined) continue;
-    out += copied(text, plain, at, out.length, starts, ends);
-    starts.fill(at, out.length, out.length + units.length);
-    ends.fill(at + length, out.length, out.length + units.length);
+    copy(match.index);
+    starts.fill(match.index, out.length, out.length + units.length);
+    ends.fill(match.index + length, out.length, out.length + units.length);
     out += units;
-    plain = at + length;
-    at = plain - 1;
+    plain = pattern.lastIndex = match.index + length;
   }
-  out += copied(text, plain, text.length, out.length, starts, ends);
+  copy(text.length);
   return { text: out, start: (i) => starts[i]!, end: (i) => ends[i]! };
 }
 
+/** `inner`, a view of `outer`'s text, as a view of the text `outer` is a view of. */
+const through = (outer: TextView, inner: TextView): TextView => ({
+  text: inner.text,
+  start: (i) => outer.start(inner.start(i)),
+  end: (i) => outer.end(inner.end(i) - 1),
+});
+
 /**
- * `text` without the characters a form may carry anywhere (IGNORED), its percent escapes decoded, and without an
- * escape cut short at its end, so that a secret's head before such an escape ends the view.
+ * `text` without the characters a form may carry anywhere (IGNORED), its percent escapes decoded (a `%` that begins
+ * no escape stays), and without an escape cut short at its end, so that a secret's head before it ends the view.
  */
 export function viewOf(whole: string): TextView {
-  const text = whole.slice(0, whole.length - CUT.exec(whole.slice(-14))![0].length);
-  if (!IGNORED.test(text)) return decode(text);
-  // Where each character kept comes from.
-  const kept = new Int32Array(text.length);
-  let stripped = '';
-  let from = 0;
-  for (const { index } of text.matchAll(IGNORED_ALL)) {
-    stripped += copied(text, from, index, stripped.length, kept);
-    from = index + 1;
-  }
-  stripped += copied(text, from, text.length, stripped.length, kept);
-  const inner = decode(stripped);
-  return { text: inner.text, start: (i) => kept[inner.start(i)]!, end: (i) => kept[inner.end(i) - 1]! + 1 };
+  const stripped = rewritten(whole.slice(0, whole.length - CUT.exec(whole.slice(-14))![0].length), IGNORED_ALL, () => ['', 1]);
+  return through(
+    stripped,
+    rewritten(stripped.text, /%/g, (match) => escapeAt(match.input, match.index)),
+  );
 }
 
 /** `text` with each run of whitespace as one space, so that a copy is found however a service wrapped or tabbed it. */
-export function spacesFolded(text: string): TextView {
-  if (!/\s\s|[^\S ]/.test(text)) return { text, start: (i) => i, end: (i) => i + 1 };
-  const starts = new Int32Array(text.length);
-  const ends = new Int32Array(text.length);
-  let out = '';
-  let from = 0;
-  for (const { index, 0: run } of text.matchAll(/\s+/g)) {
-    out += copied(text, from, index, out.length, starts, ends);
-    [starts[out.length], ends[out.length]] = [index, index + run.length];
-    out += ' ';
-    from = index + run.length;
-  }
-  out += copied(text, from, text.length, out.length, starts, ends);
-  return { text: out, start: (i) => starts[i]!, end: (i) => ends[i]! };
-}
+export const spacesFolded = (text: string): TextView => rewritten(text, /\s+/g, ([run]) => (run === ' ' ? undefined : [' ', run.length]));
