@@ -9,6 +9,7 @@ export interface Needle {
   readonly fallback: Int32Array;
 }
 
+/** `text` as a needle (not empty): its fallbacks computed once, for every text it is searched in. */
 export function needleOf(text: string): Needle {
   const fallback = new Int32Array(text.length);
   for (let i = 1, k = 0; i < text.length; i++) {
