@@ -319,7 +319,11 @@ describe(`a redirect whose Location carries user:password@, on ${TRANSPORT}`, ()
       res.writeHead(307, { location: `http://evil:pw_Secret9@127.0.0.1:${port}/v1/workflows/wf_2`, 'content-length': 0 }).end();
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const c = new Client({ baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, apiKey: 'wfa_live_wire_Kp4Zt8', apiPrefix: '/v1' });
+    const c = new Client({
+      baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+      apiKey: 'wfa_live_wire_Kp4Zt8',
+      apiPrefix: '/v1',
+    });
     const error = await settle(c.workflows.get('wf_1'));
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
