@@ -12,7 +12,7 @@ import { ExitCode } from './exit-codes.js';
 import { readPiped } from './input.js';
 import { printable } from './printable.js';
 import { resourceCommands } from './resource-commands.js';
-import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
+import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettingsIfAsked } from './wait-options.js';
 
 const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 
@@ -84,13 +84,10 @@ ${WAIT_EXIT_CODES_HELP}`,
     if (values.help) return showHelp(context, this.help);
     expectPositionals(positionals, [], CREATE_USAGE);
     if (!values.file) throw new UsageError('missing --file <workflow.json>', CREATE_USAGE);
-    if (!values.wait && (values.timeout !== undefined || values.interval !== undefined)) {
-      throw new UsageError('--timeout and --interval only apply with --wait', CREATE_USAGE);
-    }
     let created: Workflow | undefined;
     // Read before the file, so a bad --timeout is said first. Progress is labelled with the build's id, as
     // `wfa wait-build` labels it, once the workflow is created.
-    const wait = values.wait ? waitSettings(values, context, () => created?.build_id ?? 'build') : undefined;
+    const wait = waitSettingsIfAsked(values, context, () => created?.build_id ?? 'build', CREATE_USAGE);
     const input = await readWorkflowFile(values.file, context);
     const client = await createClient(values, context);
     if (!wait) {
