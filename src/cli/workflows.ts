@@ -9,7 +9,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { readPiped } from './input.js';
+import { readPiped, utf8Text } from './input.js';
 import { printable } from './printable.js';
 import { resourceCommands } from './resource-commands.js';
 import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettingsIfAsked } from './wait-options.js';
@@ -29,13 +29,16 @@ async function readWorkflowFile(file: string, context: Context): Promise<Workflo
   let text: string;
   if (file === '-') text = await readPiped(context, 'the workflow', MAX_PIPED_WORKFLOW);
   else {
+    let bytes: Uint8Array;
     try {
-      text = await readFile(resolve(context.cwd, file), 'utf8');
+      bytes = await readFile(resolve(context.cwd, file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
       throw new UsageError(`--file: cannot read ${JSON.stringify(file)}: ${reason}`);
     }
+    // As stdin is read: bytes that are not UTF-8 are refused, not read as U+FFFD.
+    text = utf8Text(bytes, `--file: ${file}`);
   }
   let value: unknown;
   try {

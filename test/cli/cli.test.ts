@@ -232,7 +232,7 @@ describe('usage errors', () => {
     [['workflows', 'create', '--file', file('empty.json', '')], 'is not valid JSON', 'wfa workflows create '],
     [
       ['workflows', 'create', '--file', file('binary.bin', new Uint8Array([0, 159, 146, 150, 255]))],
-      'is not valid JSON',
+      'is not valid UTF-8',
       'wfa workflows create ',
     ],
   ])('wfa %j is a usage error followed by the usage line and the hint', async (args, message, usage) => {
