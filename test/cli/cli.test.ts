@@ -223,7 +223,11 @@ describe('usage errors', () => {
     [['builds', 'download', 'bld_1', '--timeout', 'soon'], '--timeout and --interval only apply with --wait', 'wfa builds download '],
     [['builds', 'download', 'bld_1', '--timeout', '0'], '--timeout and --interval only apply with --wait', 'wfa builds download '],
     [['builds', 'download', 'bld_1', '--interval', '5s'], '--timeout and --interval only apply with --wait', 'wfa builds download '],
-    [['workflows', 'create', '--file', 'x.json', '--timeout', 'soon'], '--timeout and --interval only apply with --wait', 'wfa workflows create '],
+    [
+      ['workflows', 'create', '--file', 'x.json', '--timeout', 'soon'],
+      '--timeout and --interval only apply with --wait',
+      'wfa workflows create ',
+    ],
     [['workflows', 'create', '--file', 'x.json', '--wait', '--interval', 'often'], '--interval must be', 'wfa workflows create '],
     [['listen', '--forward-to', 'http://127.0.0.1:9/', '--interval', '1y'], '--interval must be', 'wfa listen '],
     [['mock', '--port', 'http'], '--port must be', 'wfa mock'],
