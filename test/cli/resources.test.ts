@@ -130,7 +130,7 @@ describe("the service's text on the terminal", () => {
     service.use(
       http.get(`${BASE_URL}/*/workflows/:id`, () =>
         HttpResponse.json(
-          { error: { message: 'No such workflow\u001b[2J\u001b[H\u0007wfa: all good\u202e', code: 'not_found' } },
+          { error: { message: 'No such workflow\u001b[2J\u001b[H\u0007wfa: all good\u202e\u3164', code: 'not_found' } },
           { status: 404 },
         ),
       ),
@@ -139,8 +139,8 @@ describe("the service's text on the terminal", () => {
     const result = await runCli(['workflows', 'get', 'wf_1'], { env: ENV });
 
     expect(result.code).toBe(ExitCode.RequestFailed);
-    expect(result.stderr).toContain('No such workflow\\u001b[2J\\u001b[H\\u0007wfa: all good\\u202e');
-    for (const raw of ['\u0007', '\u001b', '\u202e']) expect(result.stderr).not.toContain(raw);
+    expect(result.stderr).toContain('No such workflow\\u001b[2J\\u001b[H\\u0007wfa: all good\\u202e\\u3164');
+    for (const raw of ['\u0007', '\u001b', '\u202e', '\u3164']) expect(result.stderr).not.toContain(raw);
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
