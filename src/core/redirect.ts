@@ -46,10 +46,10 @@ export function redirected(
     // node:http would send Basic auth from it, and fetch refuses it: neither, and the Location is not quoted.
     const headers = new Headers(received.headers);
     headers.set('location', '[redacted]');
-    throw refuse('Redirect to a URL with a user name or password (user:password@) not followed', headers);
+    throw refuse('Redirect to a URL with user:password@ not followed', headers);
   }
   // A POST sent again may act twice; a GET sent again loops.
-  if (sent.has(next.href)) throw refuse('Redirect to a URL this call sent already not followed, so no request is sent twice');
+  if (sent.has(next.href)) throw refuse('Redirect to a URL already sent not followed, so it is not sent twice');
   if (next.origin !== new URL(url).origin) {
     // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
     throw refuse('Redirect to another origin not followed, so the API key stays with the service');

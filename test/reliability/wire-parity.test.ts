@@ -329,7 +329,7 @@ describe(`a redirect whose Location carries user:password@, on ${TRANSPORT}`, ()
     await new Promise<void>((resolve) => http.close(() => resolve()));
     expect(seen).toEqual([{ url: '/v1/workflows/wf_1', authorization: undefined }]);
     expect(ApiError.is(error) && error.status).toBe(307);
-    expect((error as Error).message).toMatch(/user name or password/);
+    expect((error as Error).message).toMatch(/Redirect to a URL with user:password@ not followed/);
     expect(JSON.stringify(error) + String(error)).not.toMatch(/pw_Secret9|evil/);
   });
 });
