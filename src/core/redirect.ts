@@ -42,6 +42,10 @@ export function redirected(
   const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
   if (!next) throw refuse('Redirect without a usable Location header');
   if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
+  if (next.origin !== new URL(url).origin) {
+    // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
+    throw refuse('Redirect to another origin not followed, so the API key stays with the service');
+  }
   if (hasCredentials(next)) {
     // node:http would send Basic auth from it, and fetch refuses it: neither, and the Location is not quoted.
     const headers = new Headers(received.headers);
@@ -50,10 +54,6 @@ export function redirected(
   }
   // A POST sent again may act twice; a GET sent again loops.
   if (sent.has(next.href)) throw refuse('Redirect to a URL already sent not followed, so it is not sent twice');
-  if (next.origin !== new URL(url).origin) {
-    // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
-    throw refuse('Redirect to another origin not followed, so the API key stays with the service');
-  }
   // The Location as sent: the URL parser has removed its dot segments from `next` already.
   if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(location!.split(/[?#]/)[0]!))) {
     throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);
