@@ -37,6 +37,8 @@ const SDK = 'sdk, validated';
 const SDK_FETCH = 'sdk over fetch, validated';
 const FLOOR = 'node:http keep-alive (floor)';
 const UNGATED = 'sdk, validated, rateLimit: false';
+// A second client made exactly as UNGATED: the pair's difference is the run's own noise (an A/A comparison).
+const AGAIN = 'sdk, validated, rateLimit: false (again)';
 // The peers the SDK must be ahead of; stripe-node (node:http, keep-alive agent) is reported beside them.
 const FETCH_PEERS = ['openai-node', 'ky', 'ofetch', 'axios'];
 
@@ -62,35 +64,61 @@ async function startServer(): Promise<{ base: string; port: number; stop: () => 
 
 type Variant = () => Promise<unknown>;
 
-/** Interleaves the variants in blocks; returns per-request wall-time p50 (ms) and CPU per request (µs). */
+/**
+ * The variants in a new order each round, shuffled from a fixed seed: no variant always follows the same one, so
+ * what one leaves behind (garbage to collect, sockets) falls on each in turn. A plain rotation kept neighbours.
+ */
+function orderOf(names: string[], round: number): string[] {
+  let seed = 0x9e3779b9 ^ (round + 1);
+  const random = () => {
+    seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5;
+    return ((seed ^ (seed >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const order = [...names];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+/** Per variant, a figure for each round, in round order: to compare two variants round by round. */
+type PerRound = Record<string, number[]>;
+
+/** Interleaves the variants in blocks; returns per-request wall-time p50 (ms) and CPU per request (µs), with each round's. */
 async function compare(
   variants: Record<string, Variant>,
   rounds: number,
   block: number,
-): Promise<Record<string, { p50: number; cpu: number }>> {
+): Promise<{ result: Record<string, { p50: number; cpu: number }>; p50s: PerRound; cpus: PerRound }> {
   const names = Object.keys(variants);
-  const times: Record<string, number[]> = {};
-  const cpu: Record<string, number[]> = {};
+  const times: PerRound = {};
+  const p50s: PerRound = {};
+  const cpus: PerRound = {};
   for (const name of names) {
     times[name] = [];
-    cpu[name] = [];
+    p50s[name] = [];
+    cpus[name] = [];
     for (let i = 0; i < 30; i++) await variants[name]!(); // warm-up: JIT, sockets
   }
   for (let round = 0; round < rounds; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]!);
-    for (const name of order) {
+    for (const name of orderOf(names, round)) {
       const run = variants[name]!;
       const before = process.cpuUsage();
+      const own: number[] = [];
       for (let i = 0; i < block; i++) {
         const start = performance.now();
         await run();
-        times[name]!.push(performance.now() - start);
+        own.push(performance.now() - start);
       }
       const used = process.cpuUsage(before);
-      cpu[name]!.push((used.user + used.system) / block);
+      times[name]!.push(...own);
+      p50s[name]!.push(median(own));
+      cpus[name]!.push((used.user + used.system) / block);
     }
   }
-  return Object.fromEntries(names.map((name) => [name, { p50: median(times[name]!), cpu: median(cpu[name]!) }]));
+  const result = Object.fromEntries(names.map((name) => [name, { p50: median(times[name]!), cpu: median(cpus[name]!) }]));
+  return { result, p50s, cpus };
 }
 
 /** Requests per second with `concurrency` in flight, `total` per burst; bursts interleaved like `compare`. */
@@ -108,9 +136,28 @@ async function throughput(variants: Record<string, Variant>, rounds: number, con
   };
   for (const name of names) await burst(variants[name]!); // warm-up: a socket per worker
   for (let round = 0; round < rounds; round++) {
-    for (const name of names.map((_, i) => names[(i + round) % names.length]!)) rates[name]!.push(await burst(variants[name]!));
+    for (const name of orderOf(names, round)) rates[name]!.push(await burst(variants[name]!));
   }
-  return Object.fromEntries(names.map((name) => [name, median(rates[name]!)]));
+  return { rates: Object.fromEntries(names.map((name) => [name, median(rates[name]!)])), perRound: rates };
+}
+
+/**
+ * The rate gate's cost when nothing limits, against the run's own noise (issue 32): per round, the gated client's
+ * figure over the `rateLimit: false` one's; the noise is the same ratio for two identical `rateLimit: false`
+ * clients. Within noise: the gated median ratio is no worse than the A/A pair's worse quartile.
+ */
+function gateCost(name: string, perRound: PerRound, higherIsBetter: boolean): Budget {
+  const ratios = (variant: string) => perRound[variant]!.map((value, i) => value / perRound[UNGATED]![i]!);
+  const gated = median(ratios(SDK));
+  const noise = ratios(AGAIN).sort((a, b) => a - b);
+  const quartile = (q: number) => noise[Math.round(q * (noise.length - 1))]!;
+  const bound = higherIsBetter ? quartile(0.25) : quartile(0.75);
+  return {
+    name: `the rate gate open, ${name}: gated / rateLimit: false, within the A/A noise`,
+    measured: `${fmt(gated, 3)}x (A/A median ${fmt(median(noise), 3)}x, quartiles ${fmt(quartile(0.25), 3)}-${fmt(quartile(0.75), 3)}x)`,
+    budget: higherIsBetter ? `>= ${fmt(bound, 3)}x` : `<= ${fmt(bound, 3)}x`,
+    pass: higherIsBetter ? gated >= bound : gated <= bound,
+  };
 }
 
 /** Median time of `fn` over `n` runs, in ms. */
@@ -194,6 +241,7 @@ try {
   const unvalidated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', validateResponses: false });
   // The rate gate's cost when nothing limits (issue 32): the same client without it, in the same run.
   const ungated = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', rateLimit: false });
+  const again = new Client({ baseUrl: base, apiKey: 'bench_key', apiPrefix: '/v1', rateLimit: false });
   const openai = new OpenAI({ apiKey: 'bench_key', baseURL: `${base}/v1`, maxRetries: 0 });
   const stripe = new Stripe('sk_test_bench', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0, telemetry: false });
   const input = {
@@ -236,6 +284,7 @@ try {
         [SDK_FETCH]: () => overFetch.workflows.get('wf_1'),
         'sdk, no validation': () => unvalidated.workflows.get('wf_1'),
         [UNGATED]: () => ungated.workflows.get('wf_1'),
+        [AGAIN]: () => again.workflows.get('wf_1'),
       },
       ROUNDS,
       20,
@@ -285,8 +334,9 @@ try {
 
   for (const [workload, variants, rounds, block] of workloads) {
     process.stderr.write(`measuring ${workload}…\n`);
-    const result = await compare(variants, rounds, block);
+    const { result, p50s, cpus } = await compare(variants, rounds, block);
     const raw = result[RAW]!;
+    if (UNGATED in variants) budgets.push(gateCost(`${workload} p50`, p50s, false), gateCost(`${workload} CPU`, cpus, false));
     for (const [variant, { p50, cpu }] of Object.entries(result)) {
       rows.push([workload, variant, fmt(p50, 3), ratio(p50, raw.p50), fmt(cpu, 0), ratio(cpu, raw.cpu)]);
     }
@@ -311,7 +361,8 @@ try {
 
   process.stderr.write('measuring 64-concurrent throughput…\n');
   const one = workloads[0]![1];
-  const rates = await throughput(one, Math.max(3, Math.ceil(ROUNDS / 4)), 64, 1280);
+  const { rates, perRound } = await throughput(one, Math.max(3, Math.ceil(ROUNDS / 2)), 64, 1280);
+  budgets.push(gateCost('64 concurrent GETs', perRound, true));
   for (const [variant, rate] of Object.entries(rates)) {
     rows.push(['64 concurrent GETs (req/s)', variant, fmt(rate, 0), ratio(rate, rates[RAW]!), '', '']);
   }

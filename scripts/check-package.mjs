@@ -165,12 +165,12 @@ try {
       if (!entries.has(entry)) throw new Error(`cli.js does not import ${entry} (it imports ${[...entries].join(', ')})`);
     }
     // esbuild heads each bundled module with its path: the CLI's own, the redaction helpers (not public; a
-    // secret's forms and percent-encoded pattern with them), the endpoint table the plain commands are made from,
+    // secret's forms, the text's view and the search with them), the endpoint table the plain commands are made from,
     // and the webhook senders' bound on an answer (`wfa listen` and the mock's sender share it) with its reader.
     const bundled = [...cli.matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]);
     const allowed = [
       /^src\/cli\//,
-      /^src\/core\/(?:redact|percent-pattern|secret-forms)\.ts$/,
+      /^src\/core\/(?:redact|known-secrets|secret-forms|text-view|needle)\.ts$/,
       /^src\/resources\/endpoints\.ts$/,
       /^src\/(?:testing\/bounded-answer|core\/bounded-read)\.ts$/,
       /^package\.json$/,

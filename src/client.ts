@@ -1,5 +1,6 @@
 /** The `Client`: the service's routes, one HTTP core, and the resource namespaces that share them. */
 import type { HttpCore } from './core/http.js';
+import { ownFields } from './core/readable.js';
 import type { ClientOptions, RequestOptions } from './core/options.js';
 import type { QueryValue } from './core/query.js';
 import { Auth } from './resources/auth.js';
@@ -101,9 +102,10 @@ export class Client {
    * ```
    */
   withOptions(options: ClientOptions): Client {
-    Client.#parent = { http: this.#core, routes: this.#routes, changed: options ?? {} };
+    const changed = ownFields(options ?? {}, 'client options');
+    Client.#parent = { http: this.#core, routes: this.#routes, changed };
     try {
-      return new Client({ ...this.#options, ...options });
+      return new Client({ ...this.#options, ...changed });
     } finally {
       Client.#parent = undefined;
     }
@@ -118,7 +120,7 @@ export class Client {
    * ```
    */
   static async login(options: LoginOptions, requestOptions?: RequestOptions): Promise<Client> {
-    const { email, password, ...clientOptions } = options;
+    const { email, password, ...clientOptions } = ownFields(options, 'login options');
     const anonymous = new Client({ ...clientOptions, apiKey: undefined });
     const { apiKey } = await anonymous.auth.issueKey({ email, password }, requestOptions);
     return new Client({ ...clientOptions, apiKey });

@@ -8,11 +8,19 @@ import type { Context } from './context.js';
 import { asUsageError, ConfigError, UsageError } from './errors.js';
 import { readStoredLogin, sameService } from './stored-login.js';
 
-/** The options of every command that calls the service. */
-export const CONNECTION_OPTIONS = {
-  'api-key': { type: 'string' },
+/**
+ * Where the service is: options of every command that calls it, those that take no `--api-key` too (`login`
+ * gets a key, `integrations save` refuses any key argument).
+ */
+export const SERVICE_OPTIONS = {
   'base-url': { type: 'string' },
   'api-prefix': { type: 'string' },
+} as const;
+
+/** The options of every command that calls the service with a key. */
+export const CONNECTION_OPTIONS = {
+  'api-key': { type: 'string' },
+  ...SERVICE_OPTIONS,
 } as const;
 
 /** What a command reads of the connection options. */
@@ -24,14 +32,23 @@ export type ConnectionValues = { [Name in keyof typeof CONNECTION_OPTIONS]?: str
  */
 export const CONNECTION_VALUE_OPTIONS: readonly string[] = Object.keys(CONNECTION_OPTIONS);
 
-export const CONNECTION_HELP = [
-  'Connection:',
-  '  --base-url <url>    the service address (default: $WFA_BASE_URL)',
-  '  --api-key <key>     your API key (default: $WFA_API_KEY, else the key `wfa login`',
-  '                      saved; prefer those: arguments are visible to other users in `ps`)',
+const BASE_URL_HELP = '  --base-url <url>    the service address (default: $WFA_BASE_URL)';
+const API_PREFIX_HELP = [
   "  --api-prefix <path>  the path prefix: /api/v1, /v1, a gateway's own, or auto (default: $WFA_API_PREFIX,",
   '                      else the one `wfa login` confirmed, else auto: /api/v1, then /v1 on a 404)',
+];
+
+/** The help of {@link CONNECTION_OPTIONS}. */
+export const CONNECTION_HELP = [
+  'Connection:',
+  BASE_URL_HELP,
+  '  --api-key <key>     your API key (default: $WFA_API_KEY, else the key `wfa login`',
+  '                      saved; prefer those: arguments are visible to other users in `ps`)',
+  ...API_PREFIX_HELP,
 ].join('\n');
+
+/** The help of {@link SERVICE_OPTIONS}, for a command that takes no `--api-key`. */
+export const SERVICE_HELP = ['Connection:', BASE_URL_HELP, ...API_PREFIX_HELP].join('\n');
 
 export interface Connection {
   baseUrl: string;

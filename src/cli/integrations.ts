@@ -4,7 +4,7 @@
  */
 import { parseCommand } from './args.js';
 import { createGroup, showHelp, type Command } from './command.js';
-import { CONNECTION_HELP, createClient } from './config.js';
+import { createClient, SERVICE_HELP, SERVICE_OPTIONS } from './config.js';
 import { printJson, type Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
@@ -61,7 +61,7 @@ either end, is refused and nothing is saved.
 Options:
   --label <label>        a name to tell keys for the same platform apart
 
-${CONNECTION_HELP}
+${SERVICE_HELP}
 
 Examples:
   wfa integrations save shopify --label "Main store"          # asks for the key
@@ -73,7 +73,7 @@ Examples:
         SAVE_USAGE,
       );
     }
-    const { values, positionals } = parseCommand(args, { 'base-url': { type: 'string' }, label: { type: 'string' } }, SAVE_USAGE);
+    const { values, positionals } = parseCommand(args, { ...SERVICE_OPTIONS, label: { type: 'string' } }, SAVE_USAGE);
     if (values.help) return showHelp(context, this.help);
     const [platform] = positionals;
     if (!platform) throw new UsageError('missing <platform>', SAVE_USAGE);

@@ -5,7 +5,7 @@
 import type { Client } from '../index.js';
 import { parseCommand } from './args.js';
 import { showHelp, type Command } from './command.js';
-import { apiPrefixOption, newClient } from './config.js';
+import { apiPrefixOption, newClient, SERVICE_OPTIONS } from './config.js';
 import type { Context } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
@@ -81,11 +81,7 @@ export const login: Command = {
   help: LOGIN_HELP,
   async run(args, context) {
     refusePasswordArguments(args);
-    const { values, positionals } = parseCommand(
-      args,
-      { 'base-url': { type: 'string' }, 'api-prefix': { type: 'string' }, email: { type: 'string' } },
-      LOGIN_USAGE,
-    );
+    const { values, positionals } = parseCommand(args, { ...SERVICE_OPTIONS, email: { type: 'string' } }, LOGIN_USAGE);
     if (values.help) return showHelp(context, LOGIN_HELP);
     // Not quoted: someone may have typed the password as a plain argument.
     if (positionals.length > 0) throw new UsageError('wfa login takes no arguments (a password is typed when asked)', LOGIN_USAGE);

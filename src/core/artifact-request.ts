@@ -2,10 +2,10 @@
  * The download's request on the wire, over the client's transport, redirects followed by hand where the transport
  * does not; and what a download host's error becomes, its signed URL never quoted.
  */
-import { ERROR_BODY_BYTES, readText } from './body.js';
-import { AbortError, ApiError, ResponseValidationError, ValidationError } from './errors.js';
-import { redact, redactText, usableSecrets, withoutQuery } from './redact.js';
-import { parseErrorBody } from './response.js';
+import { ERROR_BODY_READ, readText } from './body.js';
+import { statusError } from './call-failure.js';
+import { AbortError, type ApiError, ResponseValidationError, ValidationError } from './errors.js';
+import { redactText, usableSecrets, withoutQuery } from './redact.js';
 import { letGo, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 import { hasCredentials, isHttpUrl } from './url.js';
 
@@ -51,14 +51,13 @@ export function hideUrl(text: string, followed: Iterable<string>): string {
 
 /**
  * A download host's error status as an `ApiError` naming `url`, the signed query of every URL gone to redacted
- * like a secret (S3 echoes the signature of the URL it was sent, a redirect's too).
+ * like a secret (S3 echoes the signature of the URL it was sent, a redirect's too). Its body is read, redacted and
+ * cut as an API error's is.
  */
 export async function hostError(response: TransportResponse, url: string, followed: Iterable<string>): Promise<ApiError> {
   const secrets = [...followed].flatMap(querySecrets);
-  // Only the head: enough for any message, and the rest is never read.
-  const body = parseErrorBody((await readText(response, ERROR_BODY_BYTES, true).catch(() => undefined)) ?? '');
-  const headers = redact(Object.fromEntries(response.headers), secrets);
-  return ApiError.from({ status: response.status, headers, method: 'GET', url: withoutQuery(url), body: redact(body, secrets) });
+  const text = (await readText(response, ERROR_BODY_READ, true).catch(() => undefined)) ?? '';
+  return statusError(secrets, { method: 'GET', url: withoutQuery(url) }, { status: response.status, headers: response.headers, text });
 }
 
 /** Whatever is not the SDK's own refusal: a transport rejects only for a network failure, and a body that breaks errors with whatever the platform chose. */

@@ -3,8 +3,9 @@
  * bodies and messages, log lines. The service may echo what it was sent, so an error body is not safe as is.
  */
 
-import { literalPattern, type PercentPatterns, percentPatterns } from './percent-pattern.js';
-import { formsOf, MIN_SECRET_LENGTH } from './secret-forms.js';
+import { foldedNeedles, hideFolded, hideSecrets } from './known-secrets.js';
+import type { Needle } from './needle.js';
+import { MIN_SECRET_LENGTH } from './secret-forms.js';
 
 export const REDACTED = '[redacted]';
 
@@ -28,16 +29,27 @@ const CREDENTIAL_FIELD = new RegExp(`^(?:[^]*(?:${CREDENTIAL_WORD})\\]?|key)$`, 
 /** Whether a field or header of this name holds a credential (the rule above), so that its value is hidden. */
 export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test(name);
 
+/** What a caller sent in credential-named headers (`Authorization: Bearer …`, `X-Gateway-Token`): secrets too, without an auth scheme. */
+export function credentialHeaderValues(headers: Record<string, string>): string[] {
+  const values: string[] = [];
+  for (const name in headers) if (isCredentialName(name)) values.push(headers[name]!.replace(/^(?:bearer|basic|token|digest)\s+/i, ''));
+  return values;
+}
+
 /**
  * A credential field's value in text that is no parsed JSON (a body cut at its limit, a truncated JSON, a form, a
- * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not; `:`, `=`,
- * `=>`, `>` (an XML element) or `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted
- * string (its closing quote cut off too), a `{` or `[` (a structure, hidden to its end), or what comes before a
- * space or one of `&,;)<>}"'`.
- * Groups: 1 all before the value, 3 its quote, 4 or 6 the value, 5 a structure's opening.
+ * log line, XML): the name, starting after no name character or `/` (not a closing tag), quoted or not, its quotes
+ * JSON-escaped too (a body serialised twice: `{\"token\":\"…\"}`); `:`, `=`, `=>`, `>` (an XML element) or
+ * `%3A`/`%3D` (a query inside a URL); then an HTTP auth scheme maybe, and a quoted string (its closing quote cut off
+ * too), a `{` or `[` (a structure, hidden to its end), or what comes before a space or one of `&,;)<>}"'`.
+ * Groups: `before` all before the value, `quote` its quote, `value` the value, `opening` a structure's opening.
  */
 const CREDENTIAL_IN_TEXT = new RegExp(
-  `((?<![\\w.%\\\\[\\]/-])(["']?)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\2\\s*(?::|=>?|>|%3[ad])\\s*(?:(?:bearer|basic|token|digest)\\s+)?)(?:(["'])((?:\\\\[\\s\\S]?|(?!\\3)[^\\\\])*)\\3?|([[{])|([^\\s&,;)<>}"']*))`,
+  `(?<before>(?<![\\w.%\\\\[\\]/-])(?<nameQuote>\\\\?["']|)(?:${NAME_PART}*${WORD_IN_TEXT}|key)\\k<nameQuote>\\s*(?::|=>?|>|%3[ad])\\s*(?:(?:bearer|basic|token|digest)\\s+)?)` +
+    `(?:(?<quote>["'])(?<value>(?:\\\\[\\s\\S]?|(?!\\k<quote>)[^\\\\])*)\\k<quote>?|(?<opening>[[{])` +
+    // Serialised twice: `\\\"` inside is an escaped quote (`\\` then `\"`), the first `\"` alone closes.
+    `|(?<quote2>\\\\["'])(?<value2>(?:\\\\\\\\\\\\[\\s\\S]|(?!\\k<quote2>)\\\\[\\s\\S]|[^\\\\])*)\\k<quote2>?` +
+    `|(?<bare>[^\\s&,;)<>}"']*))`,
   'gi',
 );
 /** Values of credential fields shorter than this are not hidden elsewhere too: they would mangle ordinary words. */
@@ -48,70 +60,26 @@ const MAX_COPIES = 32;
 /** A field holding a signed URL, whose query is its signature: the rest is kept, to say where it pointed. */
 const SIGNED_URL_FIELD = /^download[-_]?url$/i;
 
+/** The secrets long enough to search for, each once. */
 export function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
-  return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+  return secrets.filter((s, i): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH && secrets.indexOf(s) === i);
 }
-
-/** What a secret is searched for as: its forms as text, and its percent-encoded forms as patterns. */
-interface Search {
-  readonly forms: readonly string[];
-  readonly percent: PercentPatterns;
-  /** A secret with whitespace in it, matching any run of whitespace there, trimmed: a service may wrap, tab or trim it. */
-  readonly spaced: RegExp | undefined;
-}
-/** Each secret's search, built once: a client redacts with the same few secrets all its life. Bounded. */
-const SEARCHES = new Map<string, Search>();
-
-function searchFor(secret: string): Search {
-  let search = SEARCHES.get(secret);
-  if (!search) {
-    if (SEARCHES.size >= 64) SEARCHES.clear();
-    search = { forms: formsOf(secret), percent: percentPatterns(secret), spaced: /\s/.test(secret) ? looseLiteral([secret]) : undefined };
-    SEARCHES.set(secret, search);
-  }
-  return search;
-}
-
-/**
- * The forms a service may echo a secret in as text, longest first (so that a form inside another, or its padding,
- * is not left behind): as is, JSON-escaped, HTML-escaped; its bytes in base64 (both alphabets, alone or within)
- * and hex. Its percent-encoded forms are patterns (percent-pattern.ts). Exported for tests.
- */
-export const secretForms = (secret: string): readonly string[] => searchFor(secret).forms;
 
 /**
  * Also replaces a secret cut short at the end of the text (a body cut by a limit), which still says most of it,
  * and the value of a field named for a credential, in JSON or form text, and every copy of that value.
  */
 export function redactText(text: string, secrets: readonly string[], replacement = REDACTED): string {
-  return hide(text, secrets, copiesPattern(credentialCopies(text)), replacement);
+  return hide(text, secrets, copyNeedles(credentialCopies(text)), replacement);
 }
 
 /**
  * The known secrets first, then the copies, then the credential-name rule: the rule hides a value only to its first
  * separator, so it must not run first and leave the rest of a secret holding a space (or `;`) unfound.
  */
-function hide(text: string, secrets: readonly string[], copies: RegExp | undefined, replacement: string): string {
-  let out = text;
-  const searches = secrets.map(searchFor);
-  for (const { percent, spaced } of searches) out = percent.replaceIn(spaced ? out.replace(spaced, replacement) : out, replacement);
-  const forms = searches.flatMap((search) => search.forms);
-  for (const form of forms) out = out.replaceAll(form, replacement);
-  // The longest head of any form the text ends with, only where the text has its first characters: forms that
-  // share a beginning (`pa\"` and `pa&quot;`) must not let one's short head hide the other's long one.
-  let cut = out.length;
-  for (const form of forms) {
-    const head = form.slice(0, MIN_SECRET_LENGTH);
-    for (let at = out.indexOf(head, out.length - form.length + 1); at !== -1 && at < cut; at = out.indexOf(head, at + 1)) {
-      if (form.startsWith(out.slice(at))) cut = at;
-    }
-  }
-  for (const { percent } of searches) {
-    const start = percent.headStart(out);
-    if (start !== -1 && out.length - start >= MIN_SECRET_LENGTH) cut = Math.min(cut, start);
-  }
-  if (cut < out.length) out = out.slice(0, cut) + replacement;
-  return hideFields(copies ? out.replace(copies, replacement) : out, replacement);
+function hide(text: string, secrets: readonly string[], copies: readonly Needle[], replacement: string): string {
+  const out = hideSecrets(text, secrets, replacement);
+  return hideFields(hideFolded(out, copies, replacement), replacement);
 }
 
 /** Each credential field's value in text replaced, a structure's (`{…}`, `[…]`) to its end. One pass, whatever the depth. */
@@ -120,9 +88,10 @@ function hideFields(text: string, replacement: string): string {
   let from = 0;
   for (const match of text.matchAll(CREDENTIAL_IN_TEXT)) {
     if (match.index < from) continue;
-    const [whole, before = '', , quote = '', , opening] = match;
+    const { before = '', quote = match.groups?.quote2 ?? '', opening } = match.groups ?? {};
     out += `${text.slice(from, match.index)}${before}${quote}${replacement}${quote}`;
-    from = opening ? structureEnd(text, match.index + whole.length - 1) : match.index + whole.length;
+    from = match.index + match[0].length;
+    if (opening) from = structureEnd(text, from - 1);
   }
   return out + text.slice(from);
 }
@@ -149,21 +118,32 @@ function structureText(text: string, match: RegExpMatchArray): string {
   return text.slice(start, structureEnd(text, start));
 }
 
-/** The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. */
-function credentialValues(value: unknown, out = new Set<string>(), named = false, depth = 0): Set<string> {
-  if (typeof value === 'string') {
-    if (named) out.add(value);
-    for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
-      if (match[5] === undefined) out.add(match[4] ?? match[6] ?? '');
-      else
-        for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
-          if (!colon) out.add(text ?? number ?? '');
+/**
+ * The values of credential fields in a parsed body or a text, at any depth, to hide their copies elsewhere. With a
+ * stack of its own, not recursion: a value past the depth `redact` shows is still hidden where it is copied higher up.
+ */
+function credentialValues(root: unknown): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<object>();
+  const stack: [unknown, boolean][] = [[root, false]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, named] = next;
+    if (typeof value === 'string') {
+      if (named) out.add(value);
+      for (const match of value.matchAll(CREDENTIAL_IN_TEXT)) {
+        const { value: quoted, value2, opening, bare } = match.groups ?? {};
+        if (opening === undefined) out.add(quoted ?? value2 ?? bare ?? '');
+        else
+          for (const [, text, colon, number] of structureText(value, match).matchAll(STRUCTURE_VALUE))
+            if (!colon) out.add(text ?? number ?? '');
+      }
+    } else if (typeof value === 'number') {
+      if (named) out.add(String(value));
+    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+      seen.add(value);
+      const list = Array.isArray(value);
+      for (const [key, item] of Object.entries(value)) stack.push([item, named || (!list && isCredentialName(key))]);
     }
-  } else if (typeof value === 'number') {
-    if (named) out.add(String(value));
-  } else if (typeof value === 'object' && value !== null && depth <= 64) {
-    const list = Array.isArray(value);
-    for (const [key, item] of Object.entries(value)) credentialValues(item, out, named || (!list && isCredentialName(key)), depth + 1);
   }
   return out;
 }
@@ -172,19 +152,8 @@ function credentialValues(value: unknown, out = new Set<string>(), named = false
 export const credentialCopies = (value: unknown): string[] =>
   [...credentialValues(value)].filter((copy) => copy.length >= MIN_COPY_LENGTH).sort((a, b) => b.length - a.length);
 
-/** One pattern for the copies, longest first so that none leaves a piece of a longer one. */
-function copiesPattern(copies: string[]): RegExp | undefined {
-  return looseLiteral(copies.slice(0, MAX_COPIES));
-}
-
-/**
- * Texts, trimmed, as one pattern matching them literally, except that a run of whitespace matches any run of
- * whitespace; none when no text is long enough once trimmed (an empty or all-blank pattern would match everywhere).
- */
-function looseLiteral(texts: readonly string[]): RegExp | undefined {
-  const kept = texts.map((text) => text.trim()).filter((text) => text.length >= MIN_SECRET_LENGTH);
-  return kept.length > 0 ? new RegExp(kept.map((text) => text.split(/\s+/).map(literalPattern).join('\\s+')).join('|'), 'g') : undefined;
-}
+/** The copies searched for: the longest, each a needle whose runs of whitespace match any run of whitespace. */
+const copyNeedles = (copies: string[]): Needle[] => foldedNeedles(copies.slice(0, MAX_COPIES));
 
 /** Redacts before and after the cut, so that no cut leaves part of a secret behind. */
 export function redactAndCut(text: string, secrets: readonly string[], limit: number): string {
@@ -196,10 +165,10 @@ export function redactAndCut(text: string, secrets: readonly string[], limit: nu
  * A credential field's value is hidden wherever else the body copies it.
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
-  return redactWith(value, secrets, copiesPattern(credentialCopies(value)), 0);
+  return redactWith(value, secrets, copyNeedles(credentialCopies(value)), 0);
 }
 
-function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | undefined, depth: number): T {
+function redactWith<T>(value: T, secrets: readonly string[], copies: readonly Needle[], depth: number): T {
   if (typeof value === 'string') return hide(value, secrets, copies, REDACTED) as T;
   // A number equal to a secret or a copy (a numeric key echoed as a JSON number) is that secret.
   if (typeof value === 'number') return (hide(String(value), secrets, copies, REDACTED) === String(value) ? value : REDACTED) as T;
@@ -215,7 +184,7 @@ function redactWith<T>(value: T, secrets: readonly string[], copies: RegExp | un
   return Object.fromEntries(entries) as T;
 }
 
-function redactField(key: string, item: unknown, secrets: readonly string[], copies: RegExp | undefined, depth: number): unknown {
+function redactField(key: string, item: unknown, secrets: readonly string[], copies: readonly Needle[], depth: number): unknown {
   if (isCredentialName(key)) return REDACTED;
   if (typeof item !== 'string') return redactWith(item, secrets, copies, depth + 1);
   const text = hide(item, secrets, copies, REDACTED);

@@ -3,8 +3,8 @@ import { pathOf } from './api-error.js';
 import { apiError } from './call-failure.js';
 import { ConnectionError } from './errors.js';
 import { redactText } from './redact.js';
-import { climbs, underRoot } from './target.js';
-import { hasCredentials } from './url.js';
+import { underRoot } from './target.js';
+import { climbs, hasCredentials } from './url.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {

@@ -7,10 +7,16 @@ import type { ResponseSpec } from './request.js';
 import { isCredentialName, REDACTED, redact, redactAndCut, redactText } from './redact.js';
 import { safeParse, toIssues } from './schema.js';
 
-/** Header names in lower case (as `Headers` gives them), values with the secrets removed; a credential-named one's whole. */
+/**
+ * Header names in lower case (as `Headers` gives them), values with the secrets removed; a credential-named one's
+ * whole. A header whose name holds a secret is left out: a name cannot hold the mark that would replace it.
+ */
 export function redactHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[name] = isCredentialName(name) ? REDACTED : redactText(value, secrets);
+  for (const [name, value] of headers) {
+    if (redactText(name, secrets) !== name) continue;
+    out[name] = isCredentialName(name) ? REDACTED : redactText(value, secrets);
+  }
   return out;
 }
 
@@ -33,7 +39,7 @@ export function parseBody<T>(
   try {
     if (received.text !== '') data = JSON.parse(received.text);
   } catch {
-    const message = `is not JSON (content-type ${received.headers.get('content-type') ?? 'missing'})`;
+    const message = `is not JSON (content-type ${redactText(received.headers.get('content-type') ?? 'missing', secrets)})`;
     throw invalid(redactAndCut(received.text, secrets, 10_000), [{ path: [], message, code: 'invalid_json' }]);
   }
   const schema = call.validate ? spec?.schema : spec?.always;

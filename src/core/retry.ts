@@ -239,8 +239,7 @@ export function callDeadline(timeoutMs: number, maxRetries: number): number {
  * attempt on the wire); returns how long. Held past the deadline, the call ends with the 429 it was waiting
  * after (`refusal`), or with the deadline's error when it got none; either says how long it waited here.
  */
-async function passGate(gate: SendGate, policy: RetryPolicy, heldMs: number, refusal: ResponseHead | undefined): Promise<number> {
-  if (gate.pass()) return 0;
+async function waitAtGate(gate: SendGate, policy: RetryPolicy, heldMs: number, refusal: ResponseHead | undefined): Promise<number> {
   const started = now();
   const result = await gate.wait(policy);
   const held = now() - started;
@@ -256,7 +255,8 @@ export async function withRetries<T extends ResponseHead>(attempt: (abort: Abort
   // `refusal`: the last attempt's, when the service refused it; the wait at the gate that follows is after it.
   let refusal: T | undefined;
   for (let retry = 1, counted = 1, heldMs = 0; ; retry++) {
-    if (gate) heldMs += await passGate(gate, policy, heldMs, refusal);
+    // An open gate passes a send synchronously: no promise, no turn of the loop.
+    if (gate && !gate.pass()) heldMs += await waitAtGate(gate, policy, heldMs, refusal);
     const sentAt = now();
     const attemptEnd = sentAt + timeoutMs;
     const result = await runPhase(attempt, { signal, deadline: Math.min(attemptEnd, deadline) });

@@ -6,9 +6,10 @@ import { $constructor, $ZodObject } from 'zod/v4/core';
 import * as z from 'zod/mini';
 import { onNode } from './choose-transport.js';
 import { ValidationError, type Issue } from './errors.js';
+import { unreadable } from './readable.js';
 import { redact, usableSecrets } from './redact.js';
 import { compiledObjects } from './node-parts.js';
-import { isHttpUrl } from './url.js';
+import { climbs, isHttpUrl } from './url.js';
 
 export type Schema<T = unknown> = z.core.$ZodType<T, T>;
 
@@ -126,7 +127,13 @@ export function safeParse<T>(schema: Schema<T>, value: unknown): z.core.util.Saf
  * header name `X-API-Key: sk_…`).
  */
 export function checkInput<T>(schema: Schema<T>, value: unknown, what: string, secrets: readonly unknown[] = []): T {
-  const result = safeParse(schema, value);
+  let result: z.core.util.SafeParseResult<T>;
+  try {
+    result = safeParse(schema, value);
+  } catch {
+    // A getter or a Proxy trap of the input threw: named, its own error (which may say anything) dropped.
+    throw unreadable(what, value);
+  }
   if (!result.success) throw new ValidationError(what, redact(toIssues(result.error), usableSecrets(secrets as (string | undefined)[])));
   return result.data;
 }
@@ -135,8 +142,9 @@ export function checkInput<T>(schema: Schema<T>, value: unknown, what: string, s
 const MAX_ID_LENGTH = 1024;
 
 /**
- * Encoded, so an id can never change which endpoint is called; `.` and `..` are refused because URL parsers
- * resolve them (even encoded) into a different path.
+ * Encoded, so an id can never change which endpoint is called. An id is one path segment: a dot segment (even
+ * percent-encoded) or a separator (`/`, `\`, `?`, `#`) is refused, as in a caller's own path, since URL parsers
+ * and gateways that decode `%2F` before normalising would resolve it into another path.
  */
 export function idSegment(id: unknown, what: string): string {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
@@ -145,7 +153,8 @@ export function idSegment(id: unknown, what: string): string {
     throw new ValidationError(what.replace(/ id\b/, ''), [{ path: ['id'], message, code }]);
   };
   if (typeof id !== 'string' || id.trim() === '') return refuse('must be a non-empty string', 'invalid_type');
-  if (id === '.' || id === '..') return refuse('must not be "." or ".."', 'invalid_value');
+  if (climbs(id)) return refuse('must not be or hold "." or ".." segments, plain or percent-encoded', 'invalid_value');
+  if (/[/\\?#]/.test(id)) return refuse('must not hold "/", "\\", "?" or "#": an id is one path segment', 'invalid_value');
   if (id.length > MAX_ID_LENGTH) return refuse(`is ${id.length} characters long; ids are at most ${MAX_ID_LENGTH}`, 'too_big');
   try {
     return encodeURIComponent(id);

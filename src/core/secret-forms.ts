@@ -1,4 +1,10 @@
-/** The text forms a secret may be echoed in (JSON, HTML, base64, hex): what redact.ts searches for as text. */
+/**
+ * The text forms a secret may be echoed in (JSON, HTML, base64, hex): what redact.ts searches for as text, in a
+ * text whose percent escapes are decoded and whose IGNORED characters are dropped (text-view.ts).
+ */
+
+/** Characters that show as nothing (zero-width spaces and joiners, a BOM, a soft hyphen): any form may carry them anywhere. */
+export const IGNORED = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
 
 /** Secrets shorter than this are not searched for: replacing every "a" would mangle text and hide nothing. */
 export const MIN_SECRET_LENGTH = 4;
@@ -31,6 +37,8 @@ export function formsOf(secret: string): readonly string[] {
   }
   // PHP and some others escape `/` in JSON as `\/`.
   const out = new Set([secret, ...json, ...json.map((form) => form.replaceAll('/', '\\/'))]);
+  // A form's `+` for a space (`application/x-www-form-urlencoded`); its percent escapes are decoded before a search.
+  if (secret.includes(' ')) out.add(secret.replaceAll(' ', '+'));
   for (const [quot, apos] of HTML_QUOTES) {
     const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': quot, "'": apos };
     out.add(secret.replace(/[&<>"']/g, (c) => entities[c] ?? c));
@@ -54,6 +62,7 @@ function addByteForms(bytes: Uint8Array, out: Set<string>): void {
     const shifted = btoa('\0'.repeat(before) + binary).slice(Math.ceil((8 * before) / 6), Math.floor((8 * (before + bytes.length)) / 6));
     if (shifted.length >= MIN_SECRET_LENGTH) out.add(shifted).add(urlSafe(shifted));
   }
-  const hexForm = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  out.add(hexForm).add(hexForm.toUpperCase());
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0'));
+  // Hex as is and with colons between bytes (`61:62:63`, as fingerprints are written), in either case.
+  for (const form of [hex.join(''), hex.join(':')]) out.add(form).add(form.toUpperCase());
 }

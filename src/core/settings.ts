@@ -21,6 +21,7 @@ import {
 } from './options.js';
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
+import { ownFields } from './readable.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
 import { TOKEN, TRANSPORT_HEADERS } from './transport.js';
 import { isHttpUrl } from './url.js';
@@ -187,9 +188,10 @@ export type CallOptions = RequestOptions;
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options', secrets: readonly unknown[] = []): CallOptions {
   schemas ??= buildSchemas();
+  const given = ownFields(options, what);
   // Most calls pass no option: nothing to parse.
-  if (schemas.requestOptionNames.every((name) => options[name] === undefined)) return {};
-  const checked = checkInput(schemas.requestOptions, options, what, secrets);
+  if (schemas.requestOptionNames.every((name) => given[name] === undefined)) return {};
+  const checked = checkInput(schemas.requestOptions, given, what, secrets);
   return { ...checked, headers: lowerCaseNames(checked.headers) };
 }
 
@@ -211,8 +213,9 @@ function checkAgentProtocol(agent: NodeAgent | undefined, baseUrl: string | unde
 /** A client's options, checked once when it is made, with the defaults filled in. */
 export type ClientSettings = Readonly<ReturnType<typeof clientSettings>>;
 
-export function clientSettings(options: ClientOptions) {
+export function clientSettings(given: ClientOptions) {
   schemas ??= buildSchemas();
+  const options = ownFields(given, 'client options');
   const checked = checkInput(schemas.clientOptions, options, 'client options', [options.apiKey]);
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;

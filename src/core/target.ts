@@ -4,7 +4,7 @@
  */
 import { ValidationError, type Issue } from './errors.js';
 import type { CoreRequest, Route, Routes } from './request.js';
-import { hasCredentials } from './url.js';
+import { climbs, hasCredentials } from './url.js';
 
 /** A route under the service root, or another URL. */
 export type Target = { route: Route; url?: undefined } | { route?: undefined; url: string };
@@ -43,16 +43,6 @@ export function targetOf({ path, route }: Pick<CoreRequest<unknown>, 'path' | 'r
 
 function invalidPath(message: string): ValidationError {
   return new ValidationError('request', [{ path: ['path'], message, code: 'invalid_value' }]);
-}
-
-/**
- * Whether a path has a `.` or `..` segment once `%2E`, `%2F` and `%5C` (any case) are decoded and it is split
- * on `/` and `\` (which URLs read as `/`): a URL parser resolves `%2e%2e`, and servers and gateways that decode
- * `%2F`/`%5C` before normalising (nginx, IIS) resolve `..%2f` too. The one rule for request paths and redirects.
- */
-export function climbs(path: string): boolean {
-  const decoded = path.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
-  return /(?:^|[/\\])\.{1,2}(?:[/\\]|$)/.test(decoded);
 }
 
 /** The root's path when `url` is under it by whole segments (`/gw` holds `/gw/x`, not `/gw2/x`); else `undefined`. */

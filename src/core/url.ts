@@ -1,4 +1,4 @@
-/** What counts as an http(s) URL, once for the whole package; imports nothing, so the webhooks entry can use it. */
+/** What counts as an http(s) URL and a path that climbs, once for the whole package; imports nothing, so the webhooks entry can use it. */
 export function isHttpUrl(text: string): boolean {
   // Parsed once (`URL.canParse` then `new URL` parsed it twice); `URL.parse` is not in Node 20.
   try {
@@ -12,4 +12,14 @@ export function isHttpUrl(text: string): boolean {
 /** True when a URL carries `user:password@`: fetch refuses it, and an error quoting it would show the password. */
 export function hasCredentials(url: URL): boolean {
   return url.username !== '' || url.password !== '';
+}
+
+/**
+ * Whether a path has a `.` or `..` segment once `%2E`, `%2F` and `%5C` (any case) are decoded and it is split
+ * on `/` and `\` (which URLs read as `/`): a URL parser resolves `%2e%2e`, and servers and gateways that decode
+ * `%2F`/`%5C` before normalising (nginx, IIS) resolve `..%2f` too. The one rule for request paths, ids and redirects.
+ */
+export function climbs(path: string): boolean {
+  const decoded = path.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
+  return /(?:^|[/\\])\.{1,2}(?:[/\\]|$)/.test(decoded);
 }

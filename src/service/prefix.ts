@@ -9,7 +9,7 @@ import type { LevelLogger } from '../core/logger.js';
 import type { ApiPrefix } from '../core/options.js';
 import type { ClientSettings } from '../core/settings.js';
 import { hasCredentials, isHttpUrl } from '../core/url.js';
-import { climbs } from '../core/target.js';
+import { climbs } from '../core/url.js';
 
 const OTHER_PREFIX: Record<ApiPrefix, ApiPrefix> = { '/api/v1': '/v1', '/v1': '/api/v1' };
 // Key issuing is at /v1/auth whatever the known prefix; a custom prefix has its own (`authPath`).

@@ -7,6 +7,7 @@
 
 import { ValidationError } from '../core/errors.js';
 import { sha256Hex } from '../core/sha256.js';
+import { canonicalEvent } from './canonical-event.js';
 import type { WebhookEvent } from './parse.js';
 
 /**
@@ -58,7 +59,7 @@ export interface WebhookDedupeOptions {
   /**
    * Request headers that carry a delivery id, first present wins. Default `webhook-id` (Standard Webhooks),
    * `x-webhook-id`, `x-delivery-id`. Without one, the key is the SHA-256 of the event as canonical JSON (keys
-   * sorted, no spaces), so the same event serialised another way is the same delivery. Ignored with the
+   * sorted, no spaces, numbers by their exact value as sent, past 2^53 too), so the same event serialised another way is the same delivery. Ignored with the
    * presets, which key only on what they sign: `hmacSha256` on the event, `standardWebhooks` on `webhook-id`;
    * a replay with a fresh unsigned id must not run again.
    */
@@ -147,30 +148,21 @@ export function memoryStore(options: { maxKeys?: number | undefined } = {}): Web
 export const defaultIdHeaders = ['webhook-id', 'x-webhook-id', 'x-delivery-id'] as const;
 
 /**
- * `id:` + the SHA-256 of the first delivery-id header present, or `event:` + the SHA-256 of the event as
+ * `id:` + the SHA-256 of the first delivery-id header present, or `event:` + the SHA-256 of the event's body as
  * canonical JSON: a sender that re-serialises (other spacing, other key order) sends the same delivery.
  */
-export async function deliveryKey(headers: Headers, event: WebhookEvent, idHeaders: readonly string[]): Promise<string> {
+export async function deliveryKey(headers: Headers, body: Uint8Array, idHeaders: readonly string[]): Promise<string> {
   for (const name of idHeaders) {
     const id = headers.get(name);
     // Hashed too: a header value of any length or bytes becomes a short key every store can hold.
     if (id) return `id:${await sha256(id)}`;
   }
-  return `event:${await sha256(canonicalJson(event))}`;
+  return `event:${await sha256(canonicalEvent(new TextDecoder().decode(body)))}`;
 }
 
 /** A key of your own (`dedupe.key`), hashed like the others. */
 export async function ownKey(key: string): Promise<string> {
   return `own:${await sha256(key)}`;
-}
-
-/** JSON with every object's keys sorted and no spaces: one text for one value, however it was serialised. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_, inner: unknown) =>
-    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }
 
 function sha256(text: string): Promise<string> {

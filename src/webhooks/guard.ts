@@ -43,6 +43,8 @@ export type UnconfirmedPolicy = 'reject' | 'accept' | 'handler-decides';
 /** What the handler hands over: the delivery, the user's callback, and its own bounded helpers. */
 export interface GuardContext {
   event: WebhookEvent;
+  /** The body as received, which an event's key is taken from: the parsed event has lost digits past a double's. */
+  body: Uint8Array;
   request: Request;
   /** Filled in as the guard learns: the delivery's key, and whether it is a duplicate. */
   seen: Seen;
@@ -174,7 +176,7 @@ export async function guard(ctx: GuardContext): Promise<Response> {
 /** The delivery's key: from `dedupe.key` if given (a user's callback, bounded), else an id header or the event. */
 async function keyOf(ctx: GuardContext, dedupe: DedupeSettings): Promise<string | Response> {
   const own = dedupe.key;
-  if (!own) return deliveryKey(ctx.request.headers, ctx.event, dedupe.idHeaders);
+  if (!own) return deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
   let key: unknown;
   try {
     key = await ctx.run(() => own(ctx.event, ctx.request));

@@ -136,7 +136,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (confirm || settings.dedupe) {
       const { guard } = await import('./guard.js');
       return guard({
-        ...{ event, request, seen, invoke, run, timedOut, label, confirm, unconfirmed },
+        ...{ event, body, request, seen, invoke, run, timedOut, label, confirm, unconfirmed },
         ...{ confirmTimeoutMs: settings.confirmTimeoutMs, dedupe: settings.dedupe },
         tooLong: (what) => tooLong(what, event),
         report: (error) => report(run, onError, error, event),

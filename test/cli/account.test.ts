@@ -300,6 +300,16 @@ describe('wfa integrations', () => {
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
 
+  test('save takes --api-prefix like every command that calls the service: one request, under it', async () => {
+    service.useMock({ prefixes: ['/v1'] });
+    const result = await run(['integrations', 'save', 'shopify', '--api-prefix', '/v1'], {
+      env: { ...ENV, WFA_INTEGRATION_KEY: PLATFORM_KEY },
+    });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /v1/integrations']);
+  });
+
   test('save reads a piped key from stdin, and masks it even where the service echoes it back', async () => {
     service.reply('POST', '/api/v1/integrations', 201, {
       id: 'int_1',
@@ -522,6 +532,18 @@ describe('wfa integrations', () => {
       pin_token: '****',
       tokens_used: 3,
     });
+  });
+
+  test('list hides a copy of a credential value nested deeper than the record is shown', async () => {
+    const deep = (depth: number): unknown => (depth === 0 ? { api_key: PLATFORM_KEY } : { a: deep(depth - 1) });
+    service.reply('GET', '/api/v1/integrations', 200, {
+      data: [{ id: 'int_1', platform: 'x', label: `key ${PLATFORM_KEY}`, extra: deep(70) }],
+    });
+    const result = await run(['integrations', 'list'], { env: ENV });
+
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)[0].label).toBe('key ****b1a0');
+    expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY);
   });
 
   test('list hides copies of a credential value elsewhere in the record: a number, a value with spaces', async () => {

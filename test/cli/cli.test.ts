@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CONNECTION_HELP } from '../../src/cli/config.js';
 import { EXIT_CODES_HELP, ExitCode } from '../../src/cli/exit-codes.js';
+import { COMMANDS } from '../../src/cli/main.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { API_KEY, BASE_URL, useService } from '../helpers/service.js';
 import { runMain } from './in-process.js';
@@ -146,6 +147,24 @@ describe('help and version', () => {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     expect(stdout).toContain(EXIT_CODES_HELP);
     expect(stdout).toContain(CONNECTION_HELP);
+  });
+
+  test('every command that takes --base-url takes --api-prefix too', async () => {
+    const leaves = COMMANDS.flatMap((command) => {
+      const subcommands = /^Usage: wfa \S+ <([a-z|-]+)>/.exec(command.help)?.[1];
+      return subcommands ? subcommands.split('|').map((sub) => [command.name, sub]) : [[command.name]];
+    });
+    const refused: string[] = [];
+    let checked = 0;
+    for (const args of leaves) {
+      if (!(await runMain([...args, '--help'])).stdout.includes('--base-url')) continue;
+      checked += 1;
+      const result = await runMain([...args, '--api-prefix', '/v1', '--help']);
+      if (result.code !== ExitCode.Ok) refused.push(`${args.join(' ')}: ${result.stderr.split('\n', 1)[0]}`);
+    }
+
+    expect(refused).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
   });
 
   test('wait-build --help documents every exit code', async () => {

@@ -60,6 +60,22 @@ describe('wfa mock', () => {
     }
   });
 
+  test('its request log hides the values of query fields named for a credential', async () => {
+    const running = startMain(['mock', '--port', '0']);
+    try {
+      const [, url = ''] = await running.waitFor(BANNER);
+      await fetch(`${url}/v1/workflows?api_key=sk_live_query1&limit=2&Token=tok_query2&api%5Fkey=sk_query3`);
+
+      await running.waitFor(/^GET \/v1\/workflows\?.* -> 401/m, 'stderr');
+
+      expect(running.stderr()).toContain('GET /v1/workflows?api_key=[redacted]&limit=2&Token=[redacted]&api%5Fkey=[redacted] -> 401');
+      expect(running.stderr()).not.toMatch(/sk_live_query1|tok_query2|sk_query3/);
+    } finally {
+      running.interrupt();
+      await running.finished;
+    }
+  });
+
   test('stops when interrupted (Ctrl+C): exits 130, says so and frees its port', async () => {
     const running = startMain(['mock', '--port', '0', '--quiet']);
     const [, url = ''] = await running.waitFor(BANNER);
@@ -225,6 +241,26 @@ describe('wfa mock', () => {
       running.interrupt();
       await running.finished;
       await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  test('its webhook log hides the user, password and credential query fields of the webhook URL', async () => {
+    const hooks = 'http://hook_user:hunter2pass@127.0.0.1:9/hooks?secret=whsec_query&x=1';
+    const running = startMain(['mock', '--port', '0', '--build-ms', '0', '--webhook-url', hooks]);
+    try {
+      const [, url = '', key = ''] = await running.waitFor(BANNER);
+      const headers = { 'X-API-Key': key, 'content-type': 'application/json' };
+      const body = JSON.stringify({ name: 'x', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] });
+      await fetch(`${url}/v1/workflows`, { method: 'POST', headers, body });
+      await fetch(`${url}/v1/orders`, { headers });
+
+      await running.waitFor(/\(attempt 1\) -> failed: .*$/m, 'stderr');
+
+      expect(running.stderr()).toContain('webhook POST http://[redacted]@127.0.0.1:9/hooks?secret=[redacted]&x=1 build.completed');
+      expect(running.stderr()).not.toMatch(/hook_user|hunter2pass|whsec_query/);
+    } finally {
+      running.interrupt();
+      await running.finished;
     }
   });
 

@@ -122,13 +122,13 @@ describe('checkInput', () => {
 
 describe('idSegment', () => {
   it('encodes every character that could change the endpoint', () => {
-    expect(idSegment('a/b?c#d', 'id')).toBe('a%2Fb%3Fc%23d');
+    expect(idSegment('a b;c=d&e', 'id')).toBe('a%20b%3Bc%3Dd%26e');
     expect(idSegment('%2F', 'id')).toBe('%252F');
     expect(idSegment('ünï', 'id')).toBe('%C3%BCn%C3%AF');
     expect(idSegment(42, 'id')).toBe('42');
   });
 
-  it.each(['', '  ', '.', '..', null, undefined, {}])('refuses %j', (id) => {
+  it.each(['', '  ', '.', '..', '%2E.', '../x', 'a/b', 'a\\b', 'a?b', 'a#b', null, undefined, {}])('refuses %j', (id) => {
     expect(() => idSegment(id, 'workflow id')).toThrow(ValidationError);
   });
 });

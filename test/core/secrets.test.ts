@@ -3,16 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, WfaError } from '../../src/index.js';
-import {
-  isCredentialName,
-  REDACTED,
-  redact,
-  redactAndCut,
-  redactText,
-  safeCause,
-  secretForms,
-  usableSecrets,
-} from '../../src/core/redact.js';
+import { isCredentialName, REDACTED, redact, redactAndCut, redactText, safeCause, usableSecrets } from '../../src/core/redact.js';
+import { secretForms } from '../../src/core/known-secrets.js';
 import { fakeClockInThisTest, settle } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
 import { captureLogger } from '../helpers/logger.js';
@@ -250,19 +242,42 @@ describe('redactText', () => {
     const key = 'wfa_live_0123';
     const bytes = Buffer.from(key);
     const forms = secretForms(key);
-    // Itself, hex in two cases, base64 padded and not, and the three runs of characters it decides inside a longer base64.
-    expect(forms).toHaveLength(8);
+    // Itself, hex in two cases with and without colons, base64 padded and not, and the three runs of characters it
+    // decides inside a longer base64.
+    expect(forms).toHaveLength(10);
     expect(forms).toEqual(
       expect.arrayContaining([
         key,
         bytes.toString('hex'),
         bytes.toString('hex').toUpperCase(),
+        bytes.toString('hex').replace(/(..)(?!$)/g, '$1:'),
         bytes.toString('base64'),
         bytes.toString('base64url'),
       ]),
     );
     expect(forms.map((form) => form.length)).toEqual(forms.map((form) => form.length).sort((a, b) => b - a));
   });
+
+  it('removes a secret as hex with colons between its bytes, in either case', () => {
+    const key = 'wfa_live_0123';
+    const colons = Buffer.from(key)
+      .toString('hex')
+      .replace(/(..)(?!$)/g, '$1:');
+    expect(redactText(`fp ${colons} / ${colons.toUpperCase()}.`, [key])).toBe('fp [redacted] / [redacted].');
+  });
+
+  it.each(['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad'])(
+    'removes a secret with %j inserted anywhere inside it, in any of its forms',
+    (mark) => {
+      const key = 'wfa_live_0123';
+      for (const form of [key, Buffer.from(key).toString('base64'), encodeURIComponent(key).replace('_', '%5F')]) {
+        for (let at = 1; at + 2 < form.length; at += 3) {
+          const marked = `${form.slice(0, at)}${mark}${form.slice(at, at + 2)}${mark}${form.slice(at + 2)}`;
+          expect(redactText(`a ${marked} b`, [key])).toBe('a [redacted] b');
+        }
+      }
+    },
+  );
 
   // HTTP Basic and similar: base64 of a longer value holding the secret (`shop:<key>`). Unless the bytes before it
   // are a multiple of 3, its base64 is not the secret's own; what decodes from the remaining text must not hold it.
@@ -366,6 +381,14 @@ describe('redactText: fields named for a credential in text that is no parsed JS
     ['a number', '{"pin_token":12345,"n":1}', '{"pin_token":[redacted],"n":1}'],
     ['`key` alone', '?key=AIza0123&monkey=1', '?key=[redacted]&monkey=1'],
     ['a query inside a URL', '?next=%2Fa%3Fpassword%3Dp1%26b%3D1', '?next=%2Fa%3Fpassword%3D[redacted]'],
+    ['a body serialised twice', '"{\\"token\\":\\"tok_1\\",\\"m\\":\\"x\\"}"', '"{\\"token\\":\\"[redacted]\\",\\"m\\":\\"x\\"}"'],
+    ['a prefixed name serialised twice', '{\\"x_token\\": \\"tok_1\\"}', '{\\"x_token\\": \\"[redacted]\\"}'],
+    [
+      'an escaped quote inside a value serialised twice',
+      '{\\"password\\":\\"a\\\\\\"b\\",\\"n\\":1}',
+      '{\\"password\\":\\"[redacted]\\",\\"n\\":1}',
+    ],
+    ['a name after an escape', '"line\\ntoken=t_1"', '"line\\ntoken=[redacted]"'],
     [
       'an Authorization header of any common scheme',
       'authorization: Token t1, authorization: Digest d1',

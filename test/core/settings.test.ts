@@ -133,3 +133,70 @@ describe('checkRequestOptions', () => {
     }
   });
 });
+
+describe('options that cannot be read', () => {
+  /** An object whose `name` getter throws, as a Proxy or a class with a failing getter may. */
+  const throwingAt = (name: string, base: object = {}) =>
+    new Proxy(base, {
+      get(target, key, receiver) {
+        if (key === name) throw new Error('getter failed: sk_secret_in_getter');
+        return Reflect.get(target, key, receiver);
+      },
+      ownKeys: (target) => [...Reflect.ownKeys(target), name],
+      getOwnPropertyDescriptor: (target, key) =>
+        key === name
+          ? { configurable: true, enumerable: true, writable: true, value: undefined }
+          : Reflect.getOwnPropertyDescriptor(target, key),
+    });
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+
+  const cases: [string, () => unknown, string][] = [
+    ['hooks', () => throwingAt('onError'), 'hooks.onError'],
+    ['hooks', revoked, 'hooks'],
+    ['retry', () => throwingAt('statuses'), 'retry.statuses'],
+    ['rateLimit', () => throwingAt('requestsPerSecond'), 'rateLimit.requestsPerSecond'],
+    ['rateLimit', () => ({ store: throwingAt('book') }), 'rateLimit.store.book'],
+    ['agent', () => throwingAt('addRequest'), 'agent.addRequest'],
+    ['appInfo', () => throwingAt('name'), 'appInfo.name'],
+    ['headers', revoked, 'headers'],
+  ];
+  it.each(cases.map(([option, , field]) => [option, field]))(
+    'a %s whose reading throws is a ValidationError naming %s',
+    (option, field) => {
+      const value = cases.find(([o, , f]) => o === option && f === field)![1]();
+      const error = refusal(() => client({ [option]: value } as ClientOptions));
+
+      expect(error.field).toBe(field);
+      expect(error.message).toContain('could not be read');
+      expect(error.message).not.toContain('sk_secret_in_getter');
+    },
+  );
+
+  it('a logger that cannot be read is an observer like any other: the client is made, and logging it fails is dropped', () => {
+    expect(() => client({ logger: revoked() as never, logLevel: 'debug' })).not.toThrow();
+  });
+
+  it('client options whose own reading throws are a ValidationError, in new Client and withOptions', () => {
+    expect(refusal(() => new Client(throwingAt('timeoutMs', { baseUrl: BASE_URL }) as ClientOptions)).field).toBe('timeoutMs');
+    expect(refusal(() => new Client(revoked() as ClientOptions)).message).toContain('could not be read');
+    expect(refusal(() => client({}).withOptions(throwingAt('maxRetries') as ClientOptions)).field).toBe('maxRetries');
+  });
+
+  it('login options whose reading throws are a ValidationError naming the field, before anything is sent', async () => {
+    const error = await Client.login(throwingAt('password', { baseUrl: BASE_URL, email: 'a@example.com' }) as never).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe('password');
+  });
+
+  it('call options whose reading throws are a ValidationError naming the field', () => {
+    expect(refusal(() => checkRequestOptions(throwingAt('timeoutMs') as never)).field).toBe('timeoutMs');
+    expect(refusal(() => checkRequestOptions({ headers: throwingAt('x-a') } as never)).field).toBe('headers.x-a');
+  });
+});

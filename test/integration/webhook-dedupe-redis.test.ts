@@ -123,8 +123,8 @@ async function receiver(options: Omit<WebhookHandlerOptions, 'on'>, work: () => 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   const body = createWebhookBody({ workflow_id: `wf_${Math.random().toString(36).slice(2)}` });
-  const send = async () => {
-    const response = await fetch(url, { method: 'POST', body });
+  const send = async (text = body) => {
+    const response = await fetch(url, { method: 'POST', body: text });
     return { status: response.status, body: await response.json() };
   };
   return { counts, send, close: () => new Promise((resolve) => server.close(resolve)) };
@@ -153,6 +153,31 @@ describe.each(['node-redis', 'ioredis'])('dedupe on redis-server through %s, ove
       await vi.waitFor(async () => expect((await send()).body).toEqual({ received: true, duplicate: true }), { timeout: 10_000 });
       expect(counts.runs).toBe(1);
       expect(counts.most).toBe(1);
+    } finally {
+      await stop();
+      await close();
+    }
+  });
+
+  test('events told apart only by an integer past 2^53 are two deliveries: each, sent twice, runs once', async () => {
+    const { store, close } = await connectStore(kind, redis.url);
+    const { counts, send, close: stop } = await receiver({ dedupe: { store } }, async () => {});
+    try {
+      const workflow = `wf_${Math.random().toString(36).slice(2)}`;
+      // Both parse to the same double: a key on the parsed event would make them one.
+      const bodies = ['9007199254740992', '9007199254740993'].map(
+        (id) => `{"id":${id},"event":"build.completed","workflow_id":"${workflow}","data":{"download_url":"https://x.example.com/a.zip"}}`,
+      );
+      const answers = [];
+      for (const body of [...bodies, ...bodies]) answers.push((await send(body)).body);
+
+      expect(answers).toEqual([
+        { received: true },
+        { received: true },
+        { received: true, duplicate: true },
+        { received: true, duplicate: true },
+      ]);
+      expect(counts.runs).toBe(2);
     } finally {
       await stop();
       await close();

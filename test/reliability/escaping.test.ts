@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { Client, WfaError } from '../../src/index.js';
+import { Client, ValidationError, WfaError } from '../../src/index.js';
 import { ENDPOINTS, type Endpoint } from '../../src/resources/endpoints.js';
 import type { ModelName } from '../../src/resources/models.js';
 import { faults, startFaultServer, workflowBody, type FaultServer, type LoggedRequest } from './fault-server.js';
@@ -57,18 +57,8 @@ const ID_METHODS: [string, string, string, (id: string) => Promise<unknown>][] =
 
 /** Hostile ids and the exact path segment each must become. */
 const HOSTILE_IDS: [string, string][] = [
-  ['../auth', '..%2Fauth'],
-  ['../../../../v1/auth', '..%2F..%2F..%2F..%2Fv1%2Fauth'],
-  ['..%2Fauth', '..%252Fauth'],
   ['%2F', '%252F'],
-  ['%2e%2e', '%252e%252e'],
-  ['.%2e', '.%252e'],
-  ['a/b', 'a%2Fb'],
-  ['\\..\\auth', '%5C..%5Cauth'],
-  ['?x=', '%3Fx%3D'],
-  ['wf_1?page=2&x=1', 'wf_1%3Fpage%3D2%26x%3D1'],
-  ['#', '%23'],
-  ['wf_1#frag', 'wf_1%23frag'],
+  ['..%', '..%25'],
   ['ü', '%C3%BC'],
   ['日本語-🙂', '%E6%97%A5%E6%9C%AC%E8%AA%9E-%F0%9F%99%82'],
   [' spaced id ', '%20spaced%20id%20'],
@@ -76,8 +66,7 @@ const HOSTILE_IDS: [string, string][] = [
   ['\u0000', '%00'],
   ['a;b=c', 'a%3Bb%3Dc'],
   ['@evil.example', '%40evil.example'],
-  ['http://evil.example/x', 'http%3A%2F%2Fevil.example%2Fx'],
-  ['//evil.example', '%2F%2Fevil.example'],
+  ['http:evil.example', 'http%3Aevil.example'],
   ['a'.repeat(1_024), 'a'.repeat(1_024)],
   ['€'.repeat(800), '%E2%82%AC'.repeat(800)],
 ];
@@ -114,6 +103,34 @@ describe('ids stay inside their endpoint', () => {
     expect(server.log.length).toBe(before);
   });
 
+  // An id is one path segment: a dot segment (plain or percent-encoded) or a separator would be sent encoded
+  // (`..%2F..%2Fadmin`), which gateways that decode before normalising resolve, as client.request refuses.
+  it.for([
+    '../../admin',
+    '../auth',
+    '..%2Fauth',
+    '%2e%2e',
+    '.%2E',
+    'a/b',
+    '\\..\\auth',
+    'a\\b',
+    '?x=',
+    'wf_1?page=2&x=1',
+    '#',
+    'wf_1#frag',
+    'http://evil.example/x',
+    '//evil.example',
+  ])('the id %j is refused with a ValidationError naming the id, before anything is sent', async (id, { expect }) => {
+    const before = server.log.length;
+    const outcomes: string[] = [];
+    for (const [name, , , call] of ID_METHODS) {
+      const error = await call(id).catch((e: unknown) => e);
+      outcomes.push(`${name}: ${error instanceof ValidationError && error.field === 'id' ? 'refused' : String(error)}`);
+    }
+    expect(outcomes).toEqual(ID_METHODS.map(([name]) => `${name}: refused`));
+    expect(server.log.length).toBe(before);
+  });
+
   it('an id that is not well-formed unicode (a lone surrogate) is refused with ValidationError before anything is sent', async ({
     expect,
   }) => {
@@ -131,7 +148,7 @@ describe('ids stay inside their endpoint', () => {
     const runs = 300;
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), async (id) => {
-        fc.pre(id.trim() !== '' && id !== '.' && id !== '..');
+        fc.pre(id.trim() !== '' && id !== '.' && id !== '..' && !/[/\\?#]|%2e|%2f|%5c/i.test(id));
         const before = server.log.length;
         await client.workflows.get(id);
         const received = server.log.slice(before);

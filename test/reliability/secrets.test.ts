@@ -579,6 +579,43 @@ describe('a key of any length (a long JWT): a search linear in it, the call fail
     });
 });
 
+describe('a periodic key (`abab…`) in a 1 MiB error body of near copies: each search linear in the body', () => {
+  let server: FaultServer;
+  beforeEach(async () => {
+    server = await startFaultServer();
+  });
+  afterEach(async () => server.close());
+
+  // `indexOf` and a character-by-character walk from every start compared the whole key again at every other
+  // character of such a body: 1.3 s for one error, where the body's size alone takes tens of ms.
+  it('12,000 characters: its copies hidden, as is, percent-encoded and with a zero-width space, within 1 s', async ({ expect }) => {
+    const key = 'ab'.repeat(6_000);
+    const nearCopies = `${'ab'.repeat(5_999)}ax`.repeat(80);
+    const copies = [key, `${key.slice(0, -1)}%62`, `${key.slice(0, 99)}\u200b${key.slice(99)}`];
+    server.otherwise({ kind: 'raw', status: 400, body: `|${copies.join('|')}|${nearCopies}`, headers: { 'content-type': 'text/plain' } });
+    const client = new Client({ baseUrl: server.url, apiKey: key, apiPrefix: '/v1', maxRetries: 0 });
+    const started = performance.now();
+    const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(WfaError.is(error) ? error.name : String(error).slice(0, 200)).toBe('BadRequestError');
+    expect((error as { body: unknown }).body).toMatch(/^\|\[redacted\]\|\[redacted\]\|\[redacted\]\|abab/);
+    expect(elapsed).toBeLessThan(1_000);
+  });
+
+  it("a credential field's periodic value, its copies hidden among near copies (a spaced one too), within 1 s", async ({ expect }) => {
+    const token = 'ab'.repeat(6_000);
+    const spaced = `${'ab'.repeat(3_000)} ${'ab'.repeat(3_000)}`;
+    const body = `{"note":"${token}|${spaced.replace(' ', '\\n ')}|${`${'ab'.repeat(5_999)}ax`.repeat(80)}","token":"${token}","secret":"${spaced}"}`;
+    server.otherwise({ kind: 'raw', status: 400, body, headers: { 'content-type': 'application/json' } });
+    const client = new Client({ baseUrl: server.url, apiKey: API_KEY, apiPrefix: '/v1', maxRetries: 0 });
+    const started = performance.now();
+    const error = await client.workflows.get('wf_1').catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(JSON.stringify((error as { body: unknown }).body)).toMatch(/^"\{\\"note\\":\\"\[redacted\]\|\[redacted\]\|abab/);
+    expect(elapsed).toBeLessThan(1_000);
+  });
+});
+
 describe("a credential field's value: hidden in its field, in every copy elsewhere, and in the text layouts covered", () => {
   const TOK = 'tok_LEAKMEtokenvalue77';
   const BODIES: [name: string, body: string][] = [

@@ -188,8 +188,8 @@ describe('client.waitForBuild', () => {
 
     it('URL-encodes the build id, so an id cannot change which endpoint is polled', async () => {
       const service = serveBuild(completed());
-      await run(makeClient().waitForBuild('bld/../x'));
-      expect(service.paths).toEqual(['/v1/builds/bld%2F..%2Fx']);
+      await run(makeClient().waitForBuild('bld 1;x'));
+      expect(service.paths).toEqual(['/v1/builds/bld%201%3Bx']);
     });
 
     it('is the same as client.builds.wait', async () => {

@@ -234,6 +234,20 @@ describe('client.builds.download', () => {
     ).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
+  it("reads a host's error body as an API error's is read: a credential field past the kept 64 KiB still hides its copy", async () => {
+    const token = 'tok_host_0123456789';
+    const body = JSON.stringify({ error: { message: `token ${token} expired` }, pad: 'x'.repeat(70_000), token });
+    const { client } = await setup({
+      answer: (request) => (request.url.startsWith('https://cdn.example.net') ? new Response(body, { status: 400 }) : undefined),
+    });
+    const error = await client.builds
+      .download({ status: 'completed', download_url: 'https://cdn.example.net/a.zip?sig=1' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400 });
+    expect(inspect(error, { depth: Infinity })).not.toContain(token);
+    expect(JSON.stringify((error as { body: unknown }).body).length).toBeLessThanOrEqual(70_000);
+  });
+
   // An artifact of `bytes` bytes whose host declares `declared` in Content-Length.
   const artifactOf = (bytes: number, declared: number) => ({
     answer: (request: Request) =>

@@ -62,9 +62,9 @@ describe('client.builds.get', () => {
   });
 
   it.each([
-    ['a/b', 'a%2Fb'],
-    ['?x', '%3Fx'],
-    ['#', '%23'],
+    ['a b', 'a%20b'],
+    ['a;b=c', 'a%3Bb%3Dc'],
+    ['%2F', '%252F'],
   ])('URL-encodes the id %j into one path segment (%s)', async (id, segment) => {
     service.reply('GET', '/api/v1/builds/*', 200, building);
 
@@ -75,7 +75,7 @@ describe('client.builds.get', () => {
     expect(sent.search).toBe('');
   });
 
-  it.each(['.', '..', ''])('refuses the id %j with ValidationError and sends nothing', async (id) => {
+  it.each(['.', '..', '', 'a/b', '?x', '#', '..%2Fx'])('refuses the id %j with ValidationError and sends nothing', async (id) => {
     const error = await rejectionOf(makeClient().builds.get(id), ValidationError);
 
     expect(error.field).toBe('id');

@@ -207,7 +207,8 @@ describe('the wording of input errors', () => {
 
   it.each([
     ['', 'must be a non-empty string'],
-    ['..', 'must not be "." or ".."'],
+    ['..', 'must not be or hold "." or ".." segments, plain or percent-encoded'],
+    ['a/b', 'must not hold "/", "\\", "?" or "#": an id is one path segment'],
   ])('says "id" once for the id %j', async (id, problem) => {
     const { client } = setup();
     const error = (await client.workflows.get(id).catch((e: unknown) => e)) as ValidationError;

@@ -61,6 +61,26 @@ describe('dedupe with memoryStore()', () => {
     expect(onBuildCompleted).toHaveBeenCalledOnce();
   });
 
+  it('without an id header, keys on each number as sent: events told apart only past 2^53, or past a double, are two', async () => {
+    const { handler, onBuildCompleted } = receiver();
+    const body = (id: string) =>
+      `{"id":${id},"event":"build.completed","workflow_id":"wf_1","data":{"download_url":"https://x.example.com/a.zip"}}`;
+    const ids = ['9007199254740992', '9007199254740993', '-9007199254740993', '0.1', '0.10000000000000000001', '1e400', '1e401'];
+    for (const id of [...ids, ...ids]) await handler(new Request('https://example.com/hooks', { method: 'POST', body: body(id) }));
+
+    expect(onBuildCompleted).toHaveBeenCalledTimes(ids.length);
+  });
+
+  it('without an id header, one number written another way (1.0, 1, 10e-1, 0.1e1) is the same event', async () => {
+    const { handler, onBuildCompleted } = receiver();
+    const body = (n: string) =>
+      `{"n":${n},"event":"build.completed","workflow_id":"wf_1","data":{"download_url":"https://x.example.com/a.zip"}}`;
+    for (const n of ['1.0', '1', '10e-1', '0.1e1', '1E+0', '100e-2'])
+      await handler(new Request('https://example.com/hooks', { method: 'POST', body: body(n) }));
+
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+  });
+
   it('keys on your own dedupe.key when given, hashed: one run per build whatever the sender', async () => {
     const onBuildCompleted = vi.fn();
     const handler = createWebhookHandler({
