@@ -13,7 +13,7 @@ import { UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { formatBytes, renderBar } from './progress.js';
 import { printable } from './printable.js';
-import { WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
+import { WAIT_HELP, WAIT_OPTIONS, waitSettingsIfAsked } from './wait-options.js';
 
 const USAGE = 'wfa builds download <build_id> [-o file] [--wait] [options]';
 const FAILED = ['failed', 'error', 'cancelled', 'canceled'];
@@ -78,7 +78,7 @@ export const downloadCommand: Command = {
     const given = values.output ?? `${buildId.replace(/[^\w.-]/g, '_')}.zip`;
     const path = isAbsolute(given) ? given : join(context.cwd, given);
     // Read before any request: a bad --timeout is a usage error, whatever state the build is in.
-    const wait = values.wait ? waitSettings(values, context, buildId) : undefined;
+    const wait = waitSettingsIfAsked(values, context, buildId, USAGE);
     const client = await createClient(values, context);
     let build = await client.builds.get(buildId, { signal: context.signal });
     if (wait && !isCompletedBuild(build)) {

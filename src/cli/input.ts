@@ -115,9 +115,14 @@ export async function readPiped(context: Context, what: string, max = MAX_PIPED)
     input.on('end', onEnd);
     input.resume();
   });
+  return withoutFinalLineBreak(utf8Text(Buffer.concat(chunks), `${what} on stdin`));
+}
+
+/** Bytes read as UTF-8, or a usage error naming `what`: never U+FFFD in place of what was sent. */
+export function utf8Text(bytes: Uint8Array, what: string): string {
   try {
-    return withoutFinalLineBreak(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks)));
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new UsageError(`${what} on stdin is not valid UTF-8`);
+    throw new UsageError(`${what} is not valid UTF-8`);
   }
 }

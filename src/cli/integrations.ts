@@ -35,9 +35,11 @@ function keyProblem(key: string): string | undefined {
   if (key.trim() === '') return 'the key is empty';
   // A stray escape, NUL or second line (a paste, a file of several lines) would be saved as part of the key and
   // fail later; a bidi override or zero-width character hides in a terminal.
-  // What a terminal does not show (printable.ts's rule), and a lone surrogate: no key has them.
-  const unseen = [...key].findIndex((char) => UNSEEN.test(char) || /\p{Cs}/u.test(char));
-  if (unseen >= 0) return `the key has a control or format character at position ${unseen + 1}; nothing was saved (the key is not shown)`;
+  // What a terminal does not show (printable.ts's rule): no key has them.
+  const unseen = [...key].findIndex((char) => UNSEEN.test(char));
+  if (unseen >= 0) {
+    return `the key has a control, format or invisible character at position ${unseen + 1}; nothing was saved (the key is not shown)`;
+  }
   if (/^\s|\s$/u.test(key)) return 'the key starts or ends with a space (or a no-break space); nothing was saved (the key is not shown)';
   return undefined;
 }
@@ -53,8 +55,8 @@ service decides) and prints the saved record as JSON, its key masked (****abcd).
 The key is never an argument, which other users could see in \`ps\`. It is read from, in order:
   WFA_INTEGRATION_KEY     the variable, if set
   stdin                   typed when asked, with nothing shown, on a terminal; else everything piped in
-Only the final line break is removed; a key with a control or format character, or a space at either end,
-is refused and nothing is saved.
+Only the final line break is removed; a key with a control, format or invisible character, or a space at
+either end, is refused and nothing is saved.
 
 Options:
   --label <label>        a name to tell keys for the same platform apart

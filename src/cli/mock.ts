@@ -2,7 +2,7 @@
  * `wfa mock`: the SDK's mock service on a local port, to try `wfa` and the SDK without an account. It runs
  * until Ctrl+C or SIGTERM, then closes its port and exits 130 or 143 (interrupted, as any stopped command).
  */
-import type { MockServer, MockService, MockServiceOptions, MockWebhookDelivery } from '../testing/index.js';
+import type { MockRefusal, MockServer, MockServerOptions, MockService, MockServiceOptions, MockWebhookDelivery } from '../testing/index.js';
 import { expectPositionals, integerOption, parseCommand } from './args.js';
 import { hideQueryCredentials, hideUrlCredentials } from './log-url.js';
 import { showHelp, type Command } from './command.js';
@@ -63,6 +63,11 @@ function withRequestLog(service: MockService, log: Output): MockService {
   };
 }
 
+// What the server answers without the service (a request Node cannot parse) is a line of the log too.
+function refusalLine({ method, path, status, message }: MockRefusal): string {
+  return `${method === undefined ? '(unparsed request)' : `${method} ${path}`} -> ${status} (refused: ${message})\n`;
+}
+
 // Each webhook attempt on one line too: where it went, for which workflow, and what came of it. A failure's
 // text may quote the URL (fetch refuses one with a password and says so), so its URLs are hidden alike.
 function deliveryLine(delivery: MockWebhookDelivery): string {
@@ -107,9 +112,10 @@ function webhookUrlOption(value: string | undefined): string | undefined {
   return value;
 }
 
-async function listen(testing: Testing, service: MockService, port: number, host: string): Promise<MockServer> {
+async function listen(testing: Testing, options: MockServerOptions): Promise<MockServer> {
+  const { port, host } = options;
   try {
-    return await testing.startMockServer({ port, host, service });
+    return await testing.startMockServer(options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`);
@@ -135,11 +141,11 @@ Press Ctrl+C to stop.
 async function serve(
   context: Context,
   testing: Testing,
-  options: { port: number; host: string; service: MockService; json: boolean },
+  options: { port: number; host: string; service: MockService; onRefused: MockServerOptions['onRefused']; json: boolean },
 ): Promise<ExitCode> {
   let server: MockServer;
   try {
-    server = await listen(testing, options.service, options.port, options.host);
+    server = await listen(testing, { port: options.port, host: options.host, service: options.service, onRefused: options.onRefused });
   } catch (error) {
     options.service.close();
     throw error;
@@ -192,6 +198,7 @@ export const mock: Command = {
       port,
       host,
       service: log ? withRequestLog(service, log) : service,
+      onRefused: log && ((refused) => log.write(refusalLine(refused))),
       json: values.json ?? false,
     });
   },

@@ -5,9 +5,12 @@
 
 /**
  * What a terminal does not show as itself: C0 and C1 controls and DEL, format characters (bidirectional
- * overrides, zero-width and soft hyphen: they reorder or hide text), and the line and paragraph separators.
+ * overrides, zero-width and soft hyphen: they reorder or hide text), the line and paragraph separators, what
+ * Unicode says to render as nothing (Hangul fillers, variation selectors, the grapheme joiner), the braille
+ * blank, private-use characters and noncharacters (no font agrees on them), U+FFFD (bytes that were not
+ * UTF-8) and lone surrogates.
  */
-export const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+export const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800\p{Co}\p{Noncharacter_Code_Point}\uFFFD\p{Cs}]/u;
 const UNSAFE = new RegExp(UNSEEN.source, 'gu');
 
 /**

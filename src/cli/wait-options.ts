@@ -6,6 +6,7 @@ import { BuildFailedError, WaitTimeoutError } from '../core/errors.js';
 import type { WaitForBuildOptions } from '../index.js';
 import { durationOption } from './args.js';
 import type { Context } from './context.js';
+import { UsageError } from './errors.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
@@ -24,6 +25,23 @@ export const WAIT_HELP = [
 ].join('\n');
 
 export const WAIT_EXIT_CODES_HELP = `Exit codes:\n${EXIT_CODES_HELP}`;
+
+/**
+ * The waiting options of a command that waits only with `--wait` (`workflows create`, `builds download`):
+ * without it, `--timeout` and `--interval` would be ignored, so they are a usage error, whatever their value.
+ */
+export function waitSettingsIfAsked(
+  values: Parameters<typeof waitSettings>[0] & { wait?: boolean | undefined },
+  context: Context,
+  buildId: string | (() => string),
+  usage: string,
+): ReturnType<typeof waitSettings> | undefined {
+  if (values.wait) return waitSettings(values, context, buildId);
+  if (values.timeout !== undefined || values.interval !== undefined) {
+    throw new UsageError('--timeout and --interval only apply with --wait', usage);
+  }
+  return undefined;
+}
 
 /** What the waiting options ask for, as SDK wait options plus a progress display on stderr. */
 export function waitSettings(

@@ -9,10 +9,10 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, createClient } from './config.js';
 import { printJson, type Context } from './context.js';
 import { UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { readPiped } from './input.js';
+import { readPiped, utf8Text } from './input.js';
 import { printable } from './printable.js';
 import { resourceCommands } from './resource-commands.js';
-import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettings } from './wait-options.js';
+import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSettingsIfAsked } from './wait-options.js';
 
 const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 
@@ -29,13 +29,16 @@ async function readWorkflowFile(file: string, context: Context): Promise<Workflo
   let text: string;
   if (file === '-') text = await readPiped(context, 'the workflow', MAX_PIPED_WORKFLOW);
   else {
+    let bytes: Uint8Array;
     try {
-      text = await readFile(resolve(context.cwd, file), 'utf8');
+      bytes = await readFile(resolve(context.cwd, file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
       throw new UsageError(`--file: cannot read ${JSON.stringify(file)}: ${reason}`);
     }
+    // As stdin is read: bytes that are not UTF-8 are refused, not read as U+FFFD.
+    text = utf8Text(bytes, `--file: ${file}`);
   }
   let value: unknown;
   try {
@@ -84,13 +87,10 @@ ${WAIT_EXIT_CODES_HELP}`,
     if (values.help) return showHelp(context, this.help);
     expectPositionals(positionals, [], CREATE_USAGE);
     if (!values.file) throw new UsageError('missing --file <workflow.json>', CREATE_USAGE);
-    if (!values.wait && (values.timeout !== undefined || values.interval !== undefined)) {
-      throw new UsageError('--timeout and --interval only apply with --wait', CREATE_USAGE);
-    }
     let created: Workflow | undefined;
     // Read before the file, so a bad --timeout is said first. Progress is labelled with the build's id, as
     // `wfa wait-build` labels it, once the workflow is created.
-    const wait = values.wait ? waitSettings(values, context, () => created?.build_id ?? 'build') : undefined;
+    const wait = waitSettingsIfAsked(values, context, () => created?.build_id ?? 'build', CREATE_USAGE);
     const input = await readWorkflowFile(values.file, context);
     const client = await createClient(values, context);
     if (!wait) {

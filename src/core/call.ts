@@ -3,19 +3,18 @@
  * error is `call-failure.ts`'s. A client with hooks runs `HookedCall`, which wraps two of an attempt's steps.
  */
 import { resolveKey } from './api-key.js';
-import { apiError, mapFailure, statusError } from './call-failure.js';
+import { mapFailure, statusError } from './call-failure.js';
 import { ERROR_BODY_READ, jsonBody, readText } from './body.js';
-import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
+import { ApiError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
-import { pathOf } from './api-error.js';
 import { queryString } from './query.js';
 import { credentialHeaderValues, redactText, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, responseDetails } from './response.js';
+import { type Outgoing, redirected } from './redirect.js';
 import { AttemptFailure, callDeadline, withRetries, type RetryPolicy } from './retry.js';
 import { checkRequestOptions, type CallOptions } from './settings.js';
-import { checkCall, targetOf, underRoot, type Target } from './target.js';
-import { climbs } from './url.js';
+import { checkCall, targetOf, type Target } from './target.js';
 import { type AbortSource, now } from './timing.js';
 import { abortWith, asResponse, letGo, type TransportResponse, untilEnd } from './transport.js';
 
@@ -28,14 +27,6 @@ export interface Received {
   readonly raw?: TransportResponse | undefined;
 }
 
-/** One request of the call: redirects may change all three. */
-export interface Outgoing {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string | undefined;
-}
-
-const MAX_REDIRECTS = 5;
 // Many servers and proxies refuse longer URLs, and an error quotes its URL.
 const MAX_URL_LENGTH = 8192;
 
@@ -54,6 +45,8 @@ export class Call<T> {
   protected headers: Record<string, string> = {};
   protected body: string | undefined;
   protected search = '';
+  /** Every URL this call sent, so that no redirect sends one again (the prefix fallback's back to the first). */
+  protected readonly sent = new Set<string>();
 
   constructor(
     readonly core: CallHost,
@@ -128,9 +121,11 @@ export class Call<T> {
         return received;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        route.confirm(error.status, error.url, error);
+        // A redirect not followed (a 3xx error) says nothing of the prefix, and leaves the first 404 standing.
+        const refused = error.status >= 300 && error.status < 400;
+        if (!refused) route.confirm(error.status, error.url, error);
         const next = error.status === 404 ? route.fallback() : undefined;
-        if (next === undefined) throw first && error.status === 404 ? notFoundUnderBoth(first, error) : error;
+        if (next === undefined) throw first && (refused || error.status === 404) ? notFoundUnderBoth(first, error) : error;
         first = error;
         url = next;
       }
@@ -142,11 +137,12 @@ export class Call<T> {
     const search = this.search && `${url.includes('?') ? '&' : '?'}${this.search}`;
     let request: Outgoing = { method: this.method, url: url + search, body: this.body };
     for (let hops = 0; ; hops++) {
+      this.sent.add(new URL(request.url).href);
       const received = await this.sendWithRetries(request);
       const { status } = received;
       // Status 0: a redirect the browser hid from scripts (`redirect: 'manual'`), refused by `redirect`.
       if (status < 300 && status !== 0) return received;
-      request = this.redirect(request, received, hops);
+      request = redirected(request, received, hops, { root: this.core.routes.root, secrets: this.secrets, sent: this.sent });
     }
   }
 
@@ -249,32 +245,6 @@ export class Call<T> {
   pastDeadline(what: string, where = ''): TimeoutError {
     const ms = this.options.deadlineMs ?? this.core.settings.deadlineMs ?? Math.round(this.deadline - this.started);
     return pastDeadline(what, ms, "the call's", where);
-  }
-
-  /** The next request of a redirect. Only within the service root (or, for a foreign call, its origin), so the key never leaves it. */
-  protected redirect(request: Outgoing, received: Received, hops: number): Outgoing {
-    const { status } = received;
-    const { url, method } = request;
-    if (status === 0) {
-      const shownUrl = redactText(url, this.secrets);
-      throw new ConnectionError(`${method} ${shownUrl} was redirected; browsers hide redirects from scripts, so it was not followed`);
-    }
-    const refuse = (message: string) => apiError(this.secrets, request, received, undefined, message);
-    const location = received.headers.get('location');
-    const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
-    if (!next) throw refuse('Redirect without a usable Location header');
-    if (hops >= MAX_REDIRECTS) throw refuse(`More than ${MAX_REDIRECTS} redirects`);
-    const { root } = this.core.routes;
-    if (next.origin !== new URL(url).origin) {
-      // Its host is not quoted: a service may echo the key into it, lower-cased by the URL parser past redaction.
-      throw refuse('Redirect to another origin not followed, so the API key stays with the service');
-    }
-    // The Location as sent: the URL parser has removed its dot segments from `next` already.
-    if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(location!.split(/[?#]/)[0]!))) {
-      throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);
-    }
-    const toGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
-    return toGet ? { method: 'GET', url: next.href, body: undefined } : { method, url: next.href, body: request.body };
   }
 
   /** The data, checked, and the response's details; every value handed out has the call's secrets removed. */

@@ -3,7 +3,8 @@
  * failure (a throw, a rejection, a hang past the attempt's timeout) is the hook's: never retried, never a
  * network error.
  */
-import { Call, type Outgoing, type Received } from './call.js';
+import { Call, type Received } from './call.js';
+import type { Outgoing } from './redirect.js';
 import { WfaError } from './errors.js';
 import { abortedBy } from './failures.js';
 import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext, type Hooks } from './hooks.js';

@@ -81,11 +81,15 @@ export function responseDetails(
   };
 }
 
-/** A 404 under both prefixes is the first request's, the one the caller expects; the fallback's is its context. */
+/**
+ * A 404 under both prefixes (or a fallback whose redirect was not followed) is the first request's, the one the
+ * caller expects; the fallback's is its context.
+ */
 export function notFoundUnderBoth(first: ApiError, fallback: ApiError): ApiError {
   const { status, headers, body, method, url } = first;
   const context = `also tried ${pathOf(fallback.url)}${fallback.requestId ? ` (request id ${fallback.requestId})` : ''}`;
-  const message = `${messageFromBody(status, body)}; ${context}: ${messageFromBody(fallback.status, fallback.body)}`;
+  const why = fallback.status === 404 ? messageFromBody(fallback.status, fallback.body) : fallback.message;
+  const message = `${messageFromBody(status, body)}; ${context}: ${why}`;
   return ApiError.from({ status, headers, body, method, url, message });
 }
 

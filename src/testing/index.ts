@@ -17,6 +17,7 @@ export { createMockService, DEFAULT_MOCK_USER } from './service.js';
 export { MockNetworkError } from './faults.js';
 export { artifactBytes } from './artifacts.js';
 export { startMockServer, type MockServer, type MockServerOptions } from './server.js';
+export type { MockRefusal } from './server-refusals.js';
 export type {
   FailNextOptions,
   MockArtifactOptions,

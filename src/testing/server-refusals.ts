@@ -12,8 +12,30 @@ import { BODY_TOO_LARGE, MAX_BODY_BYTES } from './validate.js';
 /** Methods Fetch refuses to carry, so the service never sees them: TRACE and TRACK would echo the request. */
 export const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** The body and headers of an answer the server gives itself. */
-export function errorAnswer(ids: Random, message: string, code: string) {
+/** A request the server answered itself, never handing it to the service. */
+export interface MockRefusal {
+  /** The status answered: 400, 405, 408, 413, 431, 500 or 501. */
+  status: number;
+  /** The answer's error message. */
+  message: string;
+  /** The request's method and path (no query), where Node parsed that far. */
+  method?: string | undefined;
+  path?: string | undefined;
+}
+
+/** What the server answers by itself with: the ids of its `x-request-id`, and who is told of each refusal. */
+export interface Refuser {
+  ids: Random;
+  onRefused?: ((refusal: MockRefusal) => void) | undefined;
+}
+
+/** The body and headers of an answer the server gives itself; `onRefused` is told of it. */
+export function errorAnswer({ ids, onRefused }: Refuser, status: number, message: string, code: string, req?: IncomingMessage) {
+  try {
+    onRefused?.({ status, message, method: req?.method, path: req?.url?.split('?')[0] });
+  } catch {
+    // An observer's failure is not the answer's.
+  }
   const body = JSON.stringify({ error: { message, code } });
   const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId(ids) };
   return { body, headers };
@@ -24,48 +46,50 @@ export function errorAnswer(ids: Random, message: string, code: string) {
  * service's limit is refused before `100 Continue`, so the sender never uploads it, and the connection closes
  * (its body was never read). Returns whether it was refused; otherwise the sender is asked for the body.
  */
-export function refusedBeforeContinue(req: IncomingMessage, res: ServerResponse, ids: Random): boolean {
+export function refusedBeforeContinue(req: IncomingMessage, res: ServerResponse, self: Refuser): boolean {
   if (!(Number(req.headers['content-length']) > MAX_BODY_BYTES)) {
     res.writeContinue();
     return false;
   }
-  const { body, headers } = errorAnswer(ids, BODY_TOO_LARGE.message, BODY_TOO_LARGE.code);
+  const { body, headers } = errorAnswer(self, BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.code, req);
   res.writeHead(BODY_TOO_LARGE.status, { ...headers, connection: 'close' });
   res.end(body);
   return true;
 }
 
 /** Writes an answer on a socket Node has given up parsing, then closes it. */
-function answerOnSocket(socket: Duplex, ids: Random, status: number, message: string, code: string): void {
-  const { body, headers } = errorAnswer(ids, message, code);
+function answerOnSocket(socket: Duplex, self: Refuser, [status, message, code]: Refusal, req?: IncomingMessage): void {
+  const { body, headers } = errorAnswer(self, status, message, code, req);
   const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.on('error', () => undefined);
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);
 }
 
 /** `CONNECT` never reaches a request handler in Node: it is answered on the socket, which then closes. */
-export function refuseConnect(socket: Duplex, ids: Random): void {
-  answerOnSocket(socket, ids, 405, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed');
+export function refuseConnect(req: IncomingMessage, socket: Duplex, self: Refuser): void {
+  answerOnSocket(socket, self, [405, 'CONNECT is not allowed: the service is not a proxy', 'method_not_allowed'], req);
 }
 
 /**
  * A request Node's parser refused (Node's `clientError`). Method names are case-sensitive, so `get` is as
  * unknown as `BREW`: a 501, as RFC 9110 asks; TRACK (Node knows no such method) a 405, as TRACE is.
- * `after` is the socket's last unfinished response, which must go out first.
+ * `after` is the socket's last unfinished response, which must go out first, unless the error is in its body.
  */
 export function refuseUnparsed(
   error: Error & { code?: string; rawPacket?: Buffer },
   socket: Duplex,
-  ids: Random,
+  self: Refuser,
   after?: ServerResponse,
 ): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  if (after && !after.writableFinished) return void after.once('close', () => refuseUnparsed(error, socket, ids));
-  const [status, message, code] = refusalOf(error);
-  answerOnSocket(socket, ids, status, message, code);
+  // A bad chunk in the body still being read is that request's: it is never answered, so the refusal is its.
+  if (after && !after.writableFinished && after.req.complete) return void after.once('close', () => refuseUnparsed(error, socket, self));
+  answerOnSocket(socket, self, refusalOf(error), after?.req.complete === false ? after.req : undefined);
 }
 
-function refusalOf(error: Error & { code?: string; rawPacket?: Buffer }): [status: number, message: string, code: string] {
+type Refusal = [status: number, message: string, code: string];
+
+function refusalOf(error: Error & { code?: string; rawPacket?: Buffer }): Refusal {
   if (error.code === 'HPE_INVALID_METHOD') {
     const method = /^[^ ]*/.exec(error.rawPacket?.toString('latin1') ?? '')?.[0] ?? '';
     if (UNSERVED_METHODS.has(method)) return [405, `${method} is not allowed`, 'method_not_allowed'];

@@ -8,11 +8,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MockNetworkError } from './faults.js';
-import { createRandom, randomSeed, type Random } from './random.js';
+import { createRandom, randomSeed } from './random.js';
 import { createMockService } from './service.js';
 import type { MockService, MockServiceOptions } from './types.js';
 import { discardRest, readBody } from './server-body.js';
-import { errorAnswer, refuseConnect, refusedBeforeContinue, refuseUnparsed, UNSERVED_METHODS } from './server-refusals.js';
+import {
+  errorAnswer,
+  type MockRefusal,
+  refuseConnect,
+  refusedBeforeContinue,
+  type Refuser,
+  refuseUnparsed,
+  UNSERVED_METHODS,
+} from './server-refusals.js';
 
 /**
  * Options of {@link startMockServer}: where to listen, plus the service's options (or a service).
@@ -29,6 +37,11 @@ export interface MockServerOptions extends MockServiceOptions {
   host?: string | undefined;
   /** Serve this service instead of creating one; the other service options are then not used. */
   service?: MockService | undefined;
+  /**
+   * Told of each request the server answers itself, never handing it to the service: one Node's parser refuses
+   * (a bad chunk included), CONNECT or TRACE, a body declared too large, the server's own failure.
+   */
+  onRefused?: ((refusal: MockRefusal) => void) | undefined;
 }
 
 /**
@@ -118,19 +131,20 @@ async function streamResponse(res: ServerResponse, response: Response, body: Rea
   }
 }
 
-function writePlainError(res: ServerResponse, ids: Random, status: number, message: string, code = 'bad_request'): void {
-  if (res.headersSent) {
+function writePlainError(res: ServerResponse, self: Refuser, status: number, message: string, code = 'bad_request'): void {
+  // A connection already answered (a bad chunk in this request's body is refused on the socket) takes no more.
+  if (res.headersSent || !res.req.socket.writable) {
     res.destroy();
     return;
   }
-  const { body, headers } = errorAnswer(ids, message, code);
+  const { body, headers } = errorAnswer(self, status, message, code, res.req);
   res.writeHead(status, headers);
   res.end(body);
 }
 
-async function respond(service: MockService, req: IncomingMessage, res: ServerResponse, fallbackHost: string, ids: Random) {
+async function respond(service: MockService, req: IncomingMessage, res: ServerResponse, fallbackHost: string, self: Refuser) {
   if (UNSERVED_METHODS.has(req.method ?? '')) {
-    writePlainError(res, ids, 405, `${req.method} is not allowed`, 'method_not_allowed');
+    writePlainError(res, self, 405, `${req.method} is not allowed`, 'method_not_allowed');
     return;
   }
   const controller = new AbortController();
@@ -142,7 +156,7 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
   try {
     ({ request, cut } = await toRequest(req, fallbackHost, controller.signal));
   } catch {
-    writePlainError(res, ids, 400, 'Malformed request');
+    writePlainError(res, self, 400, 'Malformed request');
     return;
   }
   try {
@@ -154,7 +168,7 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
     await writeResponse(res, response, request.method, cut);
   } catch (error) {
     if (error instanceof MockNetworkError) req.socket.destroy();
-    else if (!controller.signal.aborted) writePlainError(res, ids, 500, 'Mock server error', 'internal_error');
+    else if (!controller.signal.aborted) writePlainError(res, self, 500, 'Mock server error', 'internal_error');
   }
 }
 
@@ -176,23 +190,23 @@ function clientHost(address: AddressInfo): string {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 0, host = '127.0.0.1', service: given, ...serviceOptions } = options;
+  const { port = 0, host = '127.0.0.1', service: given, onRefused, ...serviceOptions } = options;
   const service = given ?? createMockService(serviceOptions);
   let fallbackHost = host;
   // Ids for the answers the server gives itself; the service's own come from its seeded stream.
-  const ids = createRandom(randomSeed());
+  const self: Refuser = { ids: createRandom(randomSeed()), onRefused };
   // Each connection's latest response: a request Node cannot parse is answered after it.
   const latest = new WeakMap<Duplex, ServerResponse>();
   const server = createServer((req, res) => {
     latest.set(req.socket, res);
-    void respond(service, req, res, fallbackHost, ids);
+    void respond(service, req, res, fallbackHost, self);
   });
   server.on('checkContinue', (req, res) => {
     latest.set(req.socket, res);
-    if (!refusedBeforeContinue(req, res, ids)) void respond(service, req, res, fallbackHost, ids);
+    if (!refusedBeforeContinue(req, res, self)) void respond(service, req, res, fallbackHost, self);
   });
-  server.on('connect', (_req, socket) => refuseConnect(socket, ids));
-  server.on('clientError', (error, socket) => refuseUnparsed(error, socket, ids, latest.get(socket)));
+  server.on('connect', (req, socket) => refuseConnect(req, socket, self));
+  server.on('clientError', (error, socket) => refuseUnparsed(error, socket, self, latest.get(socket)));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -376,7 +376,9 @@ describe('wfa integrations', () => {
     const result = await run(['integrations', 'save', 'shopify'], { env: ENV, stdin });
 
     expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toMatch(/^wfa: UsageError: the key has a control or format character at position \d+; nothing was saved/);
+    expect(result.stderr).toMatch(
+      /^wfa: UsageError: the key has a control, format or invisible character at position \d+; nothing was saved/,
+    );
     expect(result.stderr).toMatch(/^Usage: wfa integrations save /m);
     expect(service.requests).toEqual([]);
     expectNoSecret(result.stdout + result.stderr, PLATFORM_KEY.slice(8));
@@ -384,7 +386,7 @@ describe('wfa integrations', () => {
 
   // Only the final line break (a file's, or `echo`'s) is removed: any other space around a key is a paste gone
   // wrong, refused rather than trimmed into a key the user never checked.
-  const UNSEEN_CHARACTER = 'has a control or format character at position';
+  const UNSEEN_CHARACTER = 'has a control, format or invisible character at position';
   const SPACE_AT_AN_END = 'starts or ends with a space';
   test.each([
     ['a bidi override (U+202E)', `${PLATFORM_KEY.slice(0, 8)}\u202e${PLATFORM_KEY.slice(8)}`, UNSEEN_CHARACTER],
@@ -396,6 +398,18 @@ describe('wfa integrations', () => {
     ['a soft hyphen (U+00AD)', `${PLATFORM_KEY.slice(0, 8)}\u00ad${PLATFORM_KEY.slice(8)}`, UNSEEN_CHARACTER],
     ['two line breaks at the end', `${PLATFORM_KEY}\n\n`, UNSEEN_CHARACTER],
     ['a tab at the end', `${PLATFORM_KEY}\t`, UNSEEN_CHARACTER],
+    ['a Hangul filler (U+3164)', `${PLATFORM_KEY}\u3164`, UNSEEN_CHARACTER],
+    ['a Hangul choseong filler (U+115F)', `${PLATFORM_KEY.slice(0, 8)}\u115f${PLATFORM_KEY.slice(8)}`, UNSEEN_CHARACTER],
+    ['a Hangul jungseong filler (U+1160)', `${PLATFORM_KEY}\u1160`, UNSEEN_CHARACTER],
+    ['a halfwidth Hangul filler (U+FFA0)', `${PLATFORM_KEY}\uffa0`, UNSEEN_CHARACTER],
+    ['a combining grapheme joiner (U+034F)', `${PLATFORM_KEY}\u034f`, UNSEEN_CHARACTER],
+    ['a variation selector (U+FE0F)', `${PLATFORM_KEY}\ufe0f`, UNSEEN_CHARACTER],
+    ['a supplementary variation selector (U+E0100)', `${PLATFORM_KEY}\u{e0100}`, UNSEEN_CHARACTER],
+    ['a braille blank (U+2800)', `${PLATFORM_KEY}\u2800`, UNSEEN_CHARACTER],
+    ['a private-use character (U+E000)', `${PLATFORM_KEY}\ue000`, UNSEEN_CHARACTER],
+    ['a supplementary private-use character (U+F0000)', `${PLATFORM_KEY}\u{f0000}`, UNSEEN_CHARACTER],
+    ['a replacement character (U+FFFD)', `${PLATFORM_KEY}\ufffd`, UNSEEN_CHARACTER],
+    ['a noncharacter (U+FFFF)', `${PLATFORM_KEY}\uffff`, UNSEEN_CHARACTER],
     ['trailing spaces', `${PLATFORM_KEY}   `, SPACE_AT_AN_END],
     ['a leading space', ` ${PLATFORM_KEY}`, SPACE_AT_AN_END],
     ['a no-break space at the end', `${PLATFORM_KEY}\u00a0`, SPACE_AT_AN_END],
@@ -437,7 +451,9 @@ describe('wfa integrations', () => {
       await run(['integrations', 'save', 'shopify'], { env: ENV, stdin }),
     ]) {
       expect(result.code).toBe(ExitCode.Usage);
-      expect(result.stderr).toContain(`wfa: UsageError: the key has a control or format character at position ${PLATFORM_KEY.length + 1};`);
+      expect(result.stderr).toContain(
+        `wfa: UsageError: the key has a control, format or invisible character at position ${PLATFORM_KEY.length + 1};`,
+      );
     }
     expect(service.requests).toEqual([]);
   });

@@ -239,6 +239,14 @@ describe('usage errors', () => {
     [['wait-build', 'bld_1', '--timeout', 'soon'], '--timeout must be', 'wfa wait-build '],
     [['wait-build', 'bld_1', '--interval', '0'], '--interval must be', 'wfa wait-build '],
     [['builds', 'download', 'bld_1', '--wait', '--timeout', '0s'], '--timeout must be', 'wfa builds download '],
+    [['builds', 'download', 'bld_1', '--timeout', 'soon'], '--timeout and --interval only apply with --wait', 'wfa builds download '],
+    [['builds', 'download', 'bld_1', '--timeout', '0'], '--timeout and --interval only apply with --wait', 'wfa builds download '],
+    [['builds', 'download', 'bld_1', '--interval', '5s'], '--timeout and --interval only apply with --wait', 'wfa builds download '],
+    [
+      ['workflows', 'create', '--file', 'x.json', '--timeout', 'soon'],
+      '--timeout and --interval only apply with --wait',
+      'wfa workflows create ',
+    ],
     [['workflows', 'create', '--file', 'x.json', '--wait', '--interval', 'often'], '--interval must be', 'wfa workflows create '],
     [['listen', '--forward-to', 'http://127.0.0.1:9/', '--interval', '1y'], '--interval must be', 'wfa listen '],
     [['mock', '--port', 'http'], '--port must be', 'wfa mock'],
@@ -247,7 +255,7 @@ describe('usage errors', () => {
     [['workflows', 'create', '--file', file('empty.json', '')], 'is not valid JSON', 'wfa workflows create '],
     [
       ['workflows', 'create', '--file', file('binary.bin', new Uint8Array([0, 159, 146, 150, 255]))],
-      'is not valid JSON',
+      'is not valid UTF-8',
       'wfa workflows create ',
     ],
   ])('wfa %j is a usage error followed by the usage line and the hint', async (args, message, usage) => {

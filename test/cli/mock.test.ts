@@ -1,5 +1,5 @@
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { DEFAULT_MOCK_USER } from '../../src/testing/index.js';
@@ -42,6 +42,22 @@ describe('wfa mock', () => {
       await quiet.finished;
     }
     expect(quiet.stderr()).not.toContain('/v1/workflows');
+  });
+
+  test('logs a request the server refuses itself (a malformed chunked body): a 400 line, and the connection closes', async () => {
+    const running = startMain(['mock', '--port', '0']);
+    try {
+      const [, url = ''] = await running.waitFor(BANNER);
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      const closed = new Promise((resolve) => socket.on('close', resolve).resume());
+      socket.end('POST /v1/workflows?limit=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+      await running.waitFor(/^POST \/v1\/workflows -> 400 \(refused: Malformed request\)$/m, 'stderr');
+      await closed;
+    } finally {
+      running.interrupt();
+      await running.finished;
+    }
   });
 
   test('its request log hides the values of query fields named for a credential', async () => {

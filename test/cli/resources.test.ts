@@ -25,7 +25,7 @@ const WORKFLOW = {
 const dir = mkdtempSync(join(tmpdir(), 'wfa-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function file(name: string, content: string): string {
+function file(name: string, content: string | Uint8Array): string {
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
@@ -130,7 +130,7 @@ describe("the service's text on the terminal", () => {
     service.use(
       http.get(`${BASE_URL}/*/workflows/:id`, () =>
         HttpResponse.json(
-          { error: { message: 'No such workflow\u001b[2J\u001b[H\u0007wfa: all good\u202e', code: 'not_found' } },
+          { error: { message: 'No such workflow\u001b[2J\u001b[H\u0007wfa: all good\u202e\u3164', code: 'not_found' } },
           { status: 404 },
         ),
       ),
@@ -139,8 +139,8 @@ describe("the service's text on the terminal", () => {
     const result = await runCli(['workflows', 'get', 'wf_1'], { env: ENV });
 
     expect(result.code).toBe(ExitCode.RequestFailed);
-    expect(result.stderr).toContain('No such workflow\\u001b[2J\\u001b[H\\u0007wfa: all good\\u202e');
-    for (const raw of ['\u0007', '\u001b', '\u202e']) expect(result.stderr).not.toContain(raw);
+    expect(result.stderr).toContain('No such workflow\\u001b[2J\\u001b[H\\u0007wfa: all good\\u202e\\u3164');
+    for (const raw of ['\u0007', '\u001b', '\u202e', '\u3164']) expect(result.stderr).not.toContain(raw);
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
@@ -285,6 +285,26 @@ describe('wfa workflows create', () => {
 
     expect([fromFile.code, fromStdin.code]).toEqual([ExitCode.Ok, ExitCode.Ok]);
     expect(parse(fromStdin.stdout)).toMatchObject({ name: WORKFLOW.name });
+  });
+
+  test.each([
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['a UTF-16 surrogate written as UTF-8 (CESU)', [0xed, 0xa0, 0x80]],
+  ])('a workflow with %s is not valid UTF-8, in a file as on stdin: a usage error, and nothing is sent', async (_, bytes) => {
+    service.useMock();
+    const [before, after] = JSON.stringify({ ...WORKFLOW, name: '@' }).split('@');
+    const content = Buffer.concat([Buffer.from(before!), Buffer.from(bytes), Buffer.from(after!)]);
+    const path = file('not-utf8.json', content);
+    const stdin = new PassThrough();
+    stdin.end(content);
+
+    const fromFile = await runMain(['workflows', 'create', '--file', path], ENV);
+    const fromStdin = await runMain(['workflows', 'create', '--file', '-'], ENV, stdin);
+
+    expect([fromFile.code, fromStdin.code]).toEqual([ExitCode.Usage, ExitCode.Usage]);
+    expect(fromFile.stderr).toMatch(/^wfa: UsageError: --file: .*not-utf8\.json is not valid UTF-8\nUsage: wfa workflows create /);
+    expect(fromStdin.stderr).toMatch(/^wfa: UsageError: the workflow on stdin is not valid UTF-8\nUsage: wfa workflows create /);
+    expect(parse((await runMain(['workflows', 'list'], ENV)).stdout)).toEqual([]);
   });
 
   test('a file that is not JSON is a usage error, and nothing is sent', async () => {

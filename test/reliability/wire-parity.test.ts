@@ -4,7 +4,7 @@
  * Protocols`, a header name with a space, an obs-fold line, a status past 599 and one below 100. A raw TCP server on
  * 127.0.0.1 writes each response exactly as given.
  */
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, Client, ConnectionError, InternalServerError, TimeoutError } from '../../src/index.js';
@@ -225,16 +225,26 @@ describe(`the wire, on ${TRANSPORT}`, () => {
   });
 });
 
-describe(`a redirect from /api/v1 to /v1 with apiPrefix 'auto', on ${TRANSPORT}`, () => {
+describe(`a redirect between /api/v1 and /v1 with apiPrefix 'auto', on ${TRANSPORT}`, () => {
   /** `/api/v1/…` answers `status` to `/v1/…`, which answers `answer` (a router's bare 404, or a workflow). */
-  async function redirecting(status: number, answer: 404 | 200) {
-    const sent: string[] = [];
-    const http = createHttpServer((req, res) => {
-      sent.push(`${req.method} ${req.url}`);
-      req.resume();
-      if (req.url?.startsWith('/api/v1/')) res.writeHead(status, { location: req.url.slice(4), 'content-length': 0 }).end();
+  function redirecting(status: number, answer: 404 | 200) {
+    return serving((url, res) => {
+      if (url.startsWith('/api/v1/')) res.writeHead(status, { location: url.slice(4), 'content-length': 0 }).end();
       else if (answer === 404) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       else res.writeHead(200, { 'content-type': 'application/json' }).end(BODY);
+    });
+  }
+
+  /** A server answering each request as `answer` says, and the requests it was sent, with their bodies. */
+  async function serving(answer: (url: string, res: ServerResponse) => void) {
+    const sent: string[] = [];
+    const http = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        sent.push(`${req.method} ${req.url}${body ? ` ${body.length} bytes` : ''}`);
+        answer(req.url ?? '', res);
+      });
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const c = new Client({
@@ -267,5 +277,59 @@ describe(`a redirect from /api/v1 to /v1 with apiPrefix 'auto', on ${TRANSPORT}`
     await close();
     expect(c.toJSON()).toMatchObject({ apiPrefix: '/v1', prefixConfirmed: true });
     expect(sent).toEqual(['GET /api/v1/workflows/wf_1', 'GET /v1/workflows/wf_1', 'GET /v1/workflows/wf_1', 'GET /v1/workflows/wf_1']);
+  });
+
+  it.each([301, 302, 307, 308])(
+    'a 404 under /api/v1 whose fallback under /v1 is a %i back to it: the POST is not sent there a second time',
+    async (status) => {
+      const { c, sent, close } = await serving((url, res) => {
+        if (url.startsWith('/api/v1/')) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+        else res.writeHead(status, { location: `/api${url}`, 'content-length': 0 }).end();
+      });
+      const error = await settle(c.workflows.create({ name: 'once', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }));
+      await close();
+      const [first, fallback] = sent;
+      expect(first).toMatch(/^POST \/api\/v1\/workflows \d+ bytes$/);
+      expect(fallback).toMatch(/^POST \/v1\/workflows \d+ bytes$/);
+      expect(sent).toHaveLength(2);
+      expect(ApiError.is(error) && [error.status, error.url]).toEqual([404, `${c.toJSON().baseUrl}/api/v1/workflows`]);
+      expect((error as Error).message).toContain('also tried /v1/workflows');
+      expect(c.toJSON()).toMatchObject({ prefixConfirmed: false });
+    },
+  );
+
+  it('a DELETE whose fallback redirects back: each URL is sent once', async () => {
+    const { c, sent, close } = await serving((url, res) => {
+      if (url.startsWith('/api/v1/')) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      else res.writeHead(308, { location: `/api${url}`, 'content-length': 0 }).end();
+    });
+    const error = await settle(c.workflows.delete('wf_1'));
+    await close();
+    expect(sent).toEqual(['DELETE /api/v1/workflows/wf_1', 'DELETE /v1/workflows/wf_1']);
+    expect(ApiError.is(error) && error.status).toBe(404);
+  });
+});
+
+describe(`a redirect whose Location carries user:password@, on ${TRANSPORT}`, () => {
+  it('is refused at once, naming it, without the credentials and without sending Basic auth from it', async () => {
+    const seen: { url: string | undefined; authorization: string | undefined }[] = [];
+    const http = createHttpServer((req, res) => {
+      seen.push({ url: req.url, authorization: req.headers.authorization });
+      const { port } = http.address() as AddressInfo;
+      res.writeHead(307, { location: `http://evil:pw_Secret9@127.0.0.1:${port}/v1/workflows/wf_2`, 'content-length': 0 }).end();
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const c = new Client({
+      baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+      apiKey: 'wfa_live_wire_Kp4Zt8',
+      apiPrefix: '/v1',
+    });
+    const error = await settle(c.workflows.get('wf_1'));
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    expect(seen).toEqual([{ url: '/v1/workflows/wf_1', authorization: undefined }]);
+    expect(ApiError.is(error) && error.status).toBe(307);
+    expect((error as Error).message).toMatch(/Redirect to a URL with user:password@ not followed/);
+    expect(JSON.stringify(error) + String(error)).not.toMatch(/pw_Secret9|evil/);
   });
 });

@@ -182,6 +182,7 @@ const PUBLIC: Record<keyof typeof ENTRIES, string[]> = {
     'MockNetworkError',
     'MockOrder',
     'MockRateLimit',
+    'MockRefusal',
     'MockRequestCounts',
     'MockServer',
     'MockServerOptions',

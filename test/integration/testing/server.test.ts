@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { MockRefusal } from '../../../src/testing/index.js';
 import { createWebhookHandler, memoryStore, toNodeHandler } from '../../../src/webhooks/index.js';
 import { useStarted, WORKFLOW } from '../../testing/helpers.js';
 
@@ -166,6 +167,23 @@ describe('methods the service does not serve', () => {
     expect(text).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
     expect(closed).toBe(true);
+  });
+
+  test.each([
+    ['a chunk size that is not hex', 'zz\r\n{}\r\n0\r\n\r\n'],
+    ['a control character in a chunk extension', '2;\x01\r\n{}\r\n0\r\n\r\n'],
+  ])('a chunked body with %s is a 400 with x-request-id, then the connection closes; onRefused is told', async (_, chunks) => {
+    const refusals: MockRefusal[] = [];
+    const mock = await server({ onRefused: (refusal) => refusals.push(refusal) });
+    const head = `POST /v1/workflows HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const { text, closed } = await exchange(mock.port, head + chunks);
+
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+    expect(text).toContain('"code":"bad_request"');
+    expect(closed).toBe(true);
+    expect((await fetch(`${mock.url}/v1/workflows`, { headers: { 'x-api-key': mock.apiKey } })).status).toBe(200);
+    expect(refusals).toEqual([{ status: 400, message: 'Malformed request', method: 'POST', path: '/v1/workflows' }]);
   });
 
   test('a request Node cannot parse after one it answers: the answer first, then a 400 with x-request-id', async () => {
