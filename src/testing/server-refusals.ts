@@ -18,8 +18,9 @@ export interface MockRefusal {
   status: number;
   /** The answer's error message. */
   message: string;
-  /** The request's method and path (no query), where Node parsed that far. */
+  /** The request's method, where Node parsed that far. */
   method?: string | undefined;
+  /** The request's path without its query, where Node parsed that far. */
   path?: string | undefined;
 }
 
