@@ -8,7 +8,7 @@ import { ERROR_BODY_READ, jsonBody, readText } from './body.js';
 import { ApiError, ResponseValidationError, TimeoutError, ValidationError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
 import { queryString } from './query.js';
-import { credentialHeaderValues, redactText, usableSecrets } from './redact.js';
+import { credentialValuesSent, redactText, usableSecrets } from './redact.js';
 import type { CallHost, CoreRequest, CoreResponse, Route } from './request.js';
 import { notFoundUnderBoth, parseBody, responseDetails } from './response.js';
 import { type Outgoing, redirected } from './redirect.js';
@@ -89,7 +89,12 @@ export class Call<T> {
     else if (req.auth !== false && key === undefined) headers['x-api-key'] = key = await this.resolveKey(deadlineMs);
     if (this.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     this.headers = headers;
-    this.secrets = usableSecrets([key, ...credentialHeaderValues(headers), ...(req.secrets ?? [])]);
+    this.secrets = usableSecrets([
+      key,
+      ...credentialValuesSent(Object.entries(headers)),
+      ...(this.search ? credentialValuesSent(new URLSearchParams(this.search)) : []),
+      ...(req.secrets ?? []),
+    ]);
     return target;
   }
 

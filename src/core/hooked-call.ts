@@ -11,7 +11,7 @@ import { nextId, runHook, type BeforeRequestContext, type Hook, type HookContext
 import type { CoreResponse } from './request.js';
 import { type AbortSource, now, runPhase } from './timing.js';
 import { letGo } from './transport.js';
-import { redactText, thrownName } from './redact.js';
+import { credentialValuesSent, redactText, thrownName, usableSecrets } from './redact.js';
 import { redactHeaders } from './response.js';
 import type { RetryPolicy } from './retry.js';
 import { checkRequestOptions } from './settings.js';
@@ -107,7 +107,10 @@ export class HookedCall<T> extends Call<T> {
       // Read once: a name whose `toString` changes between reads must not pass the check as one name and be sent as another.
       const name = String(given);
       if (name.toLowerCase() === 'x-api-key') throw new WfaError('hooks may not set X-API-Key');
-      Object.assign(sent, checkRequestOptions({ headers: { [name]: value } }, 'header set by a hook').headers);
+      const checked = checkRequestOptions({ headers: { [name]: value } }, 'header set by a hook').headers ?? {};
+      Object.assign(sent, checked);
+      // A credential a hook adds (a rotating bearer token) is a secret of the call, as one given in `headers` is.
+      this.secrets = usableSecrets([...this.secrets, ...credentialValuesSent(Object.entries(checked))]);
     };
     await this.#wait('beforeRequest', runHook('beforeRequest', hook, { ...this.context(url), headers: { set } }, this.secrets));
     return sent;

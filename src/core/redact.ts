@@ -29,10 +29,13 @@ const CREDENTIAL_FIELD = new RegExp(`^(?:[^]*(?:${CREDENTIAL_WORD})\\]?|key)$`, 
 /** Whether a field or header of this name holds a credential (the rule above), so that its value is hidden. */
 export const isCredentialName = (name: string): boolean => CREDENTIAL_FIELD.test(name);
 
-/** What a caller sent in credential-named headers (`Authorization: Bearer …`, `X-Gateway-Token`): secrets too, without an auth scheme. */
-export function credentialHeaderValues(headers: Record<string, string>): string[] {
+/**
+ * What a caller sent under credential names, in headers or the query (`Authorization: Bearer …`,
+ * `X-Gateway-Token`, `?access_token=`): secrets too, without an auth scheme.
+ */
+export function credentialValuesSent(fields: Iterable<[string, string]>): string[] {
   const values: string[] = [];
-  for (const name in headers) if (isCredentialName(name)) values.push(headers[name]!.replace(/^(?:bearer|basic|token|digest)\s+/i, ''));
+  for (const [name, value] of fields) if (isCredentialName(name)) values.push(value.replace(/^(?:bearer|basic|token|digest)\s+/i, ''));
   return values;
 }
 

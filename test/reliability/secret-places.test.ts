@@ -92,6 +92,18 @@ describe('a secret in the response head', () => {
     expect([...response.headers.keys()].filter((name) => name.includes(API_KEY))).toEqual([]);
   });
 
+  it('a credential header a beforeRequest hook sets, echoed as free text, is hidden as one in headers is', async ({ expect }) => {
+    server.otherwise((r) => ({ kind: 'json', status: 400, body: { error: { message: `gateway said ${String(r.headers.authorization)}` } } }));
+    const hooks: Hooks = { beforeRequest: ({ headers }) => headers.set('Authorization', `Bearer ${GATEWAY_TOKEN}`) };
+    expect(await shown(client({ hooks }).workflows.get('wf_1'), [GATEWAY_TOKEN])).toEqual([]);
+  });
+
+  it('a credential the call sent in its query, echoed bare, is hidden as its named copy is', async ({ expect }) => {
+    server.otherwise((r) => ({ kind: 'json', status: 400, body: { error: { message: `bad ${String(r.query.get('access_token'))}` } } }));
+    const call = client().request({ method: 'GET', path: '/workflows', query: { access_token: GATEWAY_TOKEN } });
+    expect(await shown(call, [GATEWAY_TOKEN])).toEqual([]);
+  });
+
   it("the client's own credential-named header, echoed as free text, is hidden as the API key is", async ({ expect }) => {
     server.otherwise((r) => ({
       kind: 'json',
