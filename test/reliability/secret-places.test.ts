@@ -93,7 +93,11 @@ describe('a secret in the response head', () => {
   });
 
   it('a credential header a beforeRequest hook sets, echoed as free text, is hidden as one in headers is', async ({ expect }) => {
-    server.otherwise((r) => ({ kind: 'json', status: 400, body: { error: { message: `gateway said ${String(r.headers.authorization)}` } } }));
+    server.otherwise((r) => ({
+      kind: 'json',
+      status: 400,
+      body: { error: { message: `gateway said ${String(r.headers.authorization)}` } },
+    }));
     const hooks: Hooks = { beforeRequest: ({ headers }) => headers.set('Authorization', `Bearer ${GATEWAY_TOKEN}`) };
     expect(await shown(client({ hooks }).workflows.get('wf_1'), [GATEWAY_TOKEN])).toEqual([]);
   });
