@@ -150,7 +150,7 @@ export class Client {
    */
   request<T = unknown>(request: RawRequest): ApiPromise<T> {
     return call<T>(this.#core, () => {
-      const { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs } = request;
+      const { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs } = ownFields(request, 'request');
       return { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs };
     });
   }
