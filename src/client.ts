@@ -75,8 +75,10 @@ export class Client {
   constructor(options: ClientOptions = {}) {
     const parent = Client.#parent;
     Client.#parent = undefined;
-    const { http, routes } = openCore(options, parent);
-    this.#options = options;
+    // Read once: the copy is checked, and kept for withOptions, which would otherwise read the caller's object again.
+    const given = ownFields(options, 'client options');
+    const { http, routes } = openCore(given, parent);
+    this.#options = given;
     this.#core = http;
     this.#routes = routes;
     const core = new Core(http);
