@@ -75,8 +75,10 @@ export class Client {
   constructor(options: ClientOptions = {}) {
     const parent = Client.#parent;
     Client.#parent = undefined;
-    const { http, routes } = openCore(options, parent);
-    this.#options = options;
+    // Read once: the copy is checked, and kept for withOptions, which would otherwise read the caller's object again.
+    const given = ownFields(options, 'client options');
+    const { http, routes } = openCore(given, parent);
+    this.#options = given;
     this.#core = http;
     this.#routes = routes;
     const core = new Core(http);
@@ -150,7 +152,7 @@ export class Client {
    */
   request<T = unknown>(request: RawRequest): ApiPromise<T> {
     return call<T>(this.#core, () => {
-      const { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs } = request;
+      const { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs } = ownFields(request, 'request');
       return { method, path, query, body, signal, timeoutMs, maxRetries, headers, deadlineMs };
     });
   }

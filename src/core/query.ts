@@ -1,5 +1,6 @@
 /** Query strings, each value checked before anything is sent. */
 import { ValidationError } from './errors.js';
+import { ownFields } from './readable.js';
 
 /**
  * Query values the core can put in a URL; `undefined` and `null` are left out, so optional filters can be
@@ -18,6 +19,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** The query string (no `?`), as `URLSearchParams` encodes it; refuses a value that is not a string, number or boolean. */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
   if (query === undefined) return '';
+  // Read once, first: a query that cannot be read is a ValidationError naming the field, not a getter's error.
+  const given = ownFields(query, 'query');
   if (typeof query !== 'object' || query === null || Array.isArray(query)) {
     // A string would be spread into one parameter per character.
     throw new ValidationError('query', [{ path: [], message: 'must be an object of names to values', code: 'invalid_type' }]);
@@ -35,7 +38,7 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
     }
     params.append(name, String(value));
   };
-  for (const [name, value] of Object.entries(query)) {
+  for (const [name, value] of Object.entries(given)) {
     if (Array.isArray(value)) for (const item of value as readonly unknown[]) add(name, item);
     else if (value !== undefined && value !== null) add(name, value);
   }

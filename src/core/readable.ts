@@ -34,10 +34,16 @@ export function unreadable(what: string, value: unknown): ValidationError {
   return new ValidationError(what, [{ path, message: 'could not be read: reading it threw', code: 'invalid_type' }]);
 }
 
+/**
+ * An object's own fields read once into a plain object (anything else as it is): what is checked is then what is
+ * used, since a getter or a Proxy that answers differently on a second read is never read again.
+ */
+export const plainCopy = <T>(value: T): T => (typeof value === 'object' && value !== null ? { ...value } : value);
+
 /** An options object's own fields, read once into a plain object that merging and checking read safely. */
 export function ownFields<T>(value: T, what: string): T {
   try {
-    return typeof value === 'object' && value !== null ? { ...value } : value;
+    return plainCopy(value);
   } catch {
     throw unreadable(what, value);
   }

@@ -21,7 +21,7 @@ import {
 } from './options.js';
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
-import { ownFields } from './readable.js';
+import { ownFields, plainCopy } from './readable.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
 import { TOKEN, TRANSPORT_HEADERS } from './transport.js';
 import { isHttpUrl } from './url.js';
@@ -53,12 +53,15 @@ export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal
 
 const headers = () =>
   z
-    .custom<Record<string, string>>(
-      (value) => {
-        const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-        return proto === Object.prototype || proto === null;
-      },
-      { error: 'must be a plain object of header names to strings' },
+    .pipe(
+      z.custom<Record<string, string>>(
+        (value) => {
+          const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+          return proto === Object.prototype || proto === null;
+        },
+        { error: 'must be a plain object of header names to strings' },
+      ),
+      z.transform(plainCopy<Record<string, string>>),
     )
     .check(
       z.superRefine((value, context) => {
@@ -125,9 +128,12 @@ function buildSchemas() {
   } satisfies Record<keyof RateLimitOptions, unknown>);
   // `false`, or the object checked field by field, so that an issue names its field (a union would not).
   const rateLimit = z
-    .custom<RateLimitOptions | false>((v) => v === false || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
-      error: 'must be false or an object',
-    })
+    .pipe(
+      z.custom<RateLimitOptions | false>((v) => v === false || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
+        error: 'must be false or an object',
+      }),
+      z.transform(plainCopy<RateLimitOptions | false>),
+    )
     .check(
       z.superRefine((value, context) => {
         const result = value === false ? undefined : safeParse(rateLimitObject, value);

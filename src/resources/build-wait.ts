@@ -10,6 +10,7 @@ import { observe } from '../core/logger.js';
 import { thrownName } from '../core/redact.js';
 import { backoff, MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';
+import { ownFields } from '../core/readable.js';
 import { checked, checkInput, idSegment, looseObject, optional, refine, type Schema } from '../core/schema.js';
 import { checkRequestOptions, func, milliseconds } from '../core/settings.js';
 import { MAX_TIMER_MS, now, runPhase, type PhaseLimits } from '../core/timing.js';
@@ -85,8 +86,10 @@ export type WaitSettings = WaitForBuildOptions & { intervalMs: number; maxInterv
 /** Separate from the wait, so `createAndWait` can check before it creates. */
 export function checkWaitOptions(options: WaitForBuildOptions | null | undefined, caller: string): WaitSettings {
   const what = `options of ${caller}`;
-  const parsed = checkInput(waitOptionsSchema(), options ?? {}, what);
-  const { signal, headers } = options ?? {};
+  // Read once: what is checked is what is used.
+  const given = ownFields(options ?? {}, what);
+  const parsed = checkInput(waitOptionsSchema(), given, what);
+  const { signal, headers } = given;
   checkRequestOptions({ signal, headers }, what);
   const { intervalMs = DEFAULT_INTERVAL_MS, timeoutMs = DEFAULT_TIMEOUT_MS, requestTimeoutMs, onProgress } = parsed;
   const maxIntervalMs = parsed.maxIntervalMs ?? Math.min(intervalMs * 5, Math.max(intervalMs, DEFAULT_CAP_MS));

@@ -1,4 +1,5 @@
 /** `list()` of every list endpoint in the table: parameters checked before any page is fetched, each page read from its envelope. */
+import { ownFields } from '../core/readable.js';
 import { ResponseValidationError, type Issue } from '../core/errors.js';
 import type { QueryValue } from '../core/query.js';
 import {
@@ -64,7 +65,9 @@ export function list<K extends ListName>(
   return new PagePromise<unknown>(async (raw) => {
     const checks = schemasOf(name, item as () => Schema, list!);
     // The copy is checked and sent, so every page sends exactly what was checked (a getter is read once).
-    const query = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Query;
+    // Read first, so that params that cannot be read (a revoked Proxy) are a ValidationError, not `isArray`'s TypeError.
+    const copy = ownFields(params, `input to ${name}`);
+    const query = (Array.isArray(params) ? params : copy) as Query;
     checkInput(checks.params, query, `input to ${name}`);
     // Most lists pass no options: nothing to parse, as for a call's own options.
     const { maxPages, ...options } = listOptions === undefined ? {} : checkInput(checks.options, listOptions, `options of ${name}`);

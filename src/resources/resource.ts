@@ -1,5 +1,6 @@
 import type { CoreRequest, HttpCore } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
+import { ownFields } from '../core/readable.js';
 import { checkInput, idSegment, type Schema } from '../core/schema.js';
 import { ApiPromise } from './api-promise.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints.js';
@@ -86,6 +87,9 @@ export function requestOf<K extends Exclude<EndpointName, ListName>>(
   models: ModelsOf<Table[K]>,
   { id, body, options }: { id?: unknown; body?: unknown; options?: RequestOptions | undefined },
 ): CoreRequest<ResponseOf<Table[K]>> {
+  // Read once, first, into a plain copy that is checked and sent: a getter or a Proxy trap that throws is a
+  // ValidationError naming its field, and one that answers differently on a second read is never read twice.
+  const read = ownFields(options, 'request options');
   const endpoint: Endpoint = ENDPOINTS[name];
   const given = models as { body?: () => Schema; response?: () => unknown; always?: () => Schema };
   const path = endpoint.path.replace('{id}', () => idSegment(id, `${endpoint.noun} id`));
@@ -93,7 +97,7 @@ export function requestOf<K extends Exclude<EndpointName, ListName>>(
   const { response } = endpoint;
   const model = given.response?.();
   return {
-    ...options,
+    ...read,
     method: endpoint.method,
     path,
     route: endpoint.path,

@@ -1,5 +1,6 @@
 /** `client.workflows`: list, create, read, update and delete workflows; creating one starts a build. */
 import type { RequestOptions } from '../core/options.js';
+import { ownFields } from '../core/readable.js';
 import type { PageParams } from '../service/envelope.js';
 import type { ApiPromise } from './api-promise.js';
 import { checkWaitOptions, waitForBuild, type WaitForBuildOptions } from './build-wait.js';
@@ -90,7 +91,7 @@ export class Workflows extends Resource {
    * ```
    */
   async createAndWait(params: WorkflowCreateParams, options?: CreateAndWaitOptions | null): Promise<WorkflowWithBuild> {
-    const { maxRetries, onCreated, ...waitOptions } = options ?? {};
+    const { maxRetries, onCreated, ...waitOptions } = ownFields(options ?? {}, 'options of workflows.createAndWait');
     // Checked before creating: a mistake must not leave a workflow behind.
     checkWaitOptions(waitOptions, 'workflows.createAndWait');
     const { signal, headers, requestTimeoutMs } = waitOptions;

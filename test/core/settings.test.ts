@@ -199,4 +199,48 @@ describe('options that cannot be read', () => {
     expect(refusal(() => checkRequestOptions(throwingAt('timeoutMs') as never)).field).toBe('timeoutMs');
     expect(refusal(() => checkRequestOptions({ headers: throwingAt('x-a') } as never)).field).toBe('headers.x-a');
   });
+
+  /** A getter that answers once, then throws: what a vault-backed value that expires may do. */
+  const once = (name: string, value: unknown, base: object = {}) => {
+    let reads = 0;
+    return Object.defineProperty({ ...base }, name, {
+      enumerable: true,
+      get() {
+        if (++reads > 1) throw new Error('getter failed: sk_secret_in_getter');
+        return value;
+      },
+    });
+  };
+
+  it('a nested object is read once: what was checked is what is used, in new Client, withOptions and a call', () => {
+    expect(() => client({ headers: once('x-a', '1') })).not.toThrow();
+    expect(() => client({ rateLimit: once('requestsPerSecond', 5) })).not.toThrow();
+    expect(() => client({}).withOptions({ headers: once('x-a', '1') })).not.toThrow();
+    expect(checkRequestOptions({ headers: once('x-a', '1') }).headers).toEqual({ 'x-a': '1' });
+    // The client keeps its copy, which withOptions extends: the caller's object is not read again.
+    const parent = new Client(once('timeoutMs', 5_000, { baseUrl: BASE_URL }) as ClientOptions);
+    expect(() => parent.withOptions({ maxRetries: 1 })).not.toThrow();
+  });
+
+  it('headers that answer differently on a second read cannot slip a refused header past the check', async () => {
+    let reads = 0;
+    // Its names are `x-a` when first asked, `host` after.
+    const shifting = () =>
+      new Proxy({} as Record<string, string>, {
+        ownKeys: () => (reads++ === 0 ? ['x-a'] : ['host']),
+        getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, writable: true, value: '127.0.0.1:1' }),
+        get: () => '127.0.0.1:1',
+      });
+
+    expect(checkRequestOptions({ headers: shifting() }).headers).toEqual({ 'x-a': '127.0.0.1:1' });
+    reads = 0;
+    let sent: Headers | undefined;
+    const fetch = async (_: unknown, init?: RequestInit) => {
+      sent = new Headers(init?.headers);
+      return new Response('{}');
+    };
+    await client({ headers: shifting(), fetch }).request({ method: 'GET', path: '/v1/x' });
+    expect(sent?.get('x-a')).toBe('127.0.0.1:1');
+    expect(sent?.has('host')).toBe(false);
+  });
 });

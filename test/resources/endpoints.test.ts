@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { Client } from '../../src/index.js';
+import { Client, ValidationError } from '../../src/index.js';
 import { ENDPOINTS, type Endpoint } from '../../src/resources/endpoints.js';
 import { HANDLERS } from '../../src/testing/endpoints.js';
 import { createMockService } from '../../src/testing/index.js';
@@ -76,4 +76,67 @@ describe('the endpoint table', () => {
       service.close();
     },
   );
+});
+
+describe('a call whose options or params cannot be read', () => {
+  /** Options whose `timeoutMs` getter throws, with a secret in its message. */
+  const throwing = <T extends object>(base = {} as T): T =>
+    Object.defineProperty({ ...base }, 'timeoutMs', {
+      enumerable: true,
+      get(): never {
+        throw new Error('getter failed: sk_secret_in_getter');
+      },
+    });
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const setup = () => {
+    const sent: string[] = [];
+    const fetch = async (input: RequestInfo | URL) => {
+      sent.push(String(input));
+      return new Response('{}');
+    };
+    return { sent, client: new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'wfa_test_key', fetch }) };
+  };
+  const refusal = async (promise: PromiseLike<unknown>) => {
+    const error = await Promise.resolve(promise).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toContain('could not be read');
+    expect((error as ValidationError).message).not.toContain('sk_secret_in_getter');
+    return error as ValidationError;
+  };
+  const SINGLE = TABLE.filter(([, endpoint]) => !endpoint.list);
+
+  test.each(SINGLE)('%s: options with a throwing getter or a revoked Proxy are a ValidationError, nothing sent', async (name, endpoint) => {
+    const { sent, client } = setup();
+    const [namespace, method] = name.split('.') as [string, string];
+    const args = [...(endpoint.path.includes('{id}') ? ['x_1'] : []), ...(endpoint.body ? [{}] : [])];
+    const call = (options: unknown) =>
+      (client as unknown as Record<string, Record<string, (...a: unknown[]) => PromiseLike<unknown>>>)[namespace]![method]!(
+        ...args,
+        options,
+      );
+
+    expect((await refusal(call(throwing()))).field).toBe('timeoutMs');
+    await refusal(call(revoked()));
+    expect(sent).toEqual([]);
+  });
+
+  test('createAndWait, a list given unreadable params, and request: a ValidationError naming the field, nothing sent', async () => {
+    const { sent, client } = setup();
+    const input = { name: 'n', platform: 'zapier', trigger: { type: 'webhook' }, actions: [{ type: 'noop' }] } as never;
+
+    expect((await refusal(client.workflows.createAndWait(input, throwing()))).field).toBe('timeoutMs');
+    expect((await refusal(client.workflows.list(throwing() as never))).field).toBe('timeoutMs');
+    await refusal(client.workflows.list(revoked() as never));
+    expect((await refusal(client.request(throwing({ method: 'GET', path: '/v1/x' })))).field).toBe('timeoutMs');
+    await refusal(client.request(revoked() as never));
+    await refusal(client.request({ method: 'GET', path: '/v1/x', query: revoked() as never }));
+    expect(sent).toEqual([]);
+  });
 });
