@@ -40,10 +40,20 @@ export function unreadable(what: string, value: unknown): ValidationError {
  */
 export const plainCopy = <T>(value: T): T => (typeof value === 'object' && value !== null ? { ...value } : value);
 
-/** An options object's own fields, read once into a plain object that merging and checking read safely. */
-export function ownFields<T>(value: T, what: string): T {
+/**
+ * An options object's own fields, read once into a plain object that merging and checking read safely; the
+ * objects under `nested` (`headers`, `rateLimit`) copied too, so that what is checked is what is used.
+ */
+export function ownFields<T>(value: T, what: string, nested: readonly string[] = []): T {
   try {
-    return plainCopy(value);
+    const copy = plainCopy(value) as Record<string, unknown>;
+    for (const name of nested) {
+      const inner = Object(copy) === copy ? copy[name] : undefined;
+      // Only a plain object: anything else (a `Headers`, a `Map`) is the check's to refuse, as given.
+      const proto = Object(inner) === inner ? Object.getPrototypeOf(inner) : undefined;
+      if (proto === Object.prototype || proto === null) copy[name] = plainCopy(inner);
+    }
+    return copy as T;
   } catch {
     throw unreadable(what, value);
   }

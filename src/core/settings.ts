@@ -21,7 +21,7 @@ import {
 } from './options.js';
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
-import { ownFields, plainCopy } from './readable.js';
+import { ownFields } from './readable.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
 import { TOKEN, TRANSPORT_HEADERS } from './transport.js';
 import { isHttpUrl } from './url.js';
@@ -53,15 +53,12 @@ export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal
 
 const headers = () =>
   z
-    .pipe(
-      z.custom<Record<string, string>>(
-        (value) => {
-          const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-          return proto === Object.prototype || proto === null;
-        },
-        { error: 'must be a plain object of header names to strings' },
-      ),
-      z.transform(plainCopy<Record<string, string>>),
+    .custom<Record<string, string>>(
+      (value) => {
+        const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+        return proto === Object.prototype || proto === null;
+      },
+      { error: 'must be a plain object of header names to strings' },
     )
     .check(
       z.superRefine((value, context) => {
@@ -128,12 +125,9 @@ function buildSchemas() {
   } satisfies Record<keyof RateLimitOptions, unknown>);
   // `false`, or the object checked field by field, so that an issue names its field (a union would not).
   const rateLimit = z
-    .pipe(
-      z.custom<RateLimitOptions | false>((v) => v === false || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
-        error: 'must be false or an object',
-      }),
-      z.transform(plainCopy<RateLimitOptions | false>),
-    )
+    .custom<RateLimitOptions | false>((v) => v === false || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
+      error: 'must be false or an object',
+    })
     .check(
       z.superRefine((value, context) => {
         const result = value === false ? undefined : safeParse(rateLimitObject, value);
@@ -194,7 +188,7 @@ export type CallOptions = RequestOptions;
  */
 export function checkRequestOptions(options: RequestOptions, what = 'request options', secrets: readonly unknown[] = []): CallOptions {
   schemas ??= buildSchemas();
-  const given = ownFields(options, what);
+  const given = ownFields(options, what, ['headers']);
   // Most calls pass no option: nothing to parse.
   if (schemas.requestOptionNames.every((name) => given[name] === undefined)) return {};
   const checked = checkInput(schemas.requestOptions, given, what, secrets);
@@ -221,7 +215,7 @@ export type ClientSettings = Readonly<ReturnType<typeof clientSettings>>;
 
 export function clientSettings(given: ClientOptions) {
   schemas ??= buildSchemas();
-  const options = ownFields(given, 'client options');
+  const options = ownFields(given, 'client options', ['headers', 'rateLimit']);
   const checked = checkInput(schemas.clientOptions, options, 'client options', [options.apiKey]);
   const agent = userAgent(checked.appInfo);
   const hooks = Object.fromEntries(Object.entries(checked.hooks ?? {}).filter(([, hook]) => hook !== undefined)) as Hooks;
