@@ -64,9 +64,18 @@ export function mapFailure(call: FailingCall, error: unknown, request: Named): u
   }
   const { cause } = failure;
   const codes = networkErrorCodes(cause);
-  const detail = codes.length ? codes.join(', ') : cause instanceof Error ? cause.message : String(cause);
+  const detail = codes.length ? codes.join(', ') : detailOf(cause);
   const why = failure.kind === 'body-read' ? 'The connection failed while the response was read' : 'Could not reach the service';
   return new ConnectionError(redactText(`${why}: ${detail} (${what})`, secrets), { cause: safeCause(cause, secrets) });
+}
+
+/** What a failure without codes says; one that cannot be read (a revoked Proxy) is named by its type. */
+function detailOf(cause: unknown): string {
+  try {
+    return cause instanceof Error ? cause.message : String(cause);
+  } catch {
+    return thrownName(cause);
+  }
 }
 
 /** A long error body, redacted whole, as the text kept of it: redacted again after the cut, for a secret's head. */

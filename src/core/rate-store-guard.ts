@@ -5,13 +5,27 @@
 import type { LevelLogger } from './logger.js';
 import { thrownName } from './redact.js';
 import { sha256Hex } from './sha256.js';
-import { memoryRateStore, type RateState, type RateStore } from './rate-store.js';
+import { memoryRateStore, type RatePace, type RateState, type RateStore } from './rate-store.js';
 import { now } from './timing.js';
 
 /** A store call unanswered this long (and one turn of the event loop more) is a failing store. */
 const STORE_TIMEOUT_MS = 250;
 /** After a store failed, the gate paces on its own at most this long before asking it again. */
 const STORE_RETRY_MS = 5000;
+
+/** A booked slot, or a throw: a store answering anything but a finite number is a failing store. */
+function slotOf(answer: unknown): number {
+  if (typeof answer !== 'number' || !Number.isFinite(answer)) throw new TypeError('the store answered no time');
+  return answer;
+}
+
+/** A plain copy of the store's state, or a throw: a state that cannot be read is a failing store. */
+function stateOf(answer: unknown): RateState {
+  const { closedUntil, pace } = answer as RateState;
+  if (pace == null) return { closedUntil: slotOf(closedUntil), pace: undefined };
+  const { rate, since, growth }: RatePace = pace;
+  return { closedUntil: slotOf(closedUntil), pace: { rate: slotOf(rate), since: slotOf(since), growth: slotOf(growth) } };
+}
 
 export const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -37,14 +51,15 @@ export class GuardedStore {
   /** The epoch ms the next send may go at, booked in the shared store or, without one, in the gate's own. */
   book(nowMs: number, intervalMs: number): number | PromiseLike<number> {
     const local = () => this.#local.book('', nowMs, intervalMs, 1) as number;
-    return this.#ask('book', (store, key) => store.book(key, nowMs, intervalMs, 1), local);
+    return this.#ask('book', (store, key) => store.book(key, nowMs, intervalMs, 1), slotOf, local);
   }
 
   /** Fire and forget: the gate's state already changed; the store tells the others. */
   tell(what: string, ask: (store: RateStore, key: string) => unknown): void {
     if (!this.shared) return;
-    const answer = this.#ask(what, ask, () => undefined);
-    if (isThenable(answer)) void answer.then(undefined, () => undefined);
+    const ignore = () => undefined;
+    const answer = this.#ask(what, ask, ignore, ignore);
+    if (answer) void answer.then(undefined, ignore);
   }
 
   /** The shared state, or `undefined` without a working store. */
@@ -52,28 +67,40 @@ export class GuardedStore {
     return this.#ask<RateState | undefined>(
       'read',
       (store, key) => store.read(key),
+      stateOf,
       () => undefined,
     );
   }
 
   /**
-   * Asks the shared store, or `fallback` while it is failing (or has no key yet). A throw, a rejection or no
-   * answer within {@link STORE_TIMEOUT_MS} falls back too; nothing here rejects.
+   * Asks the shared store, or `fallback` while it is failing (or has no key yet). A throw, a rejection, an answer
+   * `take` cannot read or no answer within {@link STORE_TIMEOUT_MS} falls back too; nothing here throws or rejects.
    */
-  #ask<T>(what: string, ask: (store: RateStore, key: string) => T | PromiseLike<T>, fallback: () => T): T | PromiseLike<T> {
+  #ask<T>(what: string, ask: (store: RateStore, key: string) => unknown, take: (answer: unknown) => T, fallback: () => T): T | Promise<T> {
     const store = this.shared;
     const key = this.#key;
     if (!store || key === undefined || now() < this.#downUntil) return fallback();
-    let answer: T | PromiseLike<T>;
     try {
-      answer = ask(store, key);
+      // Every touch of the answer is in here: a store may answer a revoked Proxy or a `then` getter that throws.
+      const answer = ask(store, key);
+      return isThenable(answer) ? this.#await(what, answer, take, fallback) : take(answer);
     } catch (error) {
       this.#failed(what, thrownName(error));
       return fallback();
     }
-    if (!isThenable(answer)) return answer;
+  }
+
+  #await<T>(what: string, answer: PromiseLike<unknown>, take: (answer: unknown) => T, fallback: () => T): Promise<T> {
     return new Promise<T>((resolve) => {
       let state: 'asked' | 'answered' | 'late' = 'asked';
+      const fail = (error: unknown) => {
+        clearTimeout(timer);
+        if (state === 'asked') {
+          this.#failed(what, thrownName(error));
+          resolve(fallback());
+        }
+        state = 'answered';
+      };
       // A timer fires late when the event loop was busy, before the loop reads the reply the store sent in
       // time: one more turn (a zero delay runs after the loop's I/O) tells a busy process from a slow store.
       const timer = setTimeout(() => {
@@ -84,29 +111,32 @@ export class GuardedStore {
           resolve(fallback());
         }, 0);
       }, STORE_TIMEOUT_MS);
-      answer.then(
-        (value) => {
-          clearTimeout(timer);
-          if (state === 'asked') {
-            this.#answered();
-            resolve(value);
-          } else if (!this.#resumed) {
-            // A first late answer shows a working store, a loaded one: it is asked again at once. Late again
-            // before an answer in time, it is slow: the gate paces alone until the retry.
-            this.#resumed = true;
-            this.#downUntil = 0;
-          }
-          state = 'answered';
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          if (state === 'asked') {
-            this.#failed(what, thrownName(error));
-            resolve(fallback());
-          }
-          state = 'answered';
-        },
-      );
+      const answered = (value: unknown) => {
+        if (state === 'answered') return;
+        let taken: T;
+        try {
+          taken = take(value);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        clearTimeout(timer);
+        if (state === 'asked') {
+          this.#answered();
+          resolve(taken);
+        } else if (!this.#resumed) {
+          // A first late answer shows a working store, a loaded one: it is asked again at once. Late again
+          // before an answer in time, it is slow: the gate paces alone until the retry.
+          this.#resumed = true;
+          this.#downUntil = 0;
+        }
+        state = 'answered';
+      };
+      try {
+        answer.then(answered, fail);
+      } catch (error) {
+        fail(error);
+      }
     });
   }
 

@@ -25,7 +25,8 @@ export interface RateState {
 /**
  * Where a client's rate gate keeps a budget's shared state: in this process's memory ({@link memoryRateStore},
  * the default) or across processes (Redis). Each method must be atomic against every client sharing the store.
- * A method may answer synchronously or with a promise; one that rejects, throws or is slow never fails a call:
+ * A method may answer synchronously or with a promise; one that rejects, throws, is slow or answers what cannot be
+ * read (`book` not a finite number, `read` not a state of finite numbers) never fails a call:
  * the gate then paces on its own for a while and logs one warning.
  *
  * @example

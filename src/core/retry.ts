@@ -30,11 +30,15 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
 export function networkErrorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown };
-    if (typeof code === 'string') codes.push(code);
-    if (Array.isArray(errors)) for (const inner of errors) codes.push(...networkErrorCodes(inner));
-    current = cause;
+  try {
+    for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+      const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown };
+      if (typeof code === 'string') codes.push(code);
+      if (Array.isArray(errors)) for (const inner of errors) codes.push(...networkErrorCodes(inner));
+      current = cause;
+    }
+  } catch {
+    // A custom fetch may throw a revoked Proxy or a throwing getter: the codes read before it stand.
   }
   return codes;
 }
@@ -199,8 +203,15 @@ function ask(policy: RetryPolicy, attempt: number, judged: FailedAttempt): boole
   if (said === undefined || said === null || typeof said === 'boolean') return said ?? undefined;
   // A promise (an async function) or any other answer is no decision: the call fails rather than quietly
   // following the rule the user meant to change. A promise's rejection is not left unhandled.
-  Promise.resolve(said).catch(() => undefined);
-  const what = typeof (said as { then?: unknown }).then === 'function' ? 'a promise' : typeof said;
+  let what: string = typeof said;
+  try {
+    if (typeof (said as { then?: unknown }).then === 'function') {
+      what = 'a promise';
+      Promise.resolve(said).catch(() => undefined);
+    }
+  } catch {
+    // An answer that cannot be read (a revoked Proxy) is named by its type.
+  }
   throw new AttemptFailure({
     kind: 'should-retry',
     cause: new TypeError(`it must answer true, false or undefined synchronously, not ${what}`),

@@ -1,6 +1,6 @@
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { type ApiError, Client, InternalServerError, TimeoutError, WfaError, type RetryContext } from '../../src/index.js';
+import { type ApiError, Client, ConnectionError, InternalServerError, TimeoutError, WfaError, type RetryContext } from '../../src/index.js';
 import { settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL as BASE, useService } from '../helpers/service.js';
 
@@ -11,6 +11,11 @@ const workflow = { id: 'wf_1', name: 'n', platform: 'p', status: 'building', cre
 const input = { name: 'n', platform: 'p', trigger: { type: 'webhook' }, actions: [] };
 const client = (options: ConstructorParameters<typeof Client>[0] = {}) =>
   new Client({ baseUrl: BASE, apiKey: 'k_123456', apiPrefix: '/v1', ...options });
+const revokedProxy = (): object => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
 const always = (status: number, headers: Record<string, string> = {}) =>
   server.use(http.all(`${BASE}/v1/workflows*`, () => HttpResponse.json({ message: 'no' }, { status, headers })));
 
@@ -121,6 +126,37 @@ describe('retry', () => {
     expect(error.message).toMatch(/^retry\.shouldRetry failed on GET .*\(TypeError\); not retried$/);
     expect((error.cause as Error).message).toBe(`it must answer true, false or undefined synchronously, not ${what}`);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('a shouldRetry answering a revoked Proxy fails the call with a WfaError naming it, not its raw TypeError', async () => {
+    always(503);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const settled = await settle(client({ retry: { shouldRetry: () => proxy as unknown as boolean } }).workflows.get('wf_1'));
+    const { error } = settled as { error: WfaError };
+    expect(error).toBeInstanceOf(WfaError);
+    expect(error.message).toMatch(/^retry\.shouldRetry failed on GET .*\(TypeError\); not retried$/);
+    expect((error.cause as Error).message).toBe('it must answer true, false or undefined synchronously, not object');
+  });
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw revokedProxy();
+      },
+    ],
+    [
+      'rejects with',
+      async () => {
+        throw revokedProxy();
+      },
+    ],
+  ])('a custom fetch that %s a revoked Proxy fails the call with a ConnectionError', async (_, fetch) => {
+    const settled = await settle(client({ maxRetries: 1, retry: { baseDelayMs: 1 }, fetch }).workflows.get('wf_1'));
+    const { error } = settled as { error: ConnectionError };
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toMatch(/^Could not reach the service: .* \(GET /);
   });
 
   it('shouldRetry false stops a retry the default would make', async () => {

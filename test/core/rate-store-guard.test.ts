@@ -148,3 +148,87 @@ describe('pacing alone after the store failed', () => {
     expect(lines).toEqual(['[wfa] rate store: book failed (Error); pacing on this client alone until it answers (at most 5000 ms)']);
   });
 });
+
+describe('an answer that cannot be read is a failing store', () => {
+  const boom = (): never => {
+    throw new Error('store tok_x');
+  };
+  const revoked = (): object => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  /** Thenables built without a `then` literal: the attack is the `then` itself. */
+  const thenThrows = () => Object.defineProperty({}, 'then', { value: boom });
+  const thenGetterThrows = () => Object.defineProperty({}, 'then', { get: boom });
+  const odd: Record<string, () => unknown> = {
+    'a thenable whose then throws': thenThrows,
+    'a thenable whose then getter throws': thenGetterThrows,
+    'a revoked Proxy': revoked,
+    'an object whose valueOf throws': () => ({ valueOf: boom }),
+    'a BigInt': () => 1n,
+    'a Symbol': () => Symbol('x'),
+    'a promise of a BigInt': () => Promise.resolve(1n),
+    'a string': () => '4000000000000',
+    NaN: () => Number.NaN,
+  };
+
+  for (const [label, answer] of Object.entries(odd)) {
+    it(`book answering ${label}: the gate books alone, with one warning`, async () => {
+      const store = { ...memoryRateStore(), book: answer } as unknown as RateStore;
+      const { guard, lines } = guarded(store);
+      const askedAt = Date.now();
+      const booked = book(guard);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(booked.value).toBe(askedAt);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\[wfa\] rate store: book failed \(\w+\); pacing on this client alone/);
+    });
+  }
+
+  const oddStates: Record<string, () => unknown> = {
+    ...odd,
+    null: () => null,
+    'a closedUntil getter that throws': () => ({
+      get closedUntil() {
+        return boom();
+      },
+      pace: undefined,
+    }),
+    'a revoked pace': () => ({ closedUntil: 0, pace: revoked() }),
+    'a promise of a BigInt closedUntil': () => Promise.resolve({ closedUntil: 0n, pace: undefined }),
+    'a pace with a Symbol rate': () => ({ closedUntil: 0, pace: { rate: Symbol('r'), since: 0, growth: 0 } }),
+  };
+
+  for (const [label, answer] of Object.entries(oddStates)) {
+    it(`read answering ${label}: no shared state, with one warning`, async () => {
+      const store = { ...memoryRateStore(), read: answer } as unknown as RateStore;
+      const { guard, lines } = guarded(store);
+      const seen: { value: unknown } = { value: 'unset' };
+      void Promise.resolve(guard.read()).then((state) => {
+        seen.value = state;
+      });
+      await vi.advanceTimersByTimeAsync(1);
+      expect(seen.value).toBeUndefined();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\[wfa\] rate store: read failed/);
+    });
+  }
+
+  it('a state read is a plain copy of its numbers', async () => {
+    const pace = { rate: 5, since: 1, growth: 0.5 };
+    const store: RateStore = { ...memoryRateStore(), read: () => Promise.resolve({ closedUntil: 7, pace }) };
+    const { guard } = guarded(store);
+    await expect(guard.read()).resolves.toEqual({ closedUntil: 7, pace });
+  });
+
+  it('tell: a store answering a revoked Proxy or a throwing then getter is a failing store, not a throw', async () => {
+    const { guard, lines } = guarded({ ...memoryRateStore(), setPace: revoked } as unknown as RateStore);
+    expect(() => guard.tell('setPace', (store, key) => store.setPace(key, { rate: 1, since: 0, growth: 0 }, undefined))).not.toThrow();
+    const other = guarded({ ...memoryRateStore(), close: thenGetterThrows } as unknown as RateStore);
+    expect(() => other.guard.tell('close', (store, key) => store.close(key, 0))).not.toThrow();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(lines).toHaveLength(1);
+    expect(other.lines).toHaveLength(1);
+  });
+});
