@@ -54,8 +54,13 @@ export function hideUrl(text: string, followed: Iterable<string>): string {
  * like a secret (S3 echoes the signature of the URL it was sent, a redirect's too). Its body is read, redacted and
  * cut as an API error's is.
  */
-export async function hostError(response: TransportResponse, url: string, followed: Iterable<string>): Promise<ApiError> {
-  const secrets = [...followed].flatMap(querySecrets);
+export async function hostError(
+  response: TransportResponse,
+  url: string,
+  followed: Iterable<string>,
+  known: readonly string[],
+): Promise<ApiError> {
+  const secrets = [...known, ...[...followed].flatMap(querySecrets)];
   const text = (await readText(response, ERROR_BODY_READ, true).catch(() => undefined)) ?? '';
   return statusError(secrets, { method: 'GET', url: withoutQuery(url) }, { status: response.status, headers: response.headers, text });
 }

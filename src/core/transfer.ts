@@ -27,6 +27,8 @@ export interface TransferSpec extends DownloadOptions {
   log: LevelLogger;
   /** A file can start over when a resume gets the whole artifact; a stream whose bytes were read cannot. */
   restartable: boolean;
+  /** The client's API key: never sent to the host, and never shown if its error quotes it anyway. */
+  secrets: readonly string[];
 }
 
 export type Step = { chunk: Uint8Array } | { restart: true } | { done: true };
@@ -190,7 +192,7 @@ export class Transfer {
       this.#url = await this.#spec.refresh();
       return;
     }
-    const error = await hostError(result.value, this.#url, this.#followed);
+    const error = await hostError(result.value, this.#url, this.#followed, this.#spec.secrets);
     if (retriedByDefault(status)) return this.#dropped({ type: 'failed', error });
     this.cancel();
     throw error;

@@ -3,6 +3,7 @@ import { downloadOptionsSchema, type DownloadOptions } from '../core/download-op
 import { BuildFailedError, TimeoutError, ValidationError, WfaError } from '../core/errors.js';
 import { noFileSystem, pastDeadline } from '../core/failures.js';
 import { now } from '../core/timing.js';
+import { usableSecrets } from '../core/redact.js';
 import { hasCredentials } from '../core/url.js';
 import { checkInput, idSegment } from '../core/schema.js';
 import type { Transfer } from '../core/transfer.js';
@@ -105,6 +106,7 @@ async function prepare(builds: Resource, target: DownloadTarget, given: unknown,
       maxRetries: maxRetries ?? core.settings.maxRetries,
       log: core.log,
       restartable: file,
+      secrets: usableSecrets([core.lastKey, typeof core.settings.apiKey === 'string' ? core.settings.apiKey : undefined]),
     });
     await transfer.open();
     return transfer;

@@ -248,6 +248,24 @@ describe('client.builds.download', () => {
     expect(JSON.stringify((error as { body: unknown }).body).length).toBeLessThanOrEqual(70_000);
   });
 
+  it("hides the client's API key in a host's error body, as in an API error's, though the host was never sent it", async () => {
+    let key = '';
+    const { client } = await setup({
+      answer: (request) => {
+        // The host echoes the key the client sends the service: as a careless host behind the same gateway might.
+        if (!request.url.startsWith('https://cdn.example.net')) return void (key = request.headers.get('x-api-key') ?? key);
+        return new Response(`denied for ${key} (${Buffer.from(key).toString('base64')})`, { status: 403 });
+      },
+    });
+    expect(key).not.toBe('');
+    const error = await client.builds
+      .download({ status: 'completed', download_url: 'https://cdn.example.net/a.zip?sig=1' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 403 });
+    expect(inspect(error, { depth: Infinity })).not.toContain(key);
+    expect(inspect(error, { depth: Infinity })).not.toContain(Buffer.from(key).toString('base64'));
+  });
+
   // An artifact of `bytes` bytes whose host declares `declared` in Content-Length.
   const artifactOf = (bytes: number, declared: number) => ({
     answer: (request: Request) =>
