@@ -17,6 +17,7 @@ import { checkRequestOptions, type CallOptions } from './settings.js';
 import { checkCall, targetOf, type Target } from './target.js';
 import { type AbortSource, now } from './timing.js';
 import { abortWith, asResponse, letGo, type TransportResponse, untilEnd } from './transport.js';
+import { requestKey } from './url.js';
 
 /** One attempt's response, its body read; for a raw success, left unread for the caller. */
 export interface Received {
@@ -142,7 +143,7 @@ export class Call<T> {
     const search = this.search && `${url.includes('?') ? '&' : '?'}${this.search}`;
     let request: Outgoing = { method: this.method, url: url + search, body: this.body };
     for (let hops = 0; ; hops++) {
-      this.sent.add(new URL(request.url).href);
+      this.sent.add(requestKey(new URL(request.url)));
       const received = await this.sendWithRetries(request);
       const { status } = received;
       // Status 0: a redirect the browser hid from scripts (`redirect: 'manual'`), refused by `redirect`.

@@ -4,7 +4,7 @@ import { apiError } from './call-failure.js';
 import { ConnectionError } from './errors.js';
 import { redactText } from './redact.js';
 import { underRoot } from './target.js';
-import { climbs, hasCredentials } from './url.js';
+import { climbs, hasCredentials, requestKey } from './url.js';
 
 /** One request of the call: redirects may change all three. */
 export interface Outgoing {
@@ -18,7 +18,7 @@ export interface RedirectScope {
   /** The service root (origin plus base path): the key is sent nowhere else. */
   readonly root: string;
   readonly secrets: readonly string[];
-  /** Every URL the call sent (the prefix fallback's first URL included): none is sent again. */
+  /** Every URL the call sent, as `requestKey` writes it (the prefix fallback's first URL included): none is sent again. */
   readonly sent: ReadonlySet<string>;
 }
 
@@ -53,7 +53,7 @@ export function redirected(
     throw refuse('Redirect to a URL with user:password@ not followed', headers);
   }
   // A POST sent again may act twice; a GET sent again loops.
-  if (sent.has(next.href)) throw refuse('Redirect to a URL already sent not followed, so it is not sent twice');
+  if (sent.has(requestKey(next))) throw refuse('Redirect to a URL already sent not followed, so it is not sent twice');
   // The Location as sent: the URL parser has removed its dot segments from `next` already.
   if (underRoot(url, root) !== undefined && (underRoot(next.href, root) === undefined || climbs(location!.split(/[?#]/)[0]!))) {
     throw refuse(`Redirect outside the service's base path (${pathOf(root) || '/'}) not followed, so the API key stays with the service`);

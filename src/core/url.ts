@@ -1,4 +1,4 @@
-/** What counts as an http(s) URL and a path that climbs, once for the whole package; imports nothing, so the webhooks entry can use it. */
+/** What counts as an http(s) URL, a path that climbs and one request's URL, once for the whole package; imports nothing, so the webhooks entry can use it. */
 export function isHttpUrl(text: string): boolean {
   // Parsed once (`URL.canParse` then `new URL` parsed it twice); `URL.parse` is not in Node 20.
   try {
@@ -22,4 +22,16 @@ export function hasCredentials(url: URL): boolean {
 export function climbs(path: string): boolean {
   const decoded = path.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
   return /(?:^|[/\\])\.{1,2}(?:[/\\]|$)/.test(decoded);
+}
+
+/**
+ * A URL as the request it makes: no fragment, no empty `?`, each percent escape of an unreserved character decoded
+ * and the others in upper case (RFC 3986, 6.2.2): two spellings of one request are one text.
+ */
+export function requestKey(url: URL): string {
+  const target = `${url.pathname}${url.search.length > 1 ? url.search : ''}`.replace(/%[\da-f]{2}/gi, (escape) => {
+    const character = String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+    return /[\w.~-]/.test(character) ? character : escape.toUpperCase();
+  });
+  return `${url.origin}${target}`;
 }

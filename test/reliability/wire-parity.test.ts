@@ -298,6 +298,21 @@ describe(`a redirect between /api/v1 and /v1 with apiPrefix 'auto', on ${TRANSPO
     },
   );
 
+  it.each(['/api/v1/workflows#x', '/api/v1/workflows?', '/api/v1/%77orkflows', '/api/v1/workflows?#'])(
+    'a redirect back to the first URL spelled %s is the same request: the POST is not sent again',
+    async (back) => {
+      const { c, sent, close } = await serving((url, res) => {
+        const location = url === '/api/v1/workflows' ? '/api/v1/other' : back;
+        res.writeHead(307, { location, 'content-length': 0 }).end();
+      });
+      const error = await settle(c.workflows.create({ name: 'once', platform: 'zapier', trigger: { type: 'webhook' }, actions: [] }));
+      await close();
+      // As the service reads the path: `%77` is `w`.
+      expect(sent.filter((line) => decodeURI(line).startsWith('POST /api/v1/workflows'))).toHaveLength(1);
+      expect((error as Error).message).toContain('already sent');
+    },
+  );
+
   it('a DELETE whose fallback redirects back: each URL is sent once', async () => {
     const { c, sent, close } = await serving((url, res) => {
       if (url.startsWith('/api/v1/')) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
