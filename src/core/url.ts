@@ -29,9 +29,9 @@ export function climbs(path: string): boolean {
  * and the others in upper case (RFC 3986, 6.2.2): two spellings of one request are one text.
  */
 export function requestKey(url: URL): string {
-  const target = `${url.pathname}${url.search.length > 1 ? url.search : ''}`.replace(/%[\da-f]{2}/gi, (escape) => {
-    const character = String.fromCharCode(Number.parseInt(escape.slice(1), 16));
-    return /[\w.~-]/.test(character) ? character : escape.toUpperCase();
+  const target = `${url.pathname}${url.search.length > 1 ? url.search : ''}`.replace(/%[\da-f]{2}/gi, (encoded) => {
+    const character = String.fromCharCode(Number.parseInt(encoded.slice(1), 16));
+    return /[\w.~-]/.test(character) ? character : encoded.toUpperCase();
   });
   return `${url.origin}${target}`;
 }
