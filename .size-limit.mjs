@@ -119,9 +119,11 @@ export default [
   // so refused leaves the first 404 standing, 0.19 and 0.18: 35.52 and 38.23 measured. The last look's secrets (a
   // credential a hook sets or a query sends is a known secret), 0.04: 35.56 and 38.28 measured. Options, params and
   // queries read once into the copy checked and used, 0.1; a rate store's answers checked and read inside the
-  // guard, and a revoked Proxy thrown by fetch or shouldRetry read safely, 0.22: 35.88 and 38.58 measured.
-  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '35.9 kB' }),
-  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '38.6 kB' }),
+  // guard, and a revoked Proxy thrown by fetch or shouldRetry read safely, 0.22: 35.88 and 38.58 measured. A
+  // redirect compared as the request it makes (any spelling of a URL sent), and the key hidden in a download
+  // host's error, 0.08 and 0.1: 35.96 and 38.68 measured.
+  upFront({ name: 'full client, loaded up front (import() not followed)', path: 'dist/index.js', limit: '36 kB' }),
+  check({ name: 'full client, with what downloads load on first use', path: 'dist/index.js', limit: '38.7 kB' }),
   // The issue-17 budget: the webhooks entry stays within 8 kB for users who do not confirm (or dedupe).
   upFront({ name: 'webhooks entry, without confirm or dedupe (their import() not followed)', path: 'dist/webhooks.js', limit: '8 kB' }),
   // The fourth outside look (issue 35) took it from 9.99 kB: errors' toJSON (30 B), the Node adapter's
@@ -148,11 +150,11 @@ export default [
   // for the fifth look's wire, 0.35 for the secrets re-attack and the callbacks, 0.1 less for one signal listener in runPhase: 28.03 kB;
   // round 8: 0.16 for options that cannot be read and ids refused by the path rule, 0.1 for the fourth look's
   // secrets, 0.51 for the known secrets searched in linear time: 28.79 kB; 0.18 for round 8's wire (no URL sent
-  // twice by a redirect, none with user:password@ followed): 28.97 kB; the last look's secrets: 29.00 kB; options read once, the rate store's answers checked, revoked Proxies read safely: 29.26 kB.
+  // twice by a redirect, none with user:password@ followed): 28.97 kB; the last look's secrets: 29.00 kB; options read once, the rate store's answers checked, revoked Proxies read safely: 29.26 kB; a redirect compared as its request: 29.33 kB.
   check({
     name: 'import { createCore, workflowsList } from /funcs, with what it loads on first use',
     import: { 'dist/funcs.js': '{ createCore, workflowsList }' },
-    limit: '29.3 kB',
+    limit: '29.35 kB',
     refuse: [
       'must be snake_case',
       'must change at least one field',
