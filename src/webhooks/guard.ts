@@ -176,7 +176,14 @@ export async function guard(ctx: GuardContext): Promise<Response> {
 /** The delivery's key: from `dedupe.key` if given (a user's callback, bounded), else an id header or the event. */
 async function keyOf(ctx: GuardContext, dedupe: DedupeSettings): Promise<string | Response> {
   const own = dedupe.key;
-  if (!own) return deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
+  if (!own) {
+    try {
+      return await deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
+    } catch (error) {
+      await ctx.report(new WfaError('Webhook dedupe could not compute the delivery key', { cause: error }));
+      return ctx.reply(500, { error: 'Webhook handler failed' });
+    }
+  }
   let key: unknown;
   try {
     key = await ctx.run(() => own(ctx.event, ctx.request));
