@@ -61,7 +61,7 @@ describe('dedupe with memoryStore()', () => {
     expect(onBuildCompleted).toHaveBeenCalledOnce();
   });
 
-  it('without an id header, keys an event nested past the stack (10,000 levels) on its bytes: handled once, its retry a duplicate', async () => {
+  it('without an id header, keys an event nested past the stack (10,000 levels) on its text: handled once, its retry a duplicate', async () => {
     const onDelivery = vi.fn();
     const { handler, onBuildCompleted, onError } = receiver({ onDelivery });
     const event = JSON.parse(createWebhookBody({ workflow_id: 'wf_1' })) as { data: Record<string, unknown> };
