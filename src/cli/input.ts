@@ -83,11 +83,16 @@ export function withoutFinalLineBreak(text: string): string {
 }
 
 /**
- * Reads all of a piped stdin as one value, without its final line break; at most `max` bytes. Decoded as
- * UTF-8 once whole (a character split between two chunks stays whole); bytes that are not UTF-8 are refused
- * rather than read as U+FFFD. A BOM is kept, for the caller to judge.
+ * Reads all of a piped stdin as one value, without its final line break; at most `max` bytes, past which it is
+ * a `TooLong` (a `ConfigError` unless given). Decoded as UTF-8 once whole (a character split between two chunks
+ * stays whole); bytes that are not UTF-8 are refused rather than read as U+FFFD. A BOM is kept, for the caller.
  */
-export async function readPiped(context: Context, what: string, max = MAX_PIPED): Promise<string> {
+export async function readPiped(
+  context: Context,
+  what: string,
+  max = MAX_PIPED,
+  TooLong: new (message: string) => Error = ConfigError,
+): Promise<string> {
   const input = context.stdin;
   if (!input) throw new ConfigError(`No input to read ${what} from`);
   const chunks: Buffer[] = [];
@@ -97,7 +102,7 @@ export async function readPiped(context: Context, what: string, max = MAX_PIPED)
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       chunks.push(bytes);
       size += bytes.length;
-      if (size > max) finish(new ConfigError(`${what} on stdin is longer than ${max} bytes`));
+      if (size > max) finish(new TooLong(`${what} on stdin is longer than ${max} bytes`));
     };
     const onEnd = () => finish();
     const onAbort = () => finish(new InterruptedError());

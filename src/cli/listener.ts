@@ -8,6 +8,7 @@ import { readBoundedAnswer } from '../testing/bounded-answer.js';
 import type { WebhookSignaturePreset } from '../webhooks/index.js';
 import type { Context } from './context.js';
 import { ExitCode } from './exit-codes.js';
+import { hideUrlCredentials } from './log-url.js';
 import { printable } from './printable.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -132,7 +133,9 @@ class Listener {
       // One id per build: the same build forwarded twice (two listeners) is recognisably the same delivery.
       Object.assign(headers, await signWebhook(preset, body, { id: `msg_${buildId}` }));
     }
-    const record: Record<string, unknown> = { at: new Date().toISOString(), url: forwardTo, build_id: buildId, payload };
+    // Shown with its credential query fields hidden (`?token=`), as `wfa mock` logs a webhook URL.
+    const shown = hideUrlCredentials(forwardTo);
+    const record: Record<string, unknown> = { at: new Date().toISOString(), url: shown, build_id: buildId, payload };
     // Stopped by Ctrl+C or after DELIVERY_TIMEOUT_MS, whichever comes first.
     const timeout = new AbortController();
     const stop = () => timeout.abort(this.context.signal.reason);
@@ -151,7 +154,8 @@ class Listener {
       if (!(await readBoundedAnswer(response.body).catch(() => true))) timeout.abort(new Error('answer too long'));
     } catch (error) {
       if (this.context.signal.aborted) throw error;
-      record['error'] = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      const text = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      record['error'] = hideUrlCredentials(text, forwardTo);
     } finally {
       clearTimeout(timer);
       this.context.signal.removeEventListener('abort', stop);
@@ -159,7 +163,7 @@ class Listener {
     this.delivered += 1;
     this.context.stdout.write(`${printable(JSON.stringify(record))}\n`);
     const outcome = record['status'] !== undefined ? String(record['status']) : `failed (${String(record['error'])})`;
-    this.context.stderr.write(`${printable(`build.completed ${workflowId} (${buildId}) -> ${forwardTo}: ${outcome}`)}\n`);
+    this.context.stderr.write(`${printable(`build.completed ${workflowId} (${buildId}) -> ${shown}: ${outcome}`)}\n`);
   }
 
   private warnOnce(key: string, message: string): void {
@@ -187,7 +191,9 @@ export async function listen(settings: Settings, client: Client, context: Contex
   const signed = settings.preset ? `, signed (${settings.preset.scheme})` : '';
   try {
     await listener.start();
-    context.stderr.write(`Forwarding build.completed for ${what} to ${settings.forwardTo}${signed}. Press Ctrl+C to stop.\n`);
+    context.stderr.write(
+      `Forwarding build.completed for ${what} to ${hideUrlCredentials(settings.forwardTo)}${signed}. Press Ctrl+C to stop.\n`,
+    );
     while (!context.signal.aborted) {
       try {
         await listener.poll();

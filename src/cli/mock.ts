@@ -4,7 +4,7 @@
  */
 import type { MockRefusal, MockServer, MockServerOptions, MockService, MockServiceOptions, MockWebhookDelivery } from '../testing/index.js';
 import { expectPositionals, integerOption, parseCommand } from './args.js';
-import { hideQueryCredentials, hideUrlCredentials } from './log-url.js';
+import { hideQueryCredentials, hideUrl, hideUrlCredentials } from './log-url.js';
 import { showHelp, type Command } from './command.js';
 import type { Context, Output } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
@@ -71,9 +71,10 @@ function refusalLine({ method, path, status, message }: MockRefusal): string {
 // Each webhook attempt on one line too: where it went, for which workflow, and what came of it. A failure's
 // text may quote the URL (fetch refuses one with a password and says so), so its URLs are hidden alike.
 function deliveryLine(delivery: MockWebhookDelivery): string {
-  const outcome = delivery.status === undefined ? `failed: ${hideUrlCredentials(delivery.error ?? 'no answer')}` : String(delivery.status);
+  const outcome =
+    delivery.status === undefined ? `failed: ${hideUrlCredentials(delivery.error ?? 'no answer', delivery.url)}` : String(delivery.status);
   const retry = delivery.retryInMs === undefined ? '' : `, retry in ${delivery.retryInMs} ms`;
-  return `webhook POST ${hideUrlCredentials(delivery.url)} ${delivery.payload.event} ${delivery.payload.workflow_id} (attempt ${delivery.attempt}) -> ${outcome}${retry}\n`;
+  return `webhook POST ${hideUrl(delivery.url)} ${delivery.payload.event} ${delivery.payload.workflow_id} (attempt ${delivery.attempt}) -> ${outcome}${retry}\n`;
 }
 
 type Values = { [name: string]: string | boolean | undefined };

@@ -1,7 +1,8 @@
 /** `wfa workflows list|get|delete|create`. */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Workflow, WorkflowCreateParams } from '../index.js';
+import { readBounded } from '../core/bounded-read.js';
 import { ValidationError } from '../core/errors.js';
 import { expectPositionals, parseCommand } from './args.js';
 import { createGroup, showHelp, type Command } from './command.js';
@@ -16,8 +17,22 @@ import { lastBuildOf, WAIT_EXIT_CODES_HELP, WAIT_HELP, WAIT_OPTIONS, waitSetting
 
 const CREATE_USAGE = 'wfa workflows create --file <workflow.json> [--wait]';
 
-/** A workflow piped on stdin is read up to this many characters: far more than any real one, and memory stays bounded. */
-const MAX_PIPED_WORKFLOW = 16 * 1024 * 1024;
+/** A workflow file, or one piped on stdin, is read up to this many bytes: far more than any real one, and memory stays bounded. */
+const MAX_WORKFLOW_BYTES = 16 * 1024 * 1024;
+
+/** A file's bytes, or `undefined` past `max`: a FIFO or `/dev/zero` given by mistake must not fill memory. */
+async function readFileWithin(path: string, max: number): Promise<Uint8Array | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    const next = async () => {
+      const { bytesRead, buffer } = await handle.read({ buffer: Buffer.alloc(64 * 1024) });
+      return bytesRead === 0 ? { done: true } : { value: buffer.subarray(0, bytesRead) };
+    };
+    return (await readBounded(next, max)).bytes;
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * Reads the workflow definition from a file, or stdin for `-`, and checks it as `workflows.create` would, so
@@ -27,16 +42,17 @@ const MAX_PIPED_WORKFLOW = 16 * 1024 * 1024;
 async function readWorkflowFile(file: string, context: Context): Promise<WorkflowCreateParams> {
   const name = file === '-' ? 'stdin' : file;
   let text: string;
-  if (file === '-') text = await readPiped(context, 'the workflow', MAX_PIPED_WORKFLOW);
+  if (file === '-') text = await readPiped(context, 'the workflow', MAX_WORKFLOW_BYTES, UsageError);
   else {
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | undefined;
     try {
-      bytes = await readFile(resolve(context.cwd, file));
+      bytes = await readFileWithin(resolve(context.cwd, file), MAX_WORKFLOW_BYTES);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
       throw new UsageError(`--file: cannot read ${JSON.stringify(file)}: ${reason}`);
     }
+    if (bytes === undefined) throw new UsageError(`--file: ${file} is longer than ${MAX_WORKFLOW_BYTES} bytes`);
     // As stdin is read: bytes that are not UTF-8 are refused, not read as U+FFFD.
     text = utf8Text(bytes, `--file: ${file}`);
   }

@@ -1,5 +1,6 @@
 /** Levelled logging that costs nothing when off: callers check `enabled(level)` before building a line. */
 import { readEnv, type LogLevel, type Logger } from './options.js';
+import { observe } from './observe.js';
 import { redactText } from './redact.js';
 
 const rank: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
@@ -21,15 +22,6 @@ export class LevelLogger {
   log(level: Exclude<LogLevel, 'off'>, message: string, secrets: readonly string[] = []): void {
     if (!this.enabled(level)) return;
     observe(() => this.#logger?.[level](`[wfa] ${redactText(message, secrets)}`));
-  }
-}
-
-/** Runs a callback that only observes (a logger, `onProgress`): its throw or rejection goes to `failed`, never to the caller. */
-export function observe(callback: () => unknown, failed: (error: unknown) => void = () => undefined): void {
-  try {
-    Promise.resolve(callback()).catch(failed);
-  } catch (error) {
-    failed(error);
   }
 }
 

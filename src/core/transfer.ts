@@ -7,7 +7,8 @@ import { hideUrl, hostError, isNetworkError, requestArtifact } from './artifact-
 import type { DownloadOptions } from './download-options.js';
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js';
 import { abortedBy, pastDeadline } from './failures.js';
-import { observe, type LevelLogger } from './logger.js';
+import type { LevelLogger } from './logger.js';
+import { observe } from './observe.js';
 import { thrownName, withoutQuery } from './redact.js';
 import { backoff, networkErrorCodes, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';

@@ -6,7 +6,7 @@
 import { AbortError, ApiError, BuildFailedError, ConnectionError, ValidationError, WaitTimeoutError } from '../core/errors.js';
 import type { HttpCore, ResponseSpec } from '../core/http.js';
 import { nextId, runHook, type Hook, type WaitEvent } from '../core/hooks.js';
-import { observe } from '../core/logger.js';
+import { observe } from '../core/observe.js';
 import { thrownName } from '../core/redact.js';
 import { backoff, MAX_RETRY_AFTER_MS, retriedByDefault } from '../core/retry.js';
 import { parseRetryAfter } from '../core/retry-after.js';

@@ -9,6 +9,7 @@ import { buildStatus, endsAt } from './builds.js';
 import type { Store, StoredBuild } from './store.js';
 import type { MockWebhookDelivery, MockWebhookEvent } from './types.js';
 import { readBoundedAnswer } from './bounded-answer.js';
+import { observe } from '../core/observe.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -34,7 +35,7 @@ export interface NotifierDeps {
   /** Waits before the 2nd, 3rd... attempt of a delivery that failed. */
   retryDelaysMs: readonly number[];
   /** Told of each attempt once its outcome is known. */
-  onDelivery: (delivery: MockWebhookDelivery) => void;
+  onDelivery: (delivery: MockWebhookDelivery) => unknown;
 }
 
 // fetch's own message is "fetch failed"; what failed (a refused connection, a reset) is in its cause.
@@ -59,13 +60,8 @@ export function createBuildNotifier(deps: NotifierDeps): BuildNotifier {
   // Bumped by clear(), so that an attempt of before a reset schedules no retry after it.
   let generation = 0;
 
-  function report(delivery: MockWebhookDelivery): void {
-    try {
-      deps.onDelivery({ ...delivery });
-    } catch {
-      // An observer's failure is not the delivery's.
-    }
-  }
+  // An observer's failure, a throw or a rejection, is not the delivery's.
+  const report = (delivery: MockWebhookDelivery): void => observe(() => deps.onDelivery({ ...delivery }));
 
   // One POST; a failure (no answer, or not 2xx) schedules the next attempt while the delays last.
   function send(url: string, payload: MockWebhookEvent, id: string, attempt: number): void {

@@ -14,7 +14,7 @@ export const UNSERVED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** A request the server answered itself, never handing it to the service. */
 export interface MockRefusal {
-  /** The status answered: 400, 405, 408, 413, 431, 500 or 501. */
+  /** The status answered: 400, 405, 408, 413, 417, 431, 500 or 501. */
   status: number;
   /** The answer's error message. */
   message: string;
@@ -42,6 +42,13 @@ export function errorAnswer({ ids, onRefused }: Refuser, status: number, message
   return { body, headers };
 }
 
+/** Answers a request the server refuses itself, then closes the connection (its body is never read). */
+function answerAndClose(res: ServerResponse, self: Refuser, [status, message, code]: Refusal, req: IncomingMessage): void {
+  const { body, headers } = errorAnswer(self, status, message, code, req);
+  res.writeHead(status, { ...headers, connection: 'close' });
+  res.end(body);
+}
+
 /**
  * A request sent with `Expect: 100-continue` (Node's `checkContinue`): one whose declared length is over the
  * service's limit is refused before `100 Continue`, so the sender never uploads it, and the connection closes
@@ -52,9 +59,22 @@ export function refusedBeforeContinue(req: IncomingMessage, res: ServerResponse,
     res.writeContinue();
     return false;
   }
-  const { body, headers } = errorAnswer(self, BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.code, req);
-  res.writeHead(BODY_TOO_LARGE.status, { ...headers, connection: 'close' });
-  res.end(body);
+  answerAndClose(res, self, [BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.code], req);
+  return true;
+}
+
+/** Any other `Expect` (Node's `checkExpectation`) is a 417, as Node would answer, but with an `x-request-id`. */
+export function refuseExpectation(req: IncomingMessage, res: ServerResponse, self: Refuser): void {
+  answerAndClose(res, self, [417, `Unsupported Expect: ${req.headers.expect}`, 'expectation_failed'], req);
+}
+
+/**
+ * An HTTP/1.1 request without `Host` is a 400, as Node would answer (the server turns its own check off, to
+ * answer with an `x-request-id`). Returns whether it was refused.
+ */
+export function refusedWithoutHost(req: IncomingMessage, res: ServerResponse, self: Refuser): boolean {
+  if (req.headers.host !== undefined || req.httpVersion === '1.0') return false;
+  answerAndClose(res, self, [400, 'Missing Host header', 'bad_request'], req);
   return true;
 }
 

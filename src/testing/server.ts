@@ -17,6 +17,8 @@ import {
   type MockRefusal,
   refuseConnect,
   refusedBeforeContinue,
+  refusedWithoutHost,
+  refuseExpectation,
   type Refuser,
   refuseUnparsed,
   UNSERVED_METHODS,
@@ -197,13 +199,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const self: Refuser = { ids: createRandom(randomSeed()), onRefused };
   // Each connection's latest response: a request Node cannot parse is answered after it.
   const latest = new WeakMap<Duplex, ServerResponse>();
-  const server = createServer((req, res) => {
+  // Node's own answers (a missing Host, an unknown Expect) carry no x-request-id: the server gives them itself.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     latest.set(req.socket, res);
-    void respond(service, req, res, fallbackHost, self);
+    if (!refusedWithoutHost(req, res, self)) void respond(service, req, res, fallbackHost, self);
   });
   server.on('checkContinue', (req, res) => {
     latest.set(req.socket, res);
-    if (!refusedBeforeContinue(req, res, self)) void respond(service, req, res, fallbackHost, self);
+    if (!refusedWithoutHost(req, res, self) && !refusedBeforeContinue(req, res, self)) void respond(service, req, res, fallbackHost, self);
+  });
+  server.on('checkExpectation', (req, res) => {
+    latest.set(req.socket, res);
+    if (!refusedWithoutHost(req, res, self)) refuseExpectation(req, res, self);
   });
   server.on('connect', (req, socket) => refuseConnect(req, socket, self));
   server.on('clientError', (error, socket) => refuseUnparsed(error, socket, self, latest.get(socket)));

@@ -159,8 +159,8 @@ export interface MockServiceOptions {
    * not yet due: wait for your receiver, or move fake timers on.
    */
   webhookRetryDelaysMs?: readonly number[] | undefined;
-  /** Called with each webhook attempt once its outcome is known (what `wfa mock` logs). Errors are ignored. */
-  onWebhookDelivery?: ((delivery: MockWebhookDelivery) => void) | undefined;
+  /** Called with each webhook attempt once its outcome is known (what `wfa mock` logs). A throw or rejection is ignored. */
+  onWebhookDelivery?: ((delivery: MockWebhookDelivery) => unknown) | undefined;
   /** The clock, in epoch milliseconds. Default `Date.now()` (so vitest fake timers drive it too). */
   now?: (() => number) | undefined;
   /** Seed of the mock's random numbers (ids, keys, error rate). Default: a random seed. */

@@ -149,7 +149,8 @@ export const defaultIdHeaders = ['webhook-id', 'x-webhook-id', 'x-delivery-id'] 
 
 /**
  * `id:` + the SHA-256 of the first delivery-id header present, or `event:` + the SHA-256 of the event's body as
- * canonical JSON: a sender that re-serialises (other spacing, other key order) sends the same delivery.
+ * canonical JSON: a sender that re-serialises (other spacing, other key order) sends the same delivery. An event
+ * nested too deep to write back is keyed on its text as sent.
  */
 export async function deliveryKey(headers: Headers, body: Uint8Array, idHeaders: readonly string[]): Promise<string> {
   for (const name of idHeaders) {
@@ -157,7 +158,13 @@ export async function deliveryKey(headers: Headers, body: Uint8Array, idHeaders:
     // Hashed too: a header value of any length or bytes becomes a short key every store can hold.
     if (id) return `id:${await sha256(id)}`;
   }
-  return `event:${await sha256(canonicalEvent(new TextDecoder().decode(body)))}`;
+  let event = new TextDecoder().decode(body);
+  try {
+    event = canonicalEvent(event);
+  } catch {
+    // Nested past the stack: keyed on its text as sent, so its retries (the same bytes) are still one delivery.
+  }
+  return `event:${await sha256(event)}`;
 }
 
 /** A key of your own (`dedupe.key`), hashed like the others. */

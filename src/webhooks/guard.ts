@@ -176,12 +176,14 @@ export async function guard(ctx: GuardContext): Promise<Response> {
 /** The delivery's key: from `dedupe.key` if given (a user's callback, bounded), else an id header or the event. */
 async function keyOf(ctx: GuardContext, dedupe: DedupeSettings): Promise<string | Response> {
   const own = dedupe.key;
-  if (!own) return deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
   let key: unknown;
   try {
+    if (!own) return await deliveryKey(ctx.request.headers, ctx.body, dedupe.idHeaders);
     key = await ctx.run(() => own(ctx.event, ctx.request));
   } catch (error) {
-    await ctx.report(new WfaError('Webhook dedupe key function (dedupe.key) threw', { cause: error }));
+    await ctx.report(
+      new WfaError(own ? 'Webhook dedupe key function (dedupe.key) threw' : 'Webhook dedupe key could not be computed', { cause: error }),
+    );
     return ctx.reply(500, { error: 'Webhook handler failed' });
   }
   if (key === ctx.timedOut) return ctx.tooLong('dedupe key (dedupe.key)');

@@ -231,6 +231,30 @@ describe('wfa listen, polling the msw mock', () => {
     expect(await verify(new TextEncoder().encode(JSON.stringify(JSON.parse(body))), signed)).toBe(false);
   });
 
+  test("its output hides a credential in --forward-to's query (?token=), as wfa mock's log does; the delivery goes to the URL as given", async () => {
+    const received: string[] = [];
+    service.use(
+      http.post('http://localhost:3000/webhooks', ({ request }) => {
+        received.push(request.url);
+        return new HttpResponse('ok');
+      }),
+    );
+    serveCompletedWorkflow();
+    const forwardTo = 'http://localhost:3000/webhooks?token=tokListenC3&x=1';
+    const started = startMain(['listen', '--forward-to', forwardTo, '--workflow', 'wf_ok', '--interval', '1ms'], {
+      WFA_BASE_URL: BASE_URL,
+      WFA_API_KEY: API_KEY,
+    });
+    await started.waitFor(/"build_id":"bld_ok"/);
+    started.interrupt();
+    const result = await started.finished;
+
+    expect(received).toEqual([forwardTo]);
+    expect(result.stdout).toContain('"url":"http://localhost:3000/webhooks?token=[redacted]&x=1"');
+    expect(result.stderr).toContain('-> http://localhost:3000/webhooks?token=[redacted]&x=1: 200');
+    expect(result.stdout + result.stderr).not.toContain('tokListenC3');
+  });
+
   test('a workflow that cannot be read (a 400, which is not retried) is reported once; the other workflows are still forwarded', async () => {
     const delivered = receiveDeliveries();
     let badReads = 0;

@@ -307,6 +307,22 @@ describe('wfa workflows create', () => {
     expect(parse((await runMain(['workflows', 'list'], ENV)).stdout)).toEqual([]);
   });
 
+  test('a workflow over 16 MiB is a usage error with the usage line, in a file as on stdin; nothing is sent', async () => {
+    service.useMock();
+    const content = Buffer.alloc(16 * 1024 * 1024 + 1, ' ');
+    const path = file('huge.json', content);
+    const stdin = new PassThrough();
+    stdin.end(content);
+
+    const fromFile = await runMain(['workflows', 'create', '--file', path], ENV);
+    const fromStdin = await runMain(['workflows', 'create', '--file', '-'], ENV, stdin);
+
+    expect([fromFile.code, fromStdin.code]).toEqual([ExitCode.Usage, ExitCode.Usage]);
+    expect(fromFile.stderr).toMatch(/^wfa: UsageError: --file: .*huge\.json is longer than 16777216 bytes\nUsage: wfa workflows create /);
+    expect(fromStdin.stderr).toMatch(/^wfa: UsageError: the workflow on stdin is longer than 16777216 bytes\nUsage: wfa workflows create /);
+    expect(parse((await runMain(['workflows', 'list'], ENV)).stdout)).toEqual([]);
+  });
+
   test('a file that is not JSON is a usage error, and nothing is sent', async () => {
     service.useMock();
     const path = file('broken.json', '{ "name": ');

@@ -107,6 +107,21 @@ describe('webhook retries', () => {
     expect(posts).toHaveLength(2);
   });
 
+  test('an observer that rejects changes nothing, and its rejection is never unhandled', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const { posts } = await delivering([500], { onWebhookDelivery: async () => Promise.reject(new Error('observer broke')) });
+      await vi.advanceTimersByTimeAsync(10_000);
+      await new Promise((resolve) => setImmediate(resolve));
+
+      expect(posts).toHaveLength(2);
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
   test('invalid waits are refused when the mock is created', () => {
     expect(() => createMockService({ webhookRetryDelaysMs: [-1] })).toThrow(/webhookRetryDelaysMs/);
   });

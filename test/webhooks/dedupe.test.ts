@@ -61,6 +61,19 @@ describe('dedupe with memoryStore()', () => {
     expect(onBuildCompleted).toHaveBeenCalledOnce();
   });
 
+  it('without an id header, keys an event nested past the stack (10,000 levels) on its text: handled once, its retry a duplicate', async () => {
+    const onDelivery = vi.fn();
+    const { handler, onBuildCompleted, onError } = receiver({ onDelivery });
+    const event = JSON.parse(createWebhookBody({ workflow_id: 'wf_1' })) as { data: Record<string, unknown> };
+    const body = JSON.stringify(event).replace('"data":{', `"data":{"n":${'['.repeat(10_000)}${']'.repeat(10_000)},`);
+    const send = () => handler(new Request('https://example.com/hooks', { method: 'POST', body }));
+    expect((await send()).status).toBe(200);
+    expect(await (await send()).json()).toEqual({ received: true, duplicate: true });
+    expect(onBuildCompleted).toHaveBeenCalledOnce();
+    expect(onError).not.toHaveBeenCalled();
+    expect(onDelivery).toHaveBeenCalledTimes(2);
+  });
+
   it('without an id header, keys on each number as sent: events told apart only past 2^53, or past a double, are two', async () => {
     const { handler, onBuildCompleted } = receiver();
     const body = (id: string) =>

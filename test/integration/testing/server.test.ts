@@ -186,6 +186,31 @@ describe('methods the service does not serve', () => {
     expect(refusals).toEqual([{ status: 400, message: 'Malformed request', method: 'POST', path: '/v1/workflows' }]);
   });
 
+  test.each([
+    ['an HTTP/1.1 request without Host', 'GET /v1/workflows HTTP/1.1\r\n', 400, 'Bad Request', 'Missing Host header', 'bad_request'],
+    [
+      'an Expect other than 100-continue',
+      'GET /v1/workflows HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n',
+      417,
+      'Expectation Failed',
+      'Unsupported Expect: 200-ok',
+      'expectation_failed',
+    ],
+  ])(
+    '%s, which Node would answer itself, is the mock’s own answer with x-request-id, then the connection closes; onRefused is told',
+    async (_, head, status, reason, message, code) => {
+      const refusals: MockRefusal[] = [];
+      const mock = await server({ onRefused: (refusal) => refusals.push(refusal) });
+      const { text, closed } = await exchange(mock.port, `${head}x-api-key: ${mock.apiKey}\r\n\r\n`);
+
+      expect(text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} ${reason}\r\n`));
+      expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/);
+      expect(text).toContain(`"code":"${code}"`);
+      expect(closed).toBe(true);
+      expect(refusals).toEqual([{ status, message, method: 'GET', path: '/v1/workflows' }]);
+    },
+  );
+
   test('a request Node cannot parse after one it answers: the answer first, then a 400 with x-request-id', async () => {
     const mock = await server();
     const raw = `GET /v1/workflows HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\n\r\nGET /v1/workflows HTTP/1.1\r\nHost x\r\n\r\n`;
