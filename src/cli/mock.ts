@@ -65,7 +65,7 @@ function withRequestLog(service: MockService, log: Output): MockService {
 
 // What the server answers without the service (a request Node cannot parse) is a line of the log too.
 function refusalLine({ method, path, status, message }: MockRefusal): string {
-  return `${method === undefined ? '(unparsed request)' : `${method} ${path}`} -> ${status} (refused: ${message})\n`;
+  return `${method === undefined ? '(unparsed request)' : `${method} ${path ?? '(unparsed target)'}`} -> ${status} (refused: ${message})\n`;
 }
 
 // Each webhook attempt on one line too: where it went, for which workflow, and what came of it. A failure's

@@ -30,10 +30,16 @@ export interface Refuser {
   onRefused?: ((refusal: MockRefusal) => void) | undefined;
 }
 
+/** A request target's path, no query: of an absolute-form one (`http://u:p@host/x`) only its path, so no refusal repeats a password. */
+function targetPath(target: string): string | undefined {
+  if (target.startsWith('/')) return target.split('?')[0];
+  return URL.canParse(target) ? new URL(target).pathname : undefined;
+}
+
 /** The body and headers of an answer the server gives itself; `onRefused` is told of it. */
 export function errorAnswer({ ids, onRefused }: Refuser, status: number, message: string, code: string, req?: IncomingMessage) {
   try {
-    onRefused?.({ status, message, method: req?.method, path: req?.url?.split('?')[0] });
+    onRefused?.({ status, message, method: req?.method, path: req?.url === undefined ? undefined : targetPath(req.url) });
   } catch {
     // An observer's failure is not the answer's.
   }

@@ -211,6 +211,17 @@ describe('methods the service does not serve', () => {
     },
   );
 
+  test('a refused request in absolute form (http://user:password@host/…): onRefused is told its path only, no password', async () => {
+    const refusals: MockRefusal[] = [];
+    const mock = await server({ onRefused: (refusal) => refusals.push(refusal) });
+    const target = `http://u:pwSecretRefused99@127.0.0.1:${mock.port}/v1/workflows?x=1`;
+    const { text } = await exchange(mock.port, `TRACE ${target} HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\n\r\n`);
+
+    expect(text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(refusals).toMatchObject([{ status: 405, method: 'TRACE', path: '/v1/workflows' }]);
+    expect(JSON.stringify(refusals)).not.toContain('pwSecretRefused99');
+  });
+
   test('a request Node cannot parse after one it answers: the answer first, then a 400 with x-request-id', async () => {
     const mock = await server();
     const raw = `GET /v1/workflows HTTP/1.1\r\nHost: x\r\nx-api-key: ${mock.apiKey}\r\n\r\nGET /v1/workflows HTTP/1.1\r\nHost x\r\n\r\n`;
