@@ -20,7 +20,7 @@ export interface MockRefusal {
   message: string;
   /** The request's method, where Node parsed that far. */
   method?: string | undefined;
-  /** The request's path without its query, where Node parsed that far. */
+  /** The request's path without its query (of an absolute-form target, its path alone), where Node parsed that far. */
   path?: string | undefined;
 }
 
