@@ -4,7 +4,8 @@ import { ApiError, ConnectionError, TimeoutError, WfaError } from './errors.js';
 import { abortedBy } from './failures.js';
 import { redact, redactText, safeCause, thrownName } from './redact.js';
 import { parseErrorBody, redactHeaders } from './response.js';
-import { AttemptFailure, networkErrorCodes } from './retry.js';
+import { networkErrorCodes } from './network-errors.js';
+import { AttemptFailure } from './retry.js';
 import { ERROR_BODY_BYTES } from './body.js';
 
 /** A request as errors name it. */

@@ -5,6 +5,7 @@
  */
 import { parseRetryAfter } from './retry-after.js';
 import { type AbortSource, now, runPhase, sleepWithin, type PhaseLimits, type PhaseResult } from './timing.js';
+import { failedBeforeSending } from './network-errors.js';
 import { safeCause, thrownName } from './redact.js';
 
 /** The longest `Retry-After` the SDK sleeps on by itself; a longer one ends the call with its error (see `retryAfterMs`). */
@@ -22,31 +23,6 @@ export const MAX_RETRIES = 10;
 
 /** Methods that may be sent twice with the effect of once. */
 export const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-
-/** Codes meaning the request was never sent, so even a POST is safe to send again. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-/** Node puts codes on the cause chain, or on each error of an `AggregateError`; browsers give none. */
-export function networkErrorCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  try {
-    for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-      const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown };
-      if (typeof code === 'string') codes.push(code);
-      if (Array.isArray(errors)) for (const inner of errors) codes.push(...networkErrorCodes(inner));
-      current = cause;
-    }
-  } catch {
-    // A custom fetch may throw a revoked Proxy or a throwing getter: the codes read before it stand.
-  }
-  return codes;
-}
-
-export function failedBeforeSending(error: unknown): boolean {
-  const codes = networkErrorCodes(error);
-  return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
-}
 
 /** How an attempt, or the call around it, ended without an HTTP response; the core turns each into the SDK's error. */
 export type Failure =

@@ -10,7 +10,8 @@ import { abortedBy, pastDeadline } from './failures.js';
 import type { LevelLogger } from './logger.js';
 import { observe } from './observe.js';
 import { thrownName, withoutQuery } from './redact.js';
-import { backoff, networkErrorCodes, retriedByDefault } from './retry.js';
+import { networkErrorCodes } from './network-errors.js';
+import { backoff, retriedByDefault } from './retry.js';
 import { AbortSource, now, runPhase, sleepWithin, type PhaseResult } from './timing.js';
 import { abortWith, contentEncoded, type Transport, type TransportResponse } from './transport.js';
 

@@ -1,7 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { AbortError, ApiError, Client, InternalServerError, RateLimitError, TimeoutError } from '../../src/index.js';
-import { failedBeforeSending, networkErrorCodes } from '../../src/core/retry.js';
 import { coreOf } from '../../src/resources/resource.js';
 import { run, settle, useFakeClock } from '../helpers/clock.js';
 import { BASE_URL, useService } from '../helpers/service.js';
@@ -150,22 +149,6 @@ describe('Retry-After', () => {
     const settled = await settle(client().workflows.get('wf_1', { signal: controller.signal }));
     expect(settled).toMatchObject({ ok: false, error: expect.any(AbortError) });
     expect(settled.elapsedMs).toBe(100);
-  });
-});
-
-describe('failedBeforeSending', () => {
-  const err = (cause: unknown) => new TypeError('fetch failed', { cause });
-  it('is true only when every code says the request never left', () => {
-    expect(failedBeforeSending(err({ code: 'ECONNREFUSED' }))).toBe(true);
-    expect(failedBeforeSending(err({ code: 'ENOTFOUND' }))).toBe(true);
-    expect(failedBeforeSending(err(new AggregateError([{ code: 'ECONNREFUSED' }, { code: 'ENETUNREACH' }])))).toBe(true);
-    expect(failedBeforeSending(err({ code: 'ECONNRESET' }))).toBe(false);
-    expect(failedBeforeSending(err({ code: 'UND_ERR_SOCKET' }))).toBe(false);
-    expect(failedBeforeSending(new TypeError('Failed to fetch'))).toBe(false);
-  });
-
-  it('networkErrorCodes walks causes and aggregate errors', () => {
-    expect(networkErrorCodes(err(new AggregateError([{ code: 'A' }, { code: 'B' }])))).toEqual(['A', 'B']);
   });
 });
 
