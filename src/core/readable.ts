@@ -35,26 +35,23 @@ export function unreadable(what: string, value: unknown): ValidationError {
 }
 
 /**
- * An object's own fields read once into a plain object (anything else as it is): what is checked is then what is
- * used, since a getter or a Proxy that answers differently on a second read is never read again.
- */
-export const plainCopy = <T>(value: T): T => (typeof value === 'object' && value !== null ? { ...value } : value);
-
-/**
  * An options object's own fields, read once into a plain object that merging and checking read safely; the
  * objects under `nested` (`headers`, `rateLimit`) copied too, so that what is checked is what is used.
  */
 export function ownFields<T>(value: T, what: string, nested: readonly string[] = []): T {
+  if (typeof value !== 'object' || value === null) return value;
   try {
-    const copy = plainCopy(value) as Record<string, unknown>;
-    for (const name of nested) {
-      const inner = Object(copy) === copy ? copy[name] : undefined;
-      // Only a plain object: anything else (a `Headers`, a `Map`) is the check's to refuse, as given.
-      const proto = Object(inner) === inner ? Object.getPrototypeOf(inner) : undefined;
-      if (proto === Object.prototype || proto === null) copy[name] = plainCopy(inner);
-    }
+    const copy = { ...value } as Record<string, unknown>;
+    // Only a plain object: anything else (a `Headers`, a `Map`) is the check's to refuse, as given.
+    for (const name of nested) if (isPlainObject(copy[name])) copy[name] = { ...(copy[name] as object) };
     return copy as T;
   } catch {
     throw unreadable(what, value);
   }
+}
+
+/** The one rule for what options spell as `{…}`: a plain object, not a `Headers`, a `Map` or a class's instance. */
+export function isPlainObject(value: unknown): boolean {
+  const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  return proto === Object.prototype || proto === null;
 }

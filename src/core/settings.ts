@@ -21,7 +21,7 @@ import {
 } from './options.js';
 import type { RateStore } from './rate-store.js';
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
-import { ownFields } from './readable.js';
+import { isPlainObject, ownFields } from './readable.js';
 import { checked, checkInput, safeParse, toIssues } from './schema.js';
 import { TOKEN, TRANSPORT_HEADERS } from './transport.js';
 import { isHttpUrl } from './url.js';
@@ -52,28 +52,20 @@ const isSignal = (value: unknown): boolean => {
 export const abortSignal = () => checked<AbortSignal>('an AbortSignal', isSignal);
 
 const headers = () =>
-  z
-    .custom<Record<string, string>>(
-      (value) => {
-        const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-        return proto === Object.prototype || proto === null;
-      },
-      { error: 'must be a plain object of header names to strings' },
-    )
-    .check(
-      z.superRefine((value, context) => {
-        for (const [name, text] of Object.entries(value)) {
-          const message = !TOKEN.test(name)
-            ? 'is not a valid header name'
-            : TRANSPORT_HEADERS.has(name.toLowerCase())
-              ? 'is set by the transport (framing, the connection, the host); a caller may not set it'
-              : typeof text !== 'string' || !HEADER_VALUE.test(text)
-                ? 'must be a string without line breaks or characters past U+00FF'
-                : undefined;
-          if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
-        }
-      }),
-    );
+  z.custom<Record<string, string>>(isPlainObject, { error: 'must be a plain object of header names to strings' }).check(
+    z.superRefine((value, context) => {
+      for (const [name, text] of Object.entries(value)) {
+        const message = !TOKEN.test(name)
+          ? 'is not a valid header name'
+          : TRANSPORT_HEADERS.has(name.toLowerCase())
+            ? 'is set by the transport (framing, the connection, the host); a caller may not set it'
+            : typeof text !== 'string' || !HEADER_VALUE.test(text)
+              ? 'must be a string without line breaks or characters past U+00FF'
+              : undefined;
+        if (message) context.addIssue({ code: 'custom', path: [name], message, input: undefined });
+      }
+    }),
+  );
 
 // Header names are case-insensitive: lower case, so that a later name replaces an earlier one in any case.
 const lowerCaseNames = (given: Record<string, string> | undefined) =>
